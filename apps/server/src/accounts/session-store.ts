@@ -1,0 +1,152 @@
+import { and, eq, gt, isNull, ne, sessions, users, type Database } from '@meetcast/db';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { newSessionToken, sha256 } from './secrets.js';
+import type { UserRow } from './user-dto.js';
+
+const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+// A verified token is trusted this long without asking the database again; revocation in any
+// process clears it at once (directly here, through Redis in the others).
+const CACHE_TTL_MS = 10_000;
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+
+export interface VerifiedSession {
+  sessionId: number;
+  user: UserRow;
+}
+
+interface CacheEntry extends VerifiedSession {
+  cachedUntil: number;
+  expiresAt: number;
+  touchedAt: number;
+}
+
+const RevocationSchema = z.union([z.object({ userId: z.number() }), z.object({ tokenHash: z.string() })]);
+type Revocation = z.infer<typeof RevocationSchema>;
+
+export class SessionStore {
+  private readonly cache = new Map<string, CacheEntry>();
+  private subscriber: Redis | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly redis?: Redis,
+    private readonly revocationChannel = 'meetcast:session-revocations',
+  ) {}
+
+  async start() {
+    if (!this.redis) return;
+    this.subscriber = this.redis.duplicate();
+    this.subscriber.on('message', (_channel, message) => {
+      const revocation = RevocationSchema.safeParse(safeJson(message));
+      if (revocation.success) this.applyRevocation(revocation.data);
+    });
+    await this.subscriber.subscribe(this.revocationChannel);
+  }
+
+  async stop() {
+    await this.subscriber?.quit().catch(() => undefined);
+  }
+
+  async create(userId: number, meta: { userAgent?: string | undefined; ipAddress?: string | undefined }) {
+    const token = newSessionToken();
+    await this.db.insert(sessions).values({
+      userId,
+      tokenHash: sha256(token),
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      ipAddress: meta.ipAddress ?? null,
+      expiresAt: new Date(Date.now() + SESSION_LIFETIME_MS),
+    });
+    return token;
+  }
+
+  async verify(token: string): Promise<VerifiedSession | undefined> {
+    const tokenHash = sha256(token);
+    const now = Date.now();
+    const cached = this.cache.get(tokenHash);
+    if (cached && cached.cachedUntil > now && cached.expiresAt > now) {
+      if (now - cached.touchedAt > TOUCH_INTERVAL_MS) this.touch(cached, now);
+      return cached;
+    }
+    const [row] = await this.db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date(now))))
+      .limit(1);
+    if (!row || row.user.disabledAt || !row.user.emailVerifiedAt) {
+      this.cache.delete(tokenHash);
+      return undefined;
+    }
+    const entry: CacheEntry = {
+      sessionId: row.session.id,
+      user: row.user,
+      cachedUntil: now + CACHE_TTL_MS,
+      expiresAt: row.session.expiresAt.getTime(),
+      touchedAt: row.session.lastUsedAt.getTime(),
+    };
+    if (this.cache.size > 20_000) this.cache.clear();
+    this.cache.set(tokenHash, entry);
+    if (now - entry.touchedAt > TOUCH_INTERVAL_MS) this.touch(entry, now);
+    return entry;
+  }
+
+  async revokeToken(token: string) {
+    const tokenHash = sha256(token);
+    await this.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.tokenHash, tokenHash));
+    await this.broadcast({ tokenHash });
+  }
+
+  async revokeSession(userId: number, sessionId: number) {
+    await this.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
+    await this.broadcast({ userId });
+  }
+
+  /** Ends every session of a user, or every one but the session that asked. */
+  async revokeAllForUser(userId: number, exceptSessionId?: number) {
+    const mine = eq(sessions.userId, userId);
+    await this.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(mine, isNull(sessions.revokedAt), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
+    await this.broadcast({ userId });
+  }
+
+  /** Drops cached copies of a user whose record changed (role, name, disabled). */
+  async forgetUser(userId: number) {
+    await this.broadcast({ userId });
+  }
+
+  private touch(entry: CacheEntry, now: number) {
+    entry.touchedAt = now;
+    void this.db
+      .update(sessions)
+      .set({ lastUsedAt: new Date(now) })
+      .where(eq(sessions.id, entry.sessionId))
+      .catch(() => undefined);
+  }
+
+  private async broadcast(revocation: Revocation) {
+    this.applyRevocation(revocation);
+    await this.redis?.publish(this.revocationChannel, JSON.stringify(revocation));
+  }
+
+  private applyRevocation(revocation: Revocation) {
+    if ('tokenHash' in revocation) {
+      this.cache.delete(revocation.tokenHash);
+      return;
+    }
+    for (const [hash, entry] of this.cache) if (entry.user.id === revocation.userId) this.cache.delete(hash);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

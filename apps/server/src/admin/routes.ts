@@ -1,0 +1,108 @@
+import {
+  AdminAuditListBodySchema,
+  AdminAuditListInputSchema,
+  AdminDashboardBodySchema,
+  AdminExportInputSchema,
+  AdminTokenInputSchema,
+  ErrorBodySchema,
+  type AdminExportTable,
+} from '@meetcast/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { requireAdmin } from '../accounts/authenticate.js';
+import type { AppContext } from '../context.js';
+import { apiRoute, success } from '../http/api-route.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate } from '../i18n/messages.js';
+import { actorOf, listAudit, writeAudit } from './audit.js';
+import { registerAdminChannelRoutes } from './channel-routes.js';
+import { registerAdminContactRoutes } from './contact-routes.js';
+import { loadDashboard } from './dashboard.js';
+import { registerAdminEventRoutes } from './event-routes.js';
+import { exportTable } from './export.js';
+import { pageSlice } from './list-query.js';
+import { registerAdminMeetingRoutes } from './meeting-routes.js';
+import { registerAdminUserRoutes } from './user-routes.js';
+
+export { onMeetingEndedForEveryone } from './meeting-control.js';
+
+/** The administration area: every call checks the administrator role on the server. */
+export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
+  const tag = 'admin';
+
+  apiRoute(app, {
+    name: 'admin-dashboard.php',
+    tag,
+    summary: 'Figures, 12-week charts, live meetings with participant counts and the latest audit entries',
+    input: AdminTokenInputSchema,
+    output: AdminDashboardBodySchema,
+    handler: async (_body, request) => {
+      await requireAdmin(context, request);
+      return success(translate(requestLanguage(request), 'admin.list_ok'), { data: await loadDashboard(context) });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'admin-get-audit-log.php',
+    tag,
+    summary: 'The audit log of administrator actions, newest first (read-only: no call edits it)',
+    input: AdminAuditListInputSchema,
+    output: AdminAuditListBodySchema,
+    handler: async (body, request) => {
+      await requireAdmin(context, request);
+      const { page, perPage, slice } = pageSlice(body);
+      const { rows, total } = await listAudit(context, { search: body.search, ...slice });
+      return success(translate(requestLanguage(request), 'admin.list_ok'), {
+        data: rows,
+        total,
+        page,
+        per_page: perPage,
+      });
+    },
+  });
+
+  registerAdminUserRoutes(app, context);
+  registerAdminMeetingRoutes(app, context);
+  registerAdminChannelRoutes(app, context);
+  registerAdminContactRoutes(app, context);
+  registerAdminEventRoutes(app, context);
+
+  // The one call that answers text/csv instead of JSON; errors keep the JSON shape.
+  app.post(
+    '/api/admin-export.php',
+    {
+      schema: {
+        tags: [tag],
+        summary: 'CSV export of a whole table (users, meetings, channels, contact_messages, events, audit_log)',
+        body: AdminExportInputSchema,
+        response: {
+          200: z.string().describe('text/csv; charset=utf-8'),
+          '4xx': ErrorBodySchema,
+          '5xx': ErrorBodySchema,
+        },
+      },
+    },
+    async (request: FastifyRequest, reply) => {
+      const body = request.body as z.infer<typeof AdminExportInputSchema>;
+      const session = await requireAdmin(context, request);
+      const { csv, rows } = await exportTable(context, body);
+      await writeAudit(context.db, actorOf(session, request), [
+        {
+          action: 'export',
+          targetType: body.table,
+          details: { rows, ...(body.search ? { search: body.search } : {}) },
+        },
+      ]);
+      const stamp = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="meetcast-${fileName(body.table)}-${stamp}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  );
+}
+
+function fileName(table: AdminExportTable) {
+  return table.replace(/_/g, '-');
+}

@@ -1,0 +1,116 @@
+import cookie from '@fastify/cookie';
+import { openDatabase, type DatabaseHandle } from '@meetcast/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { registerAccountRoutes } from './accounts/routes.js';
+import { registerAdminRoutes } from './admin/routes.js';
+import { SessionStore } from './accounts/session-store.js';
+import type { AppContext } from './context.js';
+import type { AppConfig } from './env.js';
+import { registerBodyParsers } from './http/body-parsers.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { registerHealthRoutes } from './http/health.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerWebApp } from './http/web-app.js';
+import { JanusProxy } from './media/janus-proxy.js';
+import { MediaService } from './media/media-service.js';
+import { createMailer } from './mail/mailer.js';
+import { registerMeetings } from './meetings/register.js';
+import { Notifier } from './notifications/notifier.js';
+import { registerNotificationRoutes } from './notifications/routes.js';
+import { registerOidcRoutes } from './oidc/routes.js';
+import { registerChannelPageRoute } from './channels/og-page.js';
+import { registerChannelRoutes } from './channels/routes.js';
+import { registerContactUsRoutes } from './contact-us/routes.js';
+import { registerContactRoutes } from './contacts/routes.js';
+import { registerProfileRoutes } from './profile/routes.js';
+import { registerUploadRoutes } from './uploads/images.js';
+import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limiter.js';
+import { connectRedis } from './platform/redis.js';
+import { startSocketServer } from './realtime/socket-server.js';
+import { RoomHub } from './rooms/room-hub.js';
+import { registerRoomRoutes } from './rooms/routes.js';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  context: AppContext;
+}
+
+const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.code'];
+
+/** Load order: external plugins, then shared services, then routes (fastify/demo's layout). */
+export async function buildApp(config: AppConfig, database?: DatabaseHandle): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: REDACTED_PATHS },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(cookie);
+  await registerSecurityHeaders(app, {
+    extraFormActions: config.oidc ? [config.oidc.issuer] : [],
+  });
+  await registerBodyParsers(app);
+  await registerOpenApi(app);
+
+  const db =
+    database ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }));
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const sessions = new SessionStore(db.db, redis, `${config.redisPrefix}:session-revocations`);
+  await sessions.start();
+  const context: AppContext = {
+    config,
+    database: db,
+    db: db.db,
+    redis,
+    sessions,
+    limiter: redis
+      ? new RedisRateLimiter(redis, config.redisPrefix, config.rateLimitMultiplier)
+      : new MemoryRateLimiter(config.rateLimitMultiplier),
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      log: app.log,
+    }),
+    notifier: new Notifier(db.db),
+    media: new MediaService(db.db, config, app.log),
+    log: app.log,
+  };
+
+  registerHealthRoutes(app, context);
+  registerAccountRoutes(app, context);
+  registerNotificationRoutes(app, context);
+  registerOidcRoutes(app, context);
+  registerMeetings(app, context);
+  registerContactRoutes(app, context);
+  registerChannelRoutes(app, context);
+  registerChannelPageRoute(app, context);
+  registerProfileRoutes(app, context);
+  registerContactUsRoutes(app, context);
+  registerUploadRoutes(app, context);
+  registerAdminRoutes(app, context);
+  registerRoomRoutes(app, context);
+  await registerWebApp(app, config.webDistDir);
+  context.io = startSocketServer(app, context);
+  context.janusProxy = new JanusProxy(context, context.media);
+  context.janusProxy.attach(app);
+  const rooms = new RoomHub(context, {
+    emptyGraceMs: config.roomEmptyGraceSeconds * 1000,
+    leaveGraceMs: Math.min(5000, config.roomEmptyGraceSeconds * 1000),
+  });
+  rooms.attach(context.io);
+
+  app.addHook('onClose', async () => {
+    rooms.close();
+    await context.media.close();
+    await sessions.stop();
+    context.mailer.close();
+    await redis?.quit().catch(() => undefined);
+    if (!database) await db.close();
+  });
+  return { app, context };
+}

@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { AppError } from '../http/app-error.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate } from '../i18n/messages.js';
+import { escapeHtml } from '../notifications/notifier.js';
+import { getChannelPage } from './channel-service.js';
+
+export interface OpenGraph {
+  title: string;
+  description: string;
+  url: string;
+  image: string | null;
+}
+
+/** Puts Open Graph and Twitter card tags (escaped) into the SPA's index.html. */
+export function injectOpenGraph(html: string, og: OpenGraph | undefined): string {
+  const tags = og
+    ? [
+        `<meta property="og:type" content="website" />`,
+        `<meta property="og:site_name" content="Meetcast" />`,
+        `<meta property="og:title" content="${escapeHtml(og.title)}" />`,
+        `<meta property="og:description" content="${escapeHtml(og.description)}" />`,
+        `<meta property="og:url" content="${escapeHtml(og.url)}" />`,
+        ...(og.image ? [`<meta property="og:image" content="${escapeHtml(og.image)}" />`] : []),
+        `<meta name="twitter:card" content="${og.image ? 'summary_large_image' : 'summary'}" />`,
+        `<meta name="description" content="${escapeHtml(og.description)}" />`,
+      ]
+    : [`<meta name="robots" content="noindex" />`];
+  let page = html;
+  if (og) page = page.replace(/<title>[^<]*<\/title>/i, `<title>${escapeHtml(og.title)} · Meetcast</title>`);
+  return page.replace(/<\/head>/i, `${tags.join('\n    ')}\n  </head>`);
+}
+
+function summary(text: string) {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 197)}…` : flat;
+}
+
+/**
+ * GET /channel/{slug}: the SPA page with Open Graph tags for the channel or broadcast, so a shared
+ * link shows its name, description and picture. Unknown and hidden ones get the page with a 404.
+ */
+export function registerChannelPageRoute(app: FastifyInstance, context: AppContext) {
+  const indexFile = join(context.config.webDistDir, 'index.html');
+  app.get<{ Params: { slug: string } }>('/channel/:slug', { schema: { hide: true } }, async (request, reply) => {
+    if (!existsSync(indexFile)) {
+      return reply
+        .status(404)
+        .send({ status: 'error', message: translate(requestLanguage(request), 'errors.not_found') });
+    }
+    const html = await readFile(indexFile, 'utf8');
+    const slug = request.params.slug.slice(0, 200);
+    let og: OpenGraph | undefined;
+    try {
+      const page = await getChannelPage(context, undefined, slug);
+      const base = context.config.publicUrl;
+      const url = `${base}/channel/${encodeURIComponent(slug)}`;
+      const picture = page.channel?.cover ?? page.channel?.avatar ?? page.broadcast?.host.avatar ?? null;
+      const image = picture ? `${base}/${picture}` : null;
+      og = page.broadcast
+        ? {
+            title: page.channel ? `${page.broadcast.name} · ${page.channel.name}` : page.broadcast.name,
+            description: summary(page.broadcast.description || page.channel?.description || page.broadcast.name),
+            url,
+            image,
+          }
+        : { title: page.channel?.name ?? slug, description: summary(page.channel?.description ?? ''), url, image };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+    return reply
+      .status(og ? 200 : 404)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(injectOpenGraph(html, og));
+  });
+}

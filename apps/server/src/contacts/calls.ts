@@ -1,0 +1,119 @@
+import { isLanguage, type Language } from '@meetcast/contracts';
+import { and, asc, eq, gt, inArray, meetingInvitees, meetings, ne, or, users } from '@meetcast/db';
+import type { UserRow } from '../accounts/user-dto.js';
+import type { AppContext } from '../context.js';
+import { badRequest, conflict, notFound } from '../http/app-error.js';
+import { translate } from '../i18n/messages.js';
+import { escapeHtml } from '../notifications/notifier.js';
+import { enforceLimits } from '../platform/limits.js';
+import { toEpochSeconds } from '../accounts/user-dto.js';
+import { requireContact } from './contact-service.js';
+import { MeetingMessenger } from '../meetings/messenger.js';
+import { createMeetingRow } from './meeting-rows.js';
+
+const CALLS_BY_ACCOUNT = { name: 'contact-call-account', limit: 20, windowSeconds: 600 };
+const INVITES_BY_ACCOUNT = { name: 'contact-invite-account', limit: 60, windowSeconds: 600 };
+const INSTANT_MEETING_MS = 60 * 60 * 1000;
+
+export const languageOf = (user: Pick<UserRow, 'language'>): Language =>
+  isLanguage(user.language) ? user.language : 'en';
+
+export function roomUrl(context: AppContext, slug: string, password?: string | null) {
+  const query = password ? `?password=${encodeURIComponent(password)}` : '';
+  return `${context.config.publicUrl}/room/${encodeURIComponent(slug)}${query}`;
+}
+
+export function formatWhen(date: Date, language: Language, timeZone: string) {
+  try {
+    return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(date);
+  }
+}
+
+async function userById(context: AppContext, id: number) {
+  const [row] = await context.db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** "Call now": an instant meeting with the contact's Meetcast user, who gets a join link in the app. */
+export async function callContact(context: AppContext, caller: UserRow, contactId: number) {
+  const { contact, user } = await requireContact(context, caller.id, contactId);
+  if (!user?.id || !contact.email) throw badRequest('contacts.not_a_user');
+  if (user.id === caller.id) throw badRequest('contacts.call_self');
+  await enforceLimits(context, [[CALLS_BY_ACCOUNT, String(caller.id)]]);
+  const callee = await userById(context, user.id);
+  if (!callee) throw badRequest('contacts.not_a_user');
+
+  const now = new Date();
+  const { meeting, password } = await createMeetingRow(context, {
+    hostId: caller.id,
+    name: translate(languageOf(caller), 'contacts.call_meeting_name', { name: callee.username }),
+    isSchedule: false,
+    startTime: now,
+    endTime: new Date(now.getTime() + INSTANT_MEETING_MS),
+    timeZone: caller.timeZone,
+    withPassword: caller.defaultMeetingPassword,
+  });
+  await context.db
+    .insert(meetingInvitees)
+    .values({ meetingId: meeting.id, email: contact.email, userId: callee.id })
+    .onConflictDoNothing();
+  await context.notifier.notify(
+    callee.id,
+    translate(languageOf(callee), 'contacts.call_notification', {
+      name: escapeHtml(caller.username),
+      url: escapeHtml(roomUrl(context, meeting.slug, password)),
+    }),
+  );
+  return { url_slug: meeting.slug, meeting_id: meeting.id, ...(password ? { password } : {}) };
+}
+
+/** Meetings of this host that have not ended yet (a repeating one goes on after its first end). */
+function upcomingHostedBy(hostId: number) {
+  return and(
+    eq(meetings.hostId, hostId),
+    inArray(meetings.state, ['scheduled', 'live']),
+    or(gt(meetings.endTime, new Date()), ne(meetings.repeat, 0)),
+  );
+}
+
+export async function invitableMeetings(context: AppContext, hostId: number) {
+  const rows = await context.db
+    .select()
+    .from(meetings)
+    .where(upcomingHostedBy(hostId))
+    .orderBy(asc(meetings.startTime))
+    .limit(100);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    url_slug: row.slug,
+    start_time: toEpochSeconds(row.startTime),
+    end_time: toEpochSeconds(row.endTime),
+  }));
+}
+
+/** Adds a contact to one of the caller's upcoming meetings and invites them the way the meetings feature does. */
+export async function inviteContact(context: AppContext, host: UserRow, contactId: number, meetingId: number) {
+  const { contact, user } = await requireContact(context, host.id, contactId);
+  if (!contact.email) throw badRequest('contacts.no_email');
+  const [meeting] = await context.db
+    .select()
+    .from(meetings)
+    .where(and(eq(meetings.id, meetingId), upcomingHostedBy(host.id)))
+    .limit(1);
+  if (!meeting) throw notFound('contacts.meeting_not_found');
+  await enforceLimits(context, [[INVITES_BY_ACCOUNT, String(host.id)]]);
+  const inserted = await context.db
+    .insert(meetingInvitees)
+    .values({ meetingId: meeting.id, email: contact.email, userId: user?.id ?? null })
+    .onConflictDoNothing()
+    .returning({ id: meetingInvitees.id });
+  if (inserted.length === 0) throw conflict('contacts.already_invited', { name: contact.name });
+
+  // The meetings feature's messenger: e-mail with the join link and a calendar file, and an in-app notification.
+  await new MeetingMessenger(context).sendToInvitees('invite', meeting, host, [
+    { email: contact.email, userId: user?.id ?? null },
+  ]);
+}

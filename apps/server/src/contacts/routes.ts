@@ -1,0 +1,208 @@
+import {
+  AddContactInputSchema,
+  CallContactBodySchema,
+  ContactBodySchema,
+  ContactIdInputSchema,
+  ContactListBodySchema,
+  ExportContactsBodySchema,
+  ExportContactsInputSchema,
+  GetContactsInputSchema,
+  ImportContactsBodySchema,
+  ImportContactsInputSchema,
+  InvitableMeetingsBodySchema,
+  InviteContactInputSchema,
+  MessageBodySchema,
+  TokenInputSchema,
+  UpdateContactInputSchema,
+} from '@meetcast/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireUser } from '../accounts/authenticate.js';
+import type { AppContext } from '../context.js';
+import { apiRoute, done, success } from '../http/api-route.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
+import { enforceLimits } from '../platform/limits.js';
+import { callContact, invitableMeetings, inviteContact } from './calls.js';
+import {
+  addContact,
+  deleteContact,
+  exportContacts,
+  importContacts,
+  listContacts,
+  restoreContact,
+  updateContact,
+} from './contact-service.js';
+
+const IMPORTS_BY_ACCOUNT = { name: 'contact-import-account', limit: 20, windowSeconds: 3600 };
+
+function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
+  return translate(requestLanguage(request), key, params);
+}
+
+/** The form's fields in the database's names; a field that was not sent is left as it is. */
+function contactFields(body: {
+  name?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  company?: string | undefined;
+  notes?: string | undefined;
+  is_favourite?: boolean | undefined;
+}) {
+  const fields = {
+    name: body.name,
+    email: body.email,
+    phone: body.phone,
+    company: body.company,
+    notes: body.notes,
+    isFavourite: body.is_favourite,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<{
+    name: string;
+    email: string;
+    phone: string;
+    company: string;
+    notes: string;
+    isFavourite: boolean;
+  }>;
+}
+
+export function registerContactRoutes(app: FastifyInstance, context: AppContext) {
+  const tag = 'contacts';
+
+  apiRoute(app, {
+    name: 'get-contacts.php',
+    tag,
+    summary: "The caller's contacts: search, sort, favourites only, paginated",
+    input: GetContactsInputSchema,
+    output: ContactListBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      return success(message(request, 'contacts.list_ok'), await listContacts(context, user.id, body));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'add-contact.php',
+    tag,
+    summary: 'Add a contact; an e-mail address already in the book answers 409',
+    input: AddContactInputSchema,
+    output: ContactBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      const contact = await addContact(context, user.id, { ...contactFields(body), name: body.name });
+      return success(message(request, 'contacts.added', { name: contact.name }), contact);
+    },
+  });
+
+  apiRoute(app, {
+    name: 'update-contact.php',
+    tag,
+    summary: 'Change some fields of a contact (favourite included)',
+    input: UpdateContactInputSchema,
+    output: ContactBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      const contact = await updateContact(context, user.id, body.id, contactFields(body));
+      return success(message(request, 'contacts.updated', { name: contact.name }), contact);
+    },
+  });
+
+  apiRoute(app, {
+    name: 'delete-contact.php',
+    tag,
+    summary: 'Delete a contact; restore-contact.php undoes it for 24 hours',
+    input: ContactIdInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      await deleteContact(context, user.id, body.id);
+      return done(message(request, 'contacts.deleted'));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'restore-contact.php',
+    tag,
+    summary: 'Undo the deletion of a contact',
+    input: ContactIdInputSchema,
+    output: ContactBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      const contact = await restoreContact(context, user.id, body.id);
+      return success(message(request, 'contacts.restored', { name: contact.name }), contact);
+    },
+  });
+
+  apiRoute(app, {
+    name: 'import-contacts.php',
+    tag,
+    summary:
+      'Import a CSV or vCard file (multipart field `file`); the answer reports every row: added, merged or skipped and why',
+    input: ImportContactsInputSchema,
+    output: ImportContactsBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      await enforceLimits(context, [[IMPORTS_BY_ACCOUNT, String(user.id)]]);
+      const report = await importContacts(context, user.id, body.file, requestLanguage(request));
+      return success(
+        message(request, 'contacts.imported', { added: report.added, merged: report.merged, skipped: report.skipped }),
+        report,
+      );
+    },
+  });
+
+  apiRoute(app, {
+    name: 'export-contacts.php',
+    tag,
+    summary: "The caller's contacts as a CSV file (in data.csv)",
+    input: ExportContactsInputSchema,
+    output: ExportContactsBodySchema,
+    handler: async (_body, request) => {
+      const { user } = await requireUser(context, request);
+      const csv = await exportContacts(context, user.id);
+      const day = new Date().toISOString().slice(0, 10);
+      return success(message(request, 'contacts.exported'), {
+        filename: `meetcast-contacts-${day}.csv`,
+        content_type: 'text/csv' as const,
+        csv,
+      });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'call-contact.php',
+    tag,
+    summary: "Call now: start an instant meeting with a contact's Meetcast user, who is notified with a join link",
+    input: ContactIdInputSchema,
+    output: CallContactBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      return success(message(request, 'contacts.call_started'), await callContact(context, user, body.id));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'get-meetings-to-invite.php',
+    tag,
+    summary: 'The upcoming meetings the caller hosts, for "Invite to meeting"',
+    input: TokenInputSchema,
+    output: InvitableMeetingsBodySchema,
+    handler: async (_body, request) => {
+      const { user } = await requireUser(context, request);
+      return success(message(request, 'contacts.meetings_ok'), { data: await invitableMeetings(context, user.id) });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'invite-contact.php',
+    tag,
+    summary: 'Invite a contact to an upcoming meeting the caller hosts (e-mail, and in-app for Meetcast users)',
+    input: InviteContactInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      await inviteContact(context, user, body.id, body.meeting_id);
+      return done(message(request, 'contacts.invited'));
+    },
+  });
+}

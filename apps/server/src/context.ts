@@ -1,0 +1,33 @@
+import type { DatabaseHandle } from '@meetcast/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Server as SocketServer } from 'socket.io';
+import type { SessionStore } from './accounts/session-store.js';
+import type { AppConfig } from './env.js';
+import type { Mailer } from './mail/mailer.js';
+import type { ReminderScheduler } from './meetings/reminders.js';
+import type { JanusProxy } from './media/janus-proxy.js';
+import type { MediaService } from './media/media-service.js';
+import type { Notifier } from './notifications/notifier.js';
+import type { RateLimiter } from './platform/rate-limiter.js';
+
+/** What route modules and services share; built once in app.ts and passed down explicitly. */
+export interface AppContext {
+  config: AppConfig;
+  database: DatabaseHandle;
+  db: DatabaseHandle['db'];
+  redis: Redis | undefined;
+  sessions: SessionStore;
+  limiter: RateLimiter;
+  mailer: Mailer;
+  notifier: Notifier;
+  log: FastifyBaseLogger;
+  /** Janus instances, room placement and room administration. */
+  media: MediaService;
+  /** The /janus WebSocket proxy; set once the HTTP server exists. */
+  janusProxy?: JanusProxy;
+  /** Socket.IO; set once the HTTP server exists. Features add namespaces to it. */
+  io?: SocketServer;
+  /** Meeting reminders of this process; set when the meeting routes are registered. */
+  reminders?: ReminderScheduler;
+}

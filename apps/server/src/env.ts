@@ -1,0 +1,144 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z.url().optional();
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** The environment of API-CONTRACT.md "Configuration", validated once at start-up. */
+export const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  REDIS_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  SMTP_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  MAIL_FROM: z.string().default('Meetcast <no-reply@localhost>'),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  JANUS_URL: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** For JANUS_URL instances: their `api_secret` and VideoRoom `admin_key`, when they set them. */
+  JANUS_API_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  JANUS_ADMIN_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The Janus binary the server starts when JANUS_URL is not set. */
+  JANUS_BINARY: z.string().default('janus'),
+  JANUS_RTP_PORT_RANGE: z
+    .string()
+    .regex(/^\d{1,5}-\d{1,5}$/)
+    .default('20000-40000'),
+  /** The public address of a managed Janus behind 1:1 NAT (cloud machines). */
+  JANUS_NAT_1_1_MAPPING: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** A TURN server handed to browsers in their join grant (`turn:host:3478`), with its credentials. */
+  /** How long a meeting room may stay empty (people reconnecting) before its session ends. */
+  ROOM_EMPTY_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(35),
+  TURN_URL: z.preprocess(emptyToUndefined, z.string().optional()),
+  TURN_USERNAME: z.preprocess(emptyToUndefined, z.string().optional()),
+  TURN_CREDENTIAL: z.preprocess(emptyToUndefined, z.string().optional()),
+  OIDC_ISSUER: z.preprocess(emptyToUndefined, optionalUrl),
+  OIDC_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  OIDC_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  OIDC_DISPLAY_NAME: z.string().default('SSO'),
+  /** Comma-separated e-mail domains allowed through the external provider; empty allows all. */
+  OIDC_ALLOWED_DOMAINS: z.string().default(''),
+  /** Prefix of every Redis key and channel, so that installations can share one Redis. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w-]{1,40}$/)
+    .default('meetcast'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Scales every rate limit; test suites that sign many accounts in from one address raise it. */
+  RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
+  /** Where the built web app lives; the server serves it with a fallback for client routes. */
+  WEB_DIST_DIR: z.string().optional(),
+  /** How often each server process looks for meeting reminders to send; 0 turns the scheduler off. */
+  REMINDER_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  redisPrefix: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  janusUrls: string[];
+  janus: {
+    apiSecret: string | undefined;
+    adminKey: string | undefined;
+    binary: string;
+    rtpPortRange: string;
+    nat11Mapping: string | undefined;
+    iceServers: { urls: string; username?: string; credential?: string }[];
+  };
+  roomEmptyGraceSeconds: number;
+  oidc:
+    | {
+        issuer: string;
+        clientId: string;
+        clientSecret: string;
+        displayName: string;
+        allowedDomains: string[];
+      }
+    | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  rateLimitMultiplier: number;
+  webDistDir: string;
+  reminderIntervalSeconds: number;
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n  ${problems.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const oidcParts = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+  if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
+    throw new Error('Invalid environment: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together');
+  }
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    janusUrls: (env.JANUS_URL ?? '')
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean),
+    janus: {
+      apiSecret: env.JANUS_API_SECRET,
+      adminKey: env.JANUS_ADMIN_KEY,
+      binary: env.JANUS_BINARY,
+      rtpPortRange: env.JANUS_RTP_PORT_RANGE,
+      nat11Mapping: env.JANUS_NAT_1_1_MAPPING,
+      iceServers: env.TURN_URL
+        ? [{ urls: env.TURN_URL, username: env.TURN_USERNAME, credential: env.TURN_CREDENTIAL }]
+        : [],
+    },
+    roomEmptyGraceSeconds: env.ROOM_EMPTY_GRACE_SECONDS,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            displayName: env.OIDC_DISPLAY_NAME,
+            allowedDomains: env.OIDC_ALLOWED_DOMAINS.split(',')
+              .map((d) => d.trim().toLowerCase())
+              .filter(Boolean),
+          }
+        : undefined,
+    logLevel: env.LOG_LEVEL,
+    rateLimitMultiplier: env.RATE_LIMIT_MULTIPLIER,
+    webDistDir: resolve(env.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
+  };
+}

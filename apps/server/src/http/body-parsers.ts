@@ -1,0 +1,77 @@
+import { isUtf8 } from 'node:buffer';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './app-error.js';
+
+const BODY_LIMIT = 1024 * 1024;
+export const UPLOAD_LIMIT = 5 * 1024 * 1024;
+
+function decodeComponent(component: string): string {
+  try {
+    return decodeURIComponent(component.replace(/\+/g, ' '));
+  } catch {
+    throw new AppError(400, 'errors.invalid_encoding');
+  }
+}
+
+/** Strict form decoding: bad percent-encoding or non-UTF-8 bytes are refused, not replaced. */
+export function parseUrlEncoded(raw: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const pair of raw.split('&')) {
+    if (!pair) continue;
+    const separator = pair.indexOf('=');
+    const key = decodeComponent(separator === -1 ? pair : pair.slice(0, separator));
+    const value = separator === -1 ? '' : decodeComponent(pair.slice(separator + 1));
+    const existing = fields[key];
+    if (existing === undefined) fields[key] = value;
+    else fields[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return { ...fields };
+}
+
+function utf8Text(body: Buffer): string {
+  if (!isUtf8(body)) throw new AppError(400, 'errors.invalid_encoding');
+  return body.toString('utf8');
+}
+
+/** Every call accepts urlencoded forms, multipart forms and JSON with the same fields. */
+export async function registerBodyParsers(app: FastifyInstance) {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
+    (_request, body: Buffer, done) => {
+      try {
+        done(null, parseUrlEncoded(utf8Text(body)));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
+    (_request, body: Buffer, done) => {
+      try {
+        const text = utf8Text(body);
+        done(null, text.trim() === '' ? {} : (JSON.parse(text) as unknown));
+      } catch (error) {
+        done(error instanceof AppError ? error : new AppError(400, 'errors.bad_request'), undefined);
+      }
+    },
+  );
+  // A call without a body is a call with no fields, so a missing token answers 401 and not 400.
+  app.addHook('preValidation', async (request) => {
+    if (request.method === 'POST' && (request.body === undefined || request.body === null)) request.body = {};
+  });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: {
+      fileSize: UPLOAD_LIMIT,
+      fields: 50,
+      fieldSize: 64 * 1024,
+      files: 2,
+      parts: 60,
+    },
+  });
+}

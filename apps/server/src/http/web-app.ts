@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { isLanguage } from '@meetcast/contracts';
+import type { FastifyInstance } from 'fastify';
+import { translate } from '../i18n/messages.js';
+import { requestLanguage } from './request-language.js';
+
+const LOCALES_DIR = new URL('../../../web/public/locales/', import.meta.url).pathname;
+const NAMESPACE = /^[a-z][a-z-]{0,30}$/;
+const NON_SPA_PREFIXES = ['/api/', '/locales/', '/socket.io/', '/janus', '/assets/', '/uploads/'];
+
+/** Serves the built SPA with a fallback to index.html for client routes, and the locale files. */
+export async function registerWebApp(app: FastifyInstance, webDistDir: string) {
+  app.get<{ Params: { lng: string; ns: string } }>('/locales/:lng/:ns', (request, reply) => {
+    const { lng, ns } = request.params;
+    const namespace = ns.replace(/\.json$/, '');
+    const file = join(LOCALES_DIR, lng, `${namespace}.json`);
+    if (!isLanguage(lng) || !NAMESPACE.test(namespace) || !existsSync(file)) {
+      return reply.status(404).send({
+        status: 'error',
+        message: translate(requestLanguage(request), 'errors.not_found'),
+      });
+    }
+    return reply
+      .header('cache-control', 'public, max-age=300')
+      .type('application/json; charset=utf-8')
+      .send(readFileSync(file));
+  });
+
+  const indexFile = join(webDistDir, 'index.html');
+  const hasBuild = existsSync(indexFile);
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      // The web build writes .br/.gz next to each asset; send those when the browser accepts them.
+      preCompressed: true,
+      setHeaders: (response, path) => {
+        const isHashed = path.includes(`${join(webDistDir, 'assets')}`);
+        response.setHeader('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const wantsPage = request.method === 'GET' && !NON_SPA_PREFIXES.some((prefix) => path.startsWith(prefix));
+    if (wantsPage && hasBuild) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(readFileSync(indexFile));
+    }
+    return reply.status(404).send({
+      status: 'error',
+      message: translate(requestLanguage(request), 'errors.not_found'),
+    });
+  });
+}

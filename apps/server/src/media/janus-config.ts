@@ -1,0 +1,93 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const JANUS_LIB = '/usr/lib/x86_64-linux-gnu/janus';
+
+export interface ManagedJanusSettings {
+  folder: string;
+  port: number;
+  adminKey: string;
+  apiSecret: string;
+  rtpPortRange: string;
+  /** Public address Janus puts in its host candidates (a real deployment behind 1:1 NAT). */
+  nat11Mapping: string | undefined;
+  libraryFolder?: string;
+}
+
+const quote = (value: string) => JSON.stringify(value);
+
+/**
+ * Writes the configuration folder of a Janus we start ourselves: the VideoRoom plugin and the
+ * WebSocket transport only, bound to loopback, creation of rooms locked behind the admin key and
+ * every request behind the API secret (only our server, which proxies browsers, knows both).
+ */
+export function writeJanusConfig(settings: ManagedJanusSettings): string {
+  const lib = settings.libraryFolder ?? JANUS_LIB;
+  mkdirSync(settings.folder, { recursive: true, mode: 0o700 });
+  const nat = [
+    'nice_debug = false',
+    'ignore_mdns = true',
+    'full_trickle = true',
+    'ice_ignore_list = "vmnet"',
+    ...(settings.nat11Mapping ? [`nat_1_1_mapping = ${quote(settings.nat11Mapping)}`, 'keep_private_host = true'] : []),
+  ];
+  const files: Record<string, string> = {
+    'janus.jcfg': `general: {
+  configs_folder = ${quote(settings.folder)}
+  plugins_folder = ${quote(`${lib}/plugins`)}
+  transports_folder = ${quote(`${lib}/transports`)}
+  events_folder = ${quote(`${lib}/events`)}
+  loggers_folder = ${quote(`${lib}/loggers`)}
+  debug_level = 3
+  api_secret = ${quote(settings.apiSecret)}
+  server_name = "meetcast"
+  session_timeout = 60
+  reclaim_session_timeout = 20
+  protected_folders = ["/bin", "/boot", "/dev", "/etc", "/lib", "/proc", "/sbin", "/sys", "/usr", "/var"]
+}
+media: {
+  rtp_port_range = ${quote(settings.rtpPortRange)}
+  no_media_timer = 2
+  slowlink_threshold = 4
+  min_nack_queue = 200
+}
+nat: {
+  ${nat.join('\n  ')}
+}
+plugins: {
+  disable = "libjanus_audiobridge.so,libjanus_duktape.so,libjanus_echotest.so,libjanus_lua.so,libjanus_nosip.so,libjanus_recordplay.so,libjanus_sip.so,libjanus_streaming.so,libjanus_textroom.so,libjanus_videocall.so,libjanus_voicemail.so"
+}
+transports: {
+  disable = "libjanus_http.so,libjanus_mqtt.so,libjanus_nanomsg.so,libjanus_pfunix.so,libjanus_rabbitmq.so"
+}
+loggers: {
+  disable = "libjanus_jsonlog.so"
+}
+events: {
+  broadcast = false
+}
+`,
+    'janus.transport.websockets.jcfg': `general: {
+  json = "compact"
+  ws = true
+  ws_port = ${settings.port}
+  ws_ip = "127.0.0.1"
+  wss = false
+}
+admin: {
+  admin_ws = false
+  admin_wss = false
+}
+`,
+    'janus.plugin.videoroom.jcfg': `general: {
+  admin_key = ${quote(settings.adminKey)}
+  lock_rtp_forward = true
+  events = false
+}
+`,
+  };
+  for (const [name, content] of Object.entries(files)) {
+    writeFileSync(join(settings.folder, name), content, { mode: 0o600 });
+  }
+  return join(settings.folder, 'janus.jcfg');
+}

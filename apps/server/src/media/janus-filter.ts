@@ -1,0 +1,172 @@
+import { z } from 'zod';
+
+/**
+ * What a browser may say to Janus through our proxy. Everything is checked against these schemas;
+ * room number, pin and the publisher's display are filled in by the server, and no request that
+ * manages rooms (create, destroy, edit, kick, moderate, rtp_forward, recording...) gets through.
+ */
+const SessionId = z.number().int().positive();
+const Transaction = z.string().min(1).max(64);
+const Jsep = z.object({
+  type: z.enum(['offer', 'answer']),
+  sdp: z.string().max(200_000),
+  e2ee: z.boolean().optional(),
+});
+
+/** Keys a browser may never set itself in a VideoRoom body. */
+const RESERVED_KEYS = [
+  'room',
+  'pin',
+  'secret',
+  'admin_key',
+  'token',
+  'display',
+  'id',
+  'record',
+  'filename',
+  'rec_dir',
+  'permanent',
+  'private_id_forced',
+] as const;
+
+const LooseBody = z.record(z.string(), z.unknown());
+const StreamRef = z.object({ feed: z.number().int().positive(), mid: z.string().max(16).optional() }).loose();
+
+const JoinPublisher = z.object({
+  request: z.literal('join'),
+  ptype: z.literal('publisher'),
+  /** The kind of feed this handle publishes; becomes `participantId:kind` in Janus. */
+  display: z.enum(['camera', 'screen']).default('camera'),
+  room: z.unknown().optional(),
+  pin: z.unknown().optional(),
+});
+const JoinSubscriber = z
+  .object({
+    request: z.literal('join'),
+    ptype: z.literal('subscriber'),
+    streams: z.array(StreamRef).max(200).optional(),
+    feed: z.number().int().positive().optional(),
+    use_msid: z.boolean().optional(),
+    autoupdate: z.boolean().optional(),
+    private_id: z.number().int().optional(),
+  })
+  .loose();
+
+const ALLOWED_REQUESTS = new Set([
+  'configure',
+  'publish',
+  'unpublish',
+  'start',
+  'pause',
+  'switch',
+  'update',
+  'subscribe',
+  'unsubscribe',
+  'leave',
+  'listparticipants',
+]);
+
+export const JanusClientMessageSchema = z.discriminatedUnion('janus', [
+  z.object({ janus: z.literal('create'), transaction: Transaction }),
+  z.object({ janus: z.literal('claim'), transaction: Transaction, session_id: SessionId }),
+  z.object({
+    janus: z.literal('attach'),
+    transaction: Transaction,
+    session_id: SessionId,
+    plugin: z.literal('janus.plugin.videoroom'),
+    opaque_id: z.string().max(100).optional(),
+  }),
+  z.object({
+    janus: z.literal('message'),
+    transaction: Transaction,
+    session_id: SessionId,
+    handle_id: SessionId,
+    body: LooseBody,
+    jsep: Jsep.optional(),
+  }),
+  z.object({
+    janus: z.literal('trickle'),
+    transaction: Transaction,
+    session_id: SessionId,
+    handle_id: SessionId,
+    candidate: z.unknown().optional(),
+    candidates: z.array(z.unknown()).max(100).optional(),
+  }),
+  z.object({ janus: z.literal('keepalive'), transaction: Transaction, session_id: SessionId }),
+  z.object({ janus: z.literal('detach'), transaction: Transaction, session_id: SessionId, handle_id: SessionId }),
+  z.object({ janus: z.literal('hangup'), transaction: Transaction, session_id: SessionId, handle_id: SessionId }),
+  z.object({ janus: z.literal('destroy'), transaction: Transaction, session_id: SessionId }),
+]);
+export type JanusClientMessage = z.infer<typeof JanusClientMessageSchema>;
+
+export interface FilterContext {
+  room: number;
+  pin: string;
+  participantId: string;
+  apiSecret: string | undefined;
+  /** Sessions this participant created (or may claim back). */
+  sessions: ReadonlySet<number>;
+}
+
+export type FilterResult =
+  | { kind: 'forward'; message: Record<string, unknown>; publishes?: 'camera' | 'screen' }
+  | { kind: 'reject'; transaction: string | undefined; reason: string };
+
+function rejectWith(raw: unknown, reason: string): FilterResult {
+  const transaction =
+    typeof raw === 'object' && raw !== null && typeof (raw as { transaction?: unknown }).transaction === 'string'
+      ? String((raw as { transaction: string }).transaction).slice(0, 64)
+      : undefined;
+  return { kind: 'reject', transaction, reason };
+}
+
+function withoutReserved(body: Record<string, unknown>) {
+  const copy = { ...body };
+  for (const key of RESERVED_KEYS) delete copy[key];
+  return copy;
+}
+
+/** Checks one browser message and rewrites it for Janus, or says why it is refused. */
+export function filterClientMessage(text: string, context: FilterContext): FilterResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return rejectWith(undefined, 'invalid_json');
+  }
+  const parsed = JanusClientMessageSchema.safeParse(raw);
+  if (!parsed.success) return rejectWith(raw, 'not_allowed');
+  const message = parsed.data;
+  const secret = context.apiSecret ? { apisecret: context.apiSecret } : {};
+  if (message.janus === 'create') return { kind: 'forward', message: { ...message, ...secret } };
+  if (!context.sessions.has(message.session_id)) return rejectWith(raw, 'unknown_session');
+  if (message.janus !== 'message') return { kind: 'forward', message: { ...message, ...secret } };
+
+  const request = message.body.request;
+  if (request === 'join') {
+    const publisher = JoinPublisher.safeParse(message.body);
+    if (publisher.success) {
+      const body = {
+        request: 'join',
+        ptype: 'publisher',
+        room: context.room,
+        pin: context.pin,
+        display: `${context.participantId}:${publisher.data.display}`,
+      };
+      return { kind: 'forward', message: { ...message, body, ...secret }, publishes: publisher.data.display };
+    }
+    const subscriber = JoinSubscriber.safeParse(message.body);
+    if (!subscriber.success) return rejectWith(raw, 'invalid_join');
+    const body = { ...withoutReserved(subscriber.data), room: context.room, pin: context.pin };
+    return { kind: 'forward', message: { ...message, body, ...secret } };
+  }
+  if (typeof request !== 'string' || !ALLOWED_REQUESTS.has(request)) return rejectWith(raw, 'not_allowed');
+  const body =
+    request === 'listparticipants' ? { request, room: context.room } : { ...withoutReserved(message.body), request };
+  return { kind: 'forward', message: { ...message, body, ...secret } };
+}
+
+/** A Janus-shaped error so that janus.js reports the refusal to its caller. */
+export function janusError(transaction: string | undefined, reason: string) {
+  return JSON.stringify({ janus: 'error', transaction, error: { code: 403, reason } });
+}

@@ -1,0 +1,274 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { and, eq, inArray, isNull, meetings, roomCredentials, sql, type Database } from '@meetcast/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from '../env.js';
+import { JanusClient, JanusError, VIDEOROOM_NO_SUCH_ROOM, VIDEOROOM_ROOM_EXISTS } from './janus-client.js';
+import { ManagedJanus } from './managed-janus.js';
+
+/** No Janus could be reached (not installed, not started, or every JANUS_URL down). */
+export class MediaUnavailableError extends Error {}
+
+/** Where a browser's media connection goes, with the secrets our proxy adds on its behalf. */
+export interface JanusTarget {
+  url: string;
+  apiSecret: string | undefined;
+  adminKey: string | undefined;
+}
+
+export interface PlacedRoom {
+  server: string;
+  room: number;
+  secret: string;
+  pin: string;
+}
+
+interface MeetingRef {
+  id: number;
+  name: string;
+}
+
+/** Janus counts the display of every publisher as `participantId:kind` (see janus-proxy.ts). */
+export const feedDisplay = (participantId: string, kind: 'camera' | 'screen') => `${participantId}:${kind}`;
+const MAX_PUBLISHERS = 100;
+
+/**
+ * The media plane as the rest of the server sees it: which Janus instances exist (JANUS_URL, or
+ * the one we start and supervise), which one hosts each meeting (least loaded at placement,
+ * recorded in `meetings.janus_server` / `janus_room_id`), and the administrative room operations.
+ */
+export class MediaService {
+  private readonly clients = new Map<string, Promise<JanusClient>>();
+  readonly managed: ManagedJanus | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: AppConfig,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    if (config.janusUrls.length === 0) {
+      this.managed = new ManagedJanus({
+        dataDir: config.dataDir,
+        log,
+        binary: config.janus.binary,
+        rtpPortRange: config.janus.rtpPortRange,
+        nat11Mapping: config.janus.nat11Mapping,
+      });
+      this.managed.on('restarted', (url) => {
+        this.recreateRooms(url).catch((error: unknown) => log.error({ err: error }, 'media: re-creating rooms failed'));
+      });
+      this.managed.on('exited', () => this.forgetClients());
+    }
+  }
+
+  /** The instances rooms may be placed on; starts the managed Janus on first use. */
+  async targets(): Promise<JanusTarget[]> {
+    if (!this.managed) {
+      return this.config.janusUrls.map((url) => ({
+        url,
+        apiSecret: this.config.janus.apiSecret,
+        adminKey: this.config.janus.adminKey,
+      }));
+    }
+    try {
+      const url = await this.managed.ensureStarted();
+      return [{ url, apiSecret: this.managed.apiSecret, adminKey: this.managed.adminKey }];
+    } catch (error) {
+      throw new MediaUnavailableError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The secrets for a recorded instance, or undefined when that instance is not ours any more. */
+  async target(url: string): Promise<JanusTarget | undefined> {
+    return (await this.targets()).find((target) => target.url === url);
+  }
+
+  private forgetClients() {
+    for (const [url, pending] of this.clients) {
+      this.clients.delete(url);
+      pending.then((client) => client.close()).catch(() => undefined);
+    }
+  }
+
+  private client(target: JanusTarget): Promise<JanusClient> {
+    const cached = this.clients.get(target.url);
+    if (cached) return cached;
+    const client = new JanusClient(target.url, { apiSecret: target.apiSecret, adminKey: target.adminKey });
+    const connecting = client.connect().then(
+      () => client,
+      (error: unknown) => {
+        this.clients.delete(target.url);
+        client.close();
+        throw new MediaUnavailableError(`janus at ${target.url} unreachable: ${String(error)}`);
+      },
+    );
+    client.once('close', () => {
+      if (this.clients.get(target.url) === connecting) this.clients.delete(target.url);
+    });
+    this.clients.set(target.url, connecting);
+    return connecting;
+  }
+
+  private async credentials(meetingId: number): Promise<{ secret: string; pin: string }> {
+    await this.db
+      .insert(roomCredentials)
+      .values({ meetingId, secret: randomBytes(24).toString('base64url'), pin: randomBytes(24).toString('base64url') })
+      .onConflictDoNothing();
+    const [row] = await this.db.select().from(roomCredentials).where(eq(roomCredentials.meetingId, meetingId));
+    if (!row) throw new Error(`no room credentials for meeting ${meetingId}`);
+    return row;
+  }
+
+  /** Live rooms per instance: the least loaded gets the next meeting. */
+  private async leastLoaded(targets: JanusTarget[]): Promise<JanusTarget> {
+    const rows = await this.db
+      .select({ server: meetings.janusServer, rooms: sql<number>`count(*)::int` })
+      .from(meetings)
+      .where(
+        and(
+          inArray(
+            meetings.janusServer,
+            targets.map((t) => t.url),
+          ),
+          eq(meetings.state, 'live'),
+        ),
+      )
+      .groupBy(meetings.janusServer);
+    const load = new Map(rows.map((row) => [row.server, Number(row.rooms)]));
+    const ordered = [...targets].sort((a, b) => (load.get(a.url) ?? 0) - (load.get(b.url) ?? 0));
+    for (const target of ordered) {
+      try {
+        await this.client(target);
+        return target;
+      } catch (error) {
+        this.log.warn({ url: target.url, err: error }, 'media: janus instance unreachable, trying the next');
+      }
+    }
+    throw new MediaUnavailableError('no janus instance reachable');
+  }
+
+  private async createIfMissing(
+    client: JanusClient,
+    meeting: MeetingRef,
+    room: number,
+    creds: { secret: string; pin: string },
+  ) {
+    if (await client.exists(room)) return;
+    try {
+      await client.createRoom({
+        room,
+        secret: creds.secret,
+        pin: creds.pin,
+        description: meeting.name.slice(0, 100),
+        publishers: MAX_PUBLISHERS,
+      });
+    } catch (error) {
+      if (!(error instanceof JanusError && error.code === VIDEOROOM_ROOM_EXISTS)) throw error;
+    }
+  }
+
+  /** Makes sure the meeting has a Janus room (placing it when it has none) and returns it. */
+  async ensureRoom(meeting: MeetingRef): Promise<PlacedRoom> {
+    const targets = await this.targets();
+    const creds = await this.credentials(meeting.id);
+    const [current] = await this.db
+      .select({ server: meetings.janusServer, room: meetings.janusRoomId })
+      .from(meetings)
+      .where(eq(meetings.id, meeting.id));
+    const known = current?.server ? targets.find((t) => t.url === current.server) : undefined;
+    if (known && current?.room) {
+      try {
+        await this.createIfMissing(await this.client(known), meeting, current.room, creds);
+        return { server: known.url, room: current.room, ...creds };
+      } catch (error) {
+        if (error instanceof JanusError) throw error;
+        this.log.warn({ meetingId: meeting.id, err: error }, 'media: recorded janus unreachable, placing again');
+      }
+    }
+    const target = await this.leastLoaded(targets);
+    const room = randomInt(1, 2 ** 31 - 1);
+    // Only one process wins the placement; a loser uses the winner's room.
+    const claimed = await this.db
+      .update(meetings)
+      .set({ janusServer: target.url, janusRoomId: room })
+      .where(
+        and(
+          eq(meetings.id, meeting.id),
+          current?.server ? eq(meetings.janusServer, current.server) : isNull(meetings.janusServer),
+        ),
+      )
+      .returning({ id: meetings.id });
+    if (claimed.length === 0) return this.ensureRoom(meeting);
+    await this.createIfMissing(await this.client(target), meeting, room, creds);
+    this.log.info({ meetingId: meeting.id, server: target.url, room }, 'media: room placed');
+    return { server: target.url, room, ...creds };
+  }
+
+  private async placed(meetingId: number) {
+    const [row] = await this.db
+      .select({ server: meetings.janusServer, room: meetings.janusRoomId, secret: roomCredentials.secret })
+      .from(meetings)
+      .innerJoin(roomCredentials, eq(roomCredentials.meetingId, meetings.id))
+      .where(eq(meetings.id, meetingId));
+    if (!row?.server || !row.room) return undefined;
+    const target = this.managed && !this.managed.url ? undefined : await this.target(row.server).catch(() => undefined);
+    return target ? { client: await this.client(target), room: row.room, secret: row.secret } : undefined;
+  }
+
+  /** Destroys the meeting's room (everyone in it is dropped) and forgets the placement. */
+  async destroyRoom(meetingId: number): Promise<void> {
+    try {
+      const placed = await this.placed(meetingId);
+      if (placed) await placed.client.destroyRoom(placed.room, placed.secret);
+    } catch (error) {
+      if (!(error instanceof JanusError && error.code === VIDEOROOM_NO_SUCH_ROOM)) {
+        this.log.warn({ meetingId, err: error }, 'media: destroying room failed');
+      }
+    }
+    await this.db.update(meetings).set({ janusServer: null, janusRoomId: null }).where(eq(meetings.id, meetingId));
+    await this.db.delete(roomCredentials).where(eq(roomCredentials.meetingId, meetingId));
+  }
+
+  /** Kicks the publisher with this exact display (a feed left behind by a dropped connection). */
+  async kickFeed(meetingId: number, display: string): Promise<void> {
+    try {
+      const placed = await this.placed(meetingId);
+      if (!placed) return;
+      const feeds = await placed.client.listParticipants(placed.room);
+      for (const feed of feeds.filter((f) => f.display === display)) {
+        await placed.client.kick(placed.room, placed.secret, feed.id).catch(() => undefined);
+      }
+    } catch (error) {
+      this.log.warn({ meetingId, err: error }, 'media: kick failed');
+    }
+  }
+
+  /** Kicks every feed a participant publishes (camera and screens) out of the room. */
+  async kickParticipant(meetingId: number, participantId: string): Promise<void> {
+    try {
+      const placed = await this.placed(meetingId);
+      if (!placed) return;
+      const feeds = await placed.client.listParticipants(placed.room);
+      for (const feed of feeds.filter((f) => f.display?.startsWith(`${participantId}:`))) {
+        await placed.client.kick(placed.room, placed.secret, feed.id).catch(() => undefined);
+      }
+    } catch (error) {
+      this.log.warn({ meetingId, err: error }, 'media: kick failed');
+    }
+  }
+
+  /** After a managed Janus restart: every live meeting placed on it gets its room back. */
+  async recreateRooms(url: string): Promise<number> {
+    const live = await this.db
+      .select({ id: meetings.id, name: meetings.name })
+      .from(meetings)
+      .where(and(eq(meetings.janusServer, url), eq(meetings.state, 'live')));
+    for (const meeting of live) await this.ensureRoom(meeting);
+    if (live.length) this.log.info({ rooms: live.length }, 'media: rooms re-created after janus restart');
+    return live.length;
+  }
+
+  async close(): Promise<void> {
+    this.forgetClients();
+    await this.managed?.stop();
+  }
+}

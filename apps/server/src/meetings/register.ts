@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { registerCalendarRoutes } from './calendar-routes.js';
+import { registerMeetingListRoutes } from './list-routes.js';
+import { MeetingMessenger } from './messenger.js';
+import { ReminderScheduler } from './reminders.js';
+import { registerMeetingRoutes } from './routes.js';
+
+/** Meetings, their lists and the dashboard, the calendar, and the reminder scheduler of this process. */
+export function registerMeetings(app: FastifyInstance, context: AppContext) {
+  registerMeetingRoutes(app, context);
+  registerMeetingListRoutes(app, context);
+  registerCalendarRoutes(app, context);
+  const reminders = new ReminderScheduler(context, new MeetingMessenger(context));
+  context.reminders = reminders;
+  app.addHook('onReady', async () => reminders.start(context.config.reminderIntervalSeconds));
+  app.addHook('onClose', async () => reminders.stop());
+}

@@ -1,0 +1,61 @@
+import { ClearNotificationInputSchema, NotificationListBodySchema, TokenInputSchema } from '@meetcast/contracts';
+import { and, desc, eq, notifications } from '@meetcast/db';
+import type { FastifyInstance } from 'fastify';
+import { requireUser } from '../accounts/authenticate.js';
+import { toEpochSeconds } from '../accounts/user-dto.js';
+import type { AppContext } from '../context.js';
+import { apiRoute, success } from '../http/api-route.js';
+import { notFound } from '../http/app-error.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate } from '../i18n/messages.js';
+
+const LIST_LIMIT = 100;
+
+async function listFor(context: AppContext, userId: number) {
+  const rows = await context.db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(LIST_LIMIT);
+  return rows.map((row) => ({
+    id: row.id,
+    text: row.text,
+    created_at: toEpochSeconds(row.createdAt),
+  }));
+}
+
+export function registerNotificationRoutes(app: FastifyInstance, context: AppContext) {
+  apiRoute(app, {
+    name: 'get-user-notification.php',
+    tag: 'notifications',
+    summary: "The signed-in user's notifications, newest first",
+    input: TokenInputSchema,
+    output: NotificationListBodySchema,
+    handler: async (_body, request) => {
+      const { user } = await requireUser(context, request);
+      return success(translate(requestLanguage(request), 'notifications.list_ok'), {
+        data: await listFor(context, user.id),
+      });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'clear-user-notification.php',
+    tag: 'notifications',
+    summary: 'Clear one notification and return the remaining list',
+    input: ClearNotificationInputSchema,
+    output: NotificationListBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      const deleted = await context.db
+        .delete(notifications)
+        .where(and(eq(notifications.id, body.id), eq(notifications.userId, user.id)))
+        .returning({ id: notifications.id });
+      if (deleted.length === 0) throw notFound('notifications.not_found');
+      return success(translate(requestLanguage(request), 'notifications.cleared'), {
+        data: await listFor(context, user.id),
+      });
+    },
+  });
+}

@@ -1,0 +1,175 @@
+import {
+  ChangePasswordInputSchema,
+  ConfirmEmailChangeInputSchema,
+  DeleteAccountInputSchema,
+  MessageBodySchema,
+  MyDataBodySchema,
+  ProfileBodySchema,
+  ProfileInputSchema,
+  RevokeSessionInputSchema,
+  SessionListBodySchema,
+  UpdateProfileInputSchema,
+  UploadAvatarInputSchema,
+} from '@meetcast/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireUser } from '../accounts/authenticate.js';
+import type { AppContext } from '../context.js';
+import { apiRoute, done, success } from '../http/api-route.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
+import { deleteAccount, exportMyData } from './account-data.js';
+import {
+  changePassword,
+  confirmEmailChange,
+  listSessions,
+  profileOf,
+  removeAvatar,
+  revokeSession,
+  updateProfile,
+  uploadAvatar,
+} from './profile-service.js';
+
+function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
+  return translate(requestLanguage(request), key, params);
+}
+
+export function registerProfileRoutes(app: FastifyInstance, context: AppContext) {
+  const tag = 'profile';
+
+  apiRoute(app, {
+    name: 'get-profile.php',
+    tag,
+    summary: "The caller's profile: account, preferences, meeting defaults and a pending e-mail change",
+    input: ProfileInputSchema,
+    output: ProfileBodySchema,
+    handler: async (_body, request) => {
+      const { user } = await requireUser(context, request);
+      return success(message(request, 'profile.loaded'), { data: await profileOf(context, user.id) });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'update-profile.php',
+    tag,
+    summary:
+      'Change username, language, time zone and meeting defaults; a new e-mail gets a code and counts once confirmed',
+    input: UpdateProfileInputSchema,
+    output: ProfileBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      const { emailSentTo, profile } = await updateProfile(context, user, body);
+      const text = emailSentTo
+        ? message(request, 'profile.email_code_sent', { email: emailSentTo })
+        : message(request, 'profile.updated');
+      return success(text, { data: profile });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'confirm-email-change.php',
+    tag,
+    summary: 'Confirm the new e-mail address with the code mailed to it',
+    input: ConfirmEmailChangeInputSchema,
+    output: ProfileBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      const profile = await confirmEmailChange(context, user, body.code);
+      return success(message(request, 'profile.email_changed', { email: profile.email }), { data: profile });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'upload-avatar.php',
+    tag,
+    summary:
+      'Upload a profile picture (multipart `file`: JPEG, PNG or WebP up to 5 MB); re-encoded, resized, EXIF removed',
+    input: UploadAvatarInputSchema,
+    output: ProfileBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      return success(message(request, 'profile.avatar_saved'), { data: await uploadAvatar(context, user, body.file) });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'remove-avatar.php',
+    tag,
+    summary: 'Remove the profile picture',
+    input: ProfileInputSchema,
+    output: ProfileBodySchema,
+    handler: async (_body, request) => {
+      const { user } = await requireUser(context, request);
+      return success(message(request, 'profile.avatar_removed'), { data: await removeAvatar(context, user) });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'change-password.php',
+    tag,
+    summary: 'Change (or, after external sign-in, set) the password; every other session is signed out',
+    input: ChangePasswordInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const session = await requireUser(context, request);
+      await changePassword(context, session, body);
+      return done(message(request, 'profile.password_changed'));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'get-sessions.php',
+    tag,
+    summary: "The caller's active sessions: device (user agent), address, last use; the current one is marked",
+    input: ProfileInputSchema,
+    output: SessionListBodySchema,
+    handler: async (_body, request) => {
+      const { user, sessionId } = await requireUser(context, request);
+      return success(message(request, 'profile.sessions_ok'), {
+        data: await listSessions(context, user.id, sessionId),
+      });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'revoke-session.php',
+    tag,
+    summary: "Sign out one of the caller's sessions",
+    input: RevokeSessionInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      await revokeSession(context, user.id, body.id);
+      return done(message(request, 'profile.session_revoked'));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'export-my-data.php',
+    tag,
+    summary: 'Everything Meetcast keeps about the caller, as one JSON document',
+    input: ProfileInputSchema,
+    output: MyDataBodySchema,
+    handler: async (_body, request) => {
+      const { user } = await requireUser(context, request);
+      const day = new Date().toISOString().slice(0, 10);
+      return success(message(request, 'profile.data_exported'), {
+        filename: `meetcast-my-data-${day}.json`,
+        data: await exportMyData(context, user.id),
+      });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'delete-account.php',
+    tag,
+    summary:
+      'Delete the account after confirming the password (or the e-mail address for accounts without one); hosted meetings are cancelled and invitees told',
+    input: DeleteAccountInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      await deleteAccount(context, user, body);
+      return done(message(request, 'profile.account_deleted'));
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import { createAdapter } from '@socket.io/redis-adapter';
+import { REALTIME_PROTOCOL_VERSION, RealtimeAuthSchema, USER_EVENT, type UserEvent } from '@meetcast/contracts';
+import type { FastifyInstance } from 'fastify';
+import { Server, type Socket } from 'socket.io';
+import type { AppContext } from '../context.js';
+
+export const userRoom = (userId: number) => `user:${userId}`;
+
+/**
+ * Socket.IO on the HTTP server. The default namespace carries per-user events (notifications);
+ * features add their own namespaces on the same server. With REDIS_URL, emits reach sockets held
+ * by any server process.
+ */
+export function startSocketServer(app: FastifyInstance, context: AppContext): Server {
+  const io = new Server(app.server, { path: '/socket.io/', serveClient: false, cors: { origin: false } });
+  if (context.redis)
+    io.adapter(
+      createAdapter(context.redis.duplicate(), context.redis.duplicate(), {
+        key: `${context.config.redisPrefix}:socket.io`,
+      }),
+    );
+
+  io.use(async (socket: Socket, next) => {
+    const auth = RealtimeAuthSchema.safeParse(socket.handshake.auth);
+    if (!auth.success || auth.data.protocol !== REALTIME_PROTOCOL_VERSION) {
+      next(new Error(auth.success ? 'protocol_mismatch' : 'invalid_message'));
+      return;
+    }
+    const session = auth.data.token ? await context.sessions.verify(auth.data.token).catch(() => undefined) : undefined;
+    if (!session) {
+      next(new Error('unauthorized'));
+      return;
+    }
+    socket.data.userId = session.user.id;
+    next();
+  });
+  io.on('connection', (socket) => {
+    void socket.join(userRoom(socket.data.userId as number));
+  });
+
+  context.notifier.onDelivery((userId, notification) => {
+    const event: UserEvent = { type: 'notification.created', notification };
+    io.to(userRoom(userId)).emit(USER_EVENT, event);
+  });
+  app.addHook('onClose', async () => {
+    await io.close();
+  });
+  return io;
+}

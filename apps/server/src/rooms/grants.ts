@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, meetings, roomParticipants, type Database } from '@meetcast/db';
+
+/** A grant not used for this long stops working; a connected participant keeps extending it. */
+export const GRANT_TTL_MS = 5 * 60 * 1000;
+
+export type ParticipantRow = typeof roomParticipants.$inferSelect;
+export type MeetingRow = typeof meetings.$inferSelect;
+
+export const hashGrant = (token: string) => createHash('sha256').update(token).digest('base64url');
+export const newParticipantId = () => randomBytes(9).toString('base64url');
+
+export interface NewGrant {
+  meetingId: number;
+  userId: number | null;
+  displayName: string;
+  role: ParticipantRow['role'];
+  state: ParticipantRow['state'];
+}
+
+export async function issueGrant(
+  db: Database,
+  grant: NewGrant,
+): Promise<{ token: string; participant: ParticipantRow }> {
+  const token = randomBytes(32).toString('base64url');
+  const [participant] = await db
+    .insert(roomParticipants)
+    .values({
+      id: newParticipantId(),
+      ...grant,
+      grantHash: hashGrant(token),
+      expiresAt: new Date(Date.now() + GRANT_TTL_MS),
+    })
+    .returning();
+  if (!participant) throw new Error('grant not stored');
+  return { token, participant };
+}
+
+/** The participant and meeting a grant names, if it is well-formed, current and not expired. */
+export async function findGrant(
+  db: Database,
+  token: unknown,
+): Promise<{ participant: ParticipantRow; meeting: MeetingRow } | undefined> {
+  if (typeof token !== 'string' || token.length < 20 || token.length > 100) return undefined;
+  const [row] = await db
+    .select({ participant: roomParticipants, meeting: meetings })
+    .from(roomParticipants)
+    .innerJoin(meetings, eq(meetings.id, roomParticipants.meetingId))
+    .where(and(eq(roomParticipants.grantHash, hashGrant(token)), gt(roomParticipants.expiresAt, new Date())));
+  return row;
+}
+
+export async function extendGrant(db: Database, participantId: string): Promise<void> {
+  await db
+    .update(roomParticipants)
+    .set({ expiresAt: new Date(Date.now() + GRANT_TTL_MS) })
+    .where(eq(roomParticipants.id, participantId));
+}

@@ -1,0 +1,447 @@
+import {
+  ROOM_EVENT,
+  ROOM_MESSAGE,
+  ROOM_NAMESPACE,
+  ROOM_PROTOCOL_VERSION,
+  RoomAuthSchema,
+  RoomClientMessageSchema,
+  JANUS_PATH,
+  type Participant,
+  type RoomAck,
+  type RoomClientMessage,
+  type RoomErrorReason,
+  type RoomServerEvent,
+} from '@meetcast/contracts';
+import { and, eq, meetings, roomParticipants } from '@meetcast/db';
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { AppContext } from '../context.js';
+import { extendGrant, findGrant, type MeetingRow, type ParticipantRow } from './grants.js';
+import { ensureMedia, roomMeeting } from './room-service.js';
+import {
+  chatHistory,
+  closeAttendance,
+  finishSession,
+  lobbyRows,
+  markLive,
+  openAttendance,
+  participantRows,
+  storeChat,
+} from './room-lifecycle.js';
+
+/** What each room socket carries; read across server processes by fetchSockets(). */
+interface RoomSocketData {
+  participantId: string;
+  meetingId: number;
+  admitted: boolean;
+  joinedAt: number;
+  audio: boolean;
+  video: boolean;
+  screen: boolean;
+  handRaised: boolean;
+}
+
+const members = (meetingId: number) => `m:${meetingId}`;
+const hosts = (meetingId: number) => `h:${meetingId}`;
+const lobby = (meetingId: number) => `l:${meetingId}`;
+const person = (participantId: string) => `p:${participantId}`;
+const isHostRole = (role: ParticipantRow['role']) => role === 'host' || role === 'cohost';
+
+export interface RoomHubOptions {
+  /** How long a meeting may stay empty (people reconnecting) before its session is over. */
+  emptyGraceMs: number;
+  /** How long a dropped participant is still shown before they count as gone. */
+  leaveGraceMs: number;
+}
+
+class Refusal extends Error {
+  constructor(readonly reason: RoomErrorReason) {
+    super(reason);
+  }
+}
+
+/**
+ * The `/room` Socket.IO namespace: presence, chat, hands, reactions, lobby and host controls.
+ * Every message is a RoomClientMessage validated at runtime and acknowledged with a RoomAck.
+ */
+export class RoomHub {
+  private namespace!: Namespace;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly chatBudget = new Map<string, { count: number; since: number }>();
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly options: RoomHubOptions,
+  ) {}
+
+  attach(io: Server) {
+    this.namespace = io.of(ROOM_NAMESPACE);
+    this.namespace.use((socket, next) => {
+      this.authenticate(socket).then(
+        () => next(),
+        (error: unknown) => next(new Error(error instanceof Refusal ? error.reason : 'unauthorized')),
+      );
+    });
+    this.namespace.on('connection', (socket) => {
+      this.onConnection(socket).catch((error: unknown) => {
+        this.context.log.error({ err: error }, 'room: connection setup failed');
+        socket.disconnect(true);
+      });
+    });
+    // Another server process removed someone or ended a meeting: drop their media here too.
+    this.namespace.on('room:drop', (filter: { participantId?: string; meetingId?: number }) => {
+      this.context.janusProxy?.disconnect(filter);
+    });
+  }
+
+  close() {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private later(ms: number, task: () => Promise<void>) {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      task().catch((error: unknown) => this.context.log.error({ err: error }, 'room: deferred task failed'));
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private emit(target: string, event: RoomServerEvent) {
+    this.namespace.to(target).emit(ROOM_EVENT, event);
+  }
+
+  private dropMedia(filter: { participantId?: string; meetingId?: number }) {
+    this.context.janusProxy?.disconnect(filter);
+    // Only cluster adapters (Redis) carry messages between server processes.
+    if (this.context.redis) this.namespace.serverSideEmit('room:drop', filter);
+  }
+
+  private async authenticate(socket: Socket) {
+    const auth = RoomAuthSchema.safeParse(socket.handshake.auth);
+    if (!auth.success) throw new Refusal('invalid_message');
+    if (auth.data.protocol !== ROOM_PROTOCOL_VERSION) throw new Refusal('protocol_mismatch');
+    const found = await findGrant(this.context.db, auth.data.grant);
+    if (!found) throw new Refusal('unauthorized');
+    const { participant, meeting } = found;
+    if (meeting.state === 'ended' || meeting.state === 'cancelled' || participant.state === 'left') {
+      throw new Refusal('meeting_ended');
+    }
+    if (participant.state === 'removed') throw new Refusal('removed');
+    if (participant.state === 'denied') throw new Refusal('denied');
+    const data: RoomSocketData = {
+      participantId: participant.id,
+      meetingId: meeting.id,
+      admitted: participant.state === 'admitted',
+      joinedAt: Math.floor(Date.now() / 1000),
+      audio: false,
+      video: false,
+      screen: false,
+      handRaised: false,
+    };
+    socket.data = data;
+  }
+
+  private async onConnection(socket: Socket) {
+    const data = socket.data as RoomSocketData;
+    const found = await this.current(data.participantId);
+    if (!found) return void socket.disconnect(true);
+    const { participant, meeting } = found;
+    await socket.join(person(participant.id));
+    const keepAlive = setInterval(
+      () => void extendGrant(this.context.db, participant.id).catch(() => undefined),
+      60_000,
+    );
+    keepAlive.unref();
+    socket.on('disconnect', () => {
+      clearInterval(keepAlive);
+      this.onDisconnect(data).catch((error: unknown) => this.context.log.error({ err: error }, 'room: leave failed'));
+    });
+    socket.on(ROOM_MESSAGE, (raw: unknown, ack?: unknown) => {
+      const reply = typeof ack === 'function' ? (ack as (answer: RoomAck) => void) : () => undefined;
+      this.onMessage(socket, raw).then(
+        () => reply({ ok: true }),
+        (error: unknown) => {
+          if (!(error instanceof Refusal)) this.context.log.error({ err: error }, 'room: message failed');
+          reply({ ok: false, reason: error instanceof Refusal ? error.reason : 'invalid_message' });
+        },
+      );
+    });
+    if (!data.admitted) {
+      await socket.join(lobby(meeting.id));
+      socket.emit(ROOM_EVENT, {
+        type: 'lobby.waiting',
+        meeting: await roomMeeting(this.context, meeting),
+      } satisfies RoomServerEvent);
+      await this.announceLobby(meeting.id);
+      return;
+    }
+    let media: Extract<RoomServerEvent, { type: 'room.state' }>['media'] = null;
+    try {
+      const placed = await ensureMedia(this.context, meeting);
+      media = { path: JANUS_PATH, room: placed.room, ice_servers: this.context.config.janus.iceServers };
+    } catch {
+      socket.emit(ROOM_EVENT, { type: 'error', reason: 'media_unavailable' } satisfies RoomServerEvent);
+    }
+    await markLive(this.context, meeting.id);
+    data.joinedAt = Math.floor((await openAttendance(this.context, participant)).getTime() / 1000);
+    await socket.join(members(meeting.id));
+    if (isHostRole(participant.role)) await socket.join(hosts(meeting.id));
+    const participants = await this.presence(meeting.id);
+    const self = participants.find((p) => p.id === participant.id) ?? this.describe(participant, data);
+    const [fresh] = await this.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    socket.emit(ROOM_EVENT, {
+      type: 'room.state',
+      protocol: ROOM_PROTOCOL_VERSION,
+      self,
+      participants,
+      lobby: isHostRole(participant.role) ? await this.lobbyList(meeting.id) : [],
+      locked: fresh?.isLocked ?? false,
+      chat: await chatHistory(this.context, meeting.id),
+      meeting: await roomMeeting(this.context, fresh ?? meeting),
+      media,
+    } satisfies RoomServerEvent);
+    socket
+      .to(members(meeting.id))
+      .emit(ROOM_EVENT, { type: 'participant.joined', participant: self } satisfies RoomServerEvent);
+  }
+
+  private async current(participantId: string) {
+    const [row] = await this.context.db
+      .select({ participant: roomParticipants, meeting: meetings })
+      .from(roomParticipants)
+      .innerJoin(meetings, eq(meetings.id, roomParticipants.meetingId))
+      .where(eq(roomParticipants.id, participantId));
+    return row;
+  }
+
+  private describe(participant: ParticipantRow, data: RoomSocketData): Participant {
+    return {
+      id: participant.id,
+      display_name: participant.displayName,
+      role: participant.role,
+      is_guest: participant.userId === null,
+      audio: data.audio,
+      video: data.video,
+      screen: data.screen,
+      hand_raised: data.handRaised,
+      joined_at: data.joinedAt,
+    };
+  }
+
+  /** Everyone connected to the meeting, on any server process. */
+  private async presence(meetingId: number): Promise<Participant[]> {
+    const sockets = await this.namespace.in(members(meetingId)).fetchSockets();
+    const latest = new Map<string, RoomSocketData>();
+    for (const socket of sockets) {
+      const data = socket.data as RoomSocketData;
+      latest.set(data.participantId, data);
+    }
+    const rows = await participantRows(this.context, [...latest.keys()]);
+    return [...latest.values()].flatMap((data) => {
+      const row = rows.get(data.participantId);
+      return row && row.state === 'admitted' ? [this.describe(row, data)] : [];
+    });
+  }
+
+  private async lobbyList(meetingId: number) {
+    const sockets = await this.namespace.in(lobby(meetingId)).fetchSockets();
+    const waiting = new Set(sockets.map((socket) => (socket.data as RoomSocketData).participantId));
+    const rows = await lobbyRows(this.context, meetingId);
+    return rows
+      .filter((row) => waiting.has(row.id))
+      .map((row) => ({ participant_id: row.id, display_name: row.displayName }));
+  }
+
+  private async announceLobby(meetingId: number) {
+    this.emit(hosts(meetingId), { type: 'lobby.changed', lobby: await this.lobbyList(meetingId) });
+  }
+
+  private async stillConnected(participantId: string) {
+    return (await this.namespace.in(person(participantId)).fetchSockets()).length > 0;
+  }
+
+  private async onDisconnect(data: RoomSocketData) {
+    if (!data.admitted) {
+      await this.announceLobby(data.meetingId);
+      return;
+    }
+    const leftAt = new Date();
+    this.later(this.options.leaveGraceMs, async () => {
+      if (await this.stillConnected(data.participantId)) return;
+      this.emit(members(data.meetingId), { type: 'participant.left', participant_id: data.participantId });
+    });
+    this.later(this.options.emptyGraceMs, async () => {
+      if (!(await this.stillConnected(data.participantId)))
+        await closeAttendance(this.context, data.participantId, leftAt);
+      await this.endIfEmpty(data.meetingId);
+    });
+  }
+
+  private async endIfEmpty(meetingId: number) {
+    const sockets = await this.namespace.in(members(meetingId)).fetchSockets();
+    if (sockets.length > 0) return;
+    const [meeting] = await this.context.db.select().from(meetings).where(eq(meetings.id, meetingId));
+    if (!meeting || meeting.state !== 'live') return;
+    await this.finish(meeting, 'empty');
+  }
+
+  private async finish(meeting: MeetingRow, reason: 'host' | 'empty') {
+    await finishSession(this.context, meeting, reason);
+    this.emit(members(meeting.id), { type: 'room.ended' });
+    this.emit(lobby(meeting.id), { type: 'room.ended' });
+    this.dropMedia({ meetingId: meeting.id });
+    // After the acknowledgement of host.end has gone out.
+    this.later(200, async () => {
+      this.namespace.in(members(meeting.id)).disconnectSockets(true);
+      this.namespace.in(lobby(meeting.id)).disconnectSockets(true);
+    });
+  }
+
+  private async onMessage(socket: Socket, raw: unknown) {
+    const parsed = RoomClientMessageSchema.safeParse(raw);
+    if (!parsed.success) throw new Refusal('invalid_message');
+    const data = socket.data as RoomSocketData;
+    if (!data.admitted) throw new Refusal('in_lobby');
+    const found = await this.current(data.participantId);
+    if (!found || found.participant.state !== 'admitted') throw new Refusal('forbidden');
+    const message = parsed.data;
+    if (message.type.startsWith('host.')) {
+      if (!isHostRole(found.participant.role)) throw new Refusal('forbidden');
+      await this.onHostMessage(found.participant, found.meeting, message);
+      return;
+    }
+    await this.onParticipantMessage(socket, data, found.participant, message);
+  }
+
+  private async onParticipantMessage(
+    socket: Socket,
+    data: RoomSocketData,
+    participant: ParticipantRow,
+    message: RoomClientMessage,
+  ) {
+    const room = members(data.meetingId);
+    switch (message.type) {
+      case 'media.state':
+      case 'hand.set': {
+        if (message.type === 'hand.set') data.handRaised = message.raised;
+        else Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
+        this.emit(room, { type: 'participant.updated', participant: this.describe(participant, data) });
+        return;
+      }
+      case 'chat.send': {
+        this.spend(participant.id);
+        this.emit(room, { type: 'chat.message', message: await storeChat(this.context, participant, message.text) });
+        return;
+      }
+      case 'reaction.send':
+        this.spend(participant.id);
+        this.emit(room, { type: 'reaction', participant_id: participant.id, emoji: message.emoji });
+        return;
+      case 'room.leave':
+        await closeAttendance(this.context, participant.id, new Date());
+        socket.leave(room);
+        this.emit(room, { type: 'participant.left', participant_id: participant.id });
+        this.later(0, async () => void socket.disconnect(true));
+        return;
+      default:
+        throw new Refusal('invalid_message');
+    }
+  }
+
+  /** At most 20 chat messages or reactions per 10 seconds and participant. */
+  private spend(participantId: string) {
+    const now = Date.now();
+    const budget = this.chatBudget.get(participantId);
+    if (!budget || now - budget.since > 10_000) {
+      this.chatBudget.set(participantId, { count: 1, since: now });
+      return;
+    }
+    budget.count += 1;
+    if (budget.count > 20) throw new Refusal('rate_limited');
+  }
+
+  private async target(meetingId: number, participantId: string) {
+    const [row] = await this.context.db
+      .select()
+      .from(roomParticipants)
+      .where(and(eq(roomParticipants.id, participantId), eq(roomParticipants.meetingId, meetingId)));
+    if (!row) throw new Refusal('not_found');
+    return row;
+  }
+
+  private async onHostMessage(actor: ParticipantRow, meeting: MeetingRow, message: RoomClientMessage) {
+    const by = actor.displayName;
+    switch (message.type) {
+      case 'host.mute':
+      case 'host.stop-video': {
+        const target = await this.target(meeting.id, message.participant_id);
+        const action = message.type === 'host.mute' ? 'mute' : 'stop-video';
+        this.emit(person(target.id), { type: 'moderation', action, by });
+        return;
+      }
+      case 'host.mute-all':
+        this.namespace
+          .to(members(meeting.id))
+          .except(person(actor.id))
+          .emit(ROOM_EVENT, { type: 'moderation', action: 'mute', by } satisfies RoomServerEvent);
+        return;
+      case 'host.remove': {
+        const target = await this.target(meeting.id, message.participant_id);
+        if (target.role === 'host' || target.id === actor.id) throw new Refusal('forbidden');
+        await this.context.db
+          .update(roomParticipants)
+          .set({ state: 'removed', updatedAt: new Date() })
+          .where(eq(roomParticipants.id, target.id));
+        await closeAttendance(this.context, target.id, new Date());
+        this.emit(person(target.id), { type: 'removed' });
+        this.namespace.in(person(target.id)).disconnectSockets(true);
+        this.dropMedia({ participantId: target.id });
+        await this.context.media.kickParticipant(meeting.id, target.id);
+        this.emit(members(meeting.id), { type: 'participant.left', participant_id: target.id });
+        await this.announceLobby(meeting.id);
+        return;
+      }
+      case 'host.admit':
+      case 'host.deny': {
+        const target = await this.target(meeting.id, message.participant_id);
+        if (target.state !== 'lobby') throw new Refusal('not_found');
+        const admitted = message.type === 'host.admit';
+        await this.context.db
+          .update(roomParticipants)
+          .set({ state: admitted ? 'admitted' : 'denied', updatedAt: new Date() })
+          .where(and(eq(roomParticipants.id, target.id), eq(roomParticipants.state, 'lobby')));
+        this.emit(person(target.id), { type: admitted ? 'lobby.admitted' : 'lobby.denied' });
+        if (!admitted) this.namespace.in(person(target.id)).disconnectSockets(true);
+        await this.announceLobby(meeting.id);
+        return;
+      }
+      case 'host.promote': {
+        if (actor.role !== 'host') throw new Refusal('forbidden');
+        const target = await this.target(meeting.id, message.participant_id);
+        if (target.state !== 'admitted' || target.role !== 'participant') throw new Refusal('forbidden');
+        await this.context.db
+          .update(roomParticipants)
+          .set({ role: 'cohost', updatedAt: new Date() })
+          .where(eq(roomParticipants.id, target.id));
+        this.namespace.in(person(target.id)).socketsJoin(hosts(meeting.id));
+        const updated = (await this.presence(meeting.id)).find((p) => p.id === target.id);
+        if (updated) this.emit(members(meeting.id), { type: 'participant.updated', participant: updated });
+        this.emit(person(target.id), { type: 'lobby.changed', lobby: await this.lobbyList(meeting.id) });
+        return;
+      }
+      case 'host.lock':
+        await this.context.db
+          .update(meetings)
+          .set({ isLocked: message.locked, updatedAt: new Date() })
+          .where(eq(meetings.id, meeting.id));
+        this.emit(members(meeting.id), { type: 'room.locked', locked: message.locked });
+        return;
+      case 'host.end':
+        await this.finish(meeting, 'host');
+        return;
+      default:
+        throw new Refusal('invalid_message');
+    }
+  }
+}

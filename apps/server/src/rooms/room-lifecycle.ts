@@ -1,0 +1,134 @@
+import { REPEAT, SCHEDULE_FLAG, type ChatMessage } from '@meetcast/contracts';
+import {
+  and,
+  asc,
+  chatMessages,
+  desc,
+  eq,
+  inArray,
+  isNull,
+  meetingAttendance,
+  meetings,
+  roomParticipants,
+  sql,
+} from '@meetcast/db';
+import type { AppContext } from '../context.js';
+import type { MeetingRow, ParticipantRow } from './grants.js';
+
+const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** The meeting is live from its first admitted arrival. */
+export async function markLive(context: AppContext, meetingId: number) {
+  await context.db
+    .update(meetings)
+    .set({ state: 'live', startedAt: sql`coalesce(${meetings.startedAt}, now())`, updatedAt: new Date() })
+    .where(and(eq(meetings.id, meetingId), eq(meetings.state, 'scheduled')));
+}
+
+/** Opens (or continues, after a reconnection) the participant's attendance; returns its start. */
+export async function openAttendance(context: AppContext, participant: ParticipantRow): Promise<Date> {
+  if (participant.attendanceId) {
+    const [open] = await context.db
+      .select()
+      .from(meetingAttendance)
+      .where(and(eq(meetingAttendance.id, participant.attendanceId), isNull(meetingAttendance.leftAt)));
+    if (open) return open.joinedAt;
+  }
+  const [row] = await context.db
+    .insert(meetingAttendance)
+    .values({ meetingId: participant.meetingId, userId: participant.userId, displayName: participant.displayName })
+    .returning();
+  if (!row) throw new Error('attendance not stored');
+  await context.db
+    .update(roomParticipants)
+    .set({ attendanceId: row.id, updatedAt: new Date() })
+    .where(eq(roomParticipants.id, participant.id));
+  return row.joinedAt;
+}
+
+export async function closeAttendance(context: AppContext, participantId: string, at: Date) {
+  const [participant] = await context.db
+    .select({ attendanceId: roomParticipants.attendanceId })
+    .from(roomParticipants)
+    .where(eq(roomParticipants.id, participantId));
+  if (!participant?.attendanceId) return;
+  await context.db
+    .update(meetingAttendance)
+    .set({ leftAt: at })
+    .where(and(eq(meetingAttendance.id, participant.attendanceId), isNull(meetingAttendance.leftAt)));
+}
+
+export async function participantRows(context: AppContext, ids: string[]) {
+  if (ids.length === 0) return new Map<string, ParticipantRow>();
+  const rows = await context.db.select().from(roomParticipants).where(inArray(roomParticipants.id, ids));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function chatHistory(context: AppContext, meetingId: number): Promise<ChatMessage[]> {
+  const rows = await context.db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.meetingId, meetingId))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(200);
+  return rows.reverse().map((row) => ({
+    id: row.id,
+    participant_id: null,
+    display_name: row.displayName,
+    text: row.body,
+    created_at: epoch(row.createdAt),
+  }));
+}
+
+export async function storeChat(context: AppContext, participant: ParticipantRow, text: string): Promise<ChatMessage> {
+  const [row] = await context.db
+    .insert(chatMessages)
+    .values({
+      meetingId: participant.meetingId,
+      userId: participant.userId,
+      displayName: participant.displayName,
+      body: text,
+    })
+    .returning();
+  if (!row) throw new Error('chat not stored');
+  return {
+    id: row.id,
+    participant_id: participant.id,
+    display_name: row.displayName,
+    text: row.body,
+    created_at: epoch(row.createdAt),
+  };
+}
+
+export async function lobbyRows(context: AppContext, meetingId: number) {
+  return context.db
+    .select({ id: roomParticipants.id, displayName: roomParticipants.displayName })
+    .from(roomParticipants)
+    .where(and(eq(roomParticipants.meetingId, meetingId), eq(roomParticipants.state, 'lobby')))
+    .orderBy(asc(roomParticipants.createdAt));
+}
+
+/**
+ * The live session of a meeting is over (the host ended it, or everyone left). An instant or
+ * non-repeating meeting is ended for good; a repeating one goes back to scheduled. Everyone's
+ * grant stops working, open attendance is closed, and the Janus room is destroyed.
+ */
+export async function finishSession(context: AppContext, meeting: MeetingRow, reason: 'host' | 'empty') {
+  const now = new Date();
+  const isInstant = meeting.isSchedule === SCHEDULE_FLAG.instant;
+  const isOver = isInstant || (meeting.repeat === REPEAT.none && (reason === 'host' || meeting.endTime < now));
+  await context.db
+    .update(meetings)
+    .set({ state: isOver ? 'ended' : 'scheduled', endedAt: now, isLocked: false, updatedAt: now })
+    .where(eq(meetings.id, meeting.id));
+  await context.db
+    .update(roomParticipants)
+    .set({ state: 'left', updatedAt: now })
+    .where(and(eq(roomParticipants.meetingId, meeting.id), inArray(roomParticipants.state, ['admitted', 'lobby'])));
+  await context.db
+    .update(meetingAttendance)
+    .set({ leftAt: now })
+    .where(and(eq(meetingAttendance.meetingId, meeting.id), isNull(meetingAttendance.leftAt)));
+  await context.media.destroyRoom(meeting.id);
+  return isOver;
+}

@@ -1,0 +1,141 @@
+import { PASSWORD_FLAG, PRIVACY, type RoomMeeting } from '@meetcast/contracts';
+import { and, eq, meetingInvitees, meetings, or, roomParticipants, users } from '@meetcast/db';
+import { verifyPassword } from '../accounts/secrets.js';
+import type { AppContext } from '../context.js';
+import { forbidden, gone, notFound, unavailable } from '../http/app-error.js';
+import { JanusError } from '../media/janus-client.js';
+import { MediaUnavailableError } from '../media/media-service.js';
+import { issueGrant, type MeetingRow, type ParticipantRow } from './grants.js';
+
+type UserRow = typeof users.$inferSelect;
+
+const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** Finds a meeting by its slug (the /room/{meetId} address), or by its number. */
+export async function findMeeting(context: AppContext, meetId: string): Promise<MeetingRow | undefined> {
+  const bySlug = await context.db.select().from(meetings).where(eq(meetings.slug, meetId));
+  if (bySlug[0]) return bySlug[0];
+  if (!/^\d{1,9}$/.test(meetId)) return undefined;
+  const [byId] = await context.db
+    .select()
+    .from(meetings)
+    .where(eq(meetings.id, Number(meetId)));
+  return byId;
+}
+
+/** A meeting people may still enter: unknown answers 404, ended or cancelled 410. */
+export async function requireOpenMeeting(context: AppContext, meetId: string): Promise<MeetingRow> {
+  const meeting = await findMeeting(context, meetId);
+  if (!meeting) throw notFound('room.not_found');
+  if (meeting.state === 'ended' || meeting.state === 'cancelled') throw gone('room.ended');
+  return meeting;
+}
+
+export async function roomMeeting(context: AppContext, meeting: MeetingRow): Promise<RoomMeeting> {
+  const [host] = await context.db.select({ username: users.username }).from(users).where(eq(users.id, meeting.hostId));
+  return {
+    id: meeting.id,
+    name: meeting.name,
+    slug: meeting.slug,
+    is_private: meeting.isPrivate,
+    is_password: needsPassword(meeting) ? PASSWORD_FLAG.yes : PASSWORD_FLAG.no,
+    is_schedule: meeting.isSchedule,
+    state: meeting.state,
+    locked: meeting.isLocked,
+    host_name: host?.username ?? '',
+    start_time: epoch(meeting.startTime),
+    end_time: epoch(meeting.endTime),
+  };
+}
+
+export function needsPassword(meeting: MeetingRow): boolean {
+  return meeting.isPassword === PASSWORD_FLAG.yes && Boolean(meeting.passwordHash);
+}
+
+/** Against the argon2id hash only, in constant time (ADR 005); the plain copy is never compared. */
+function passwordMatches(meeting: MeetingRow, given: string): Promise<boolean> {
+  return verifyPassword(meeting.passwordHash, given);
+}
+
+async function inviteeOf(context: AppContext, meeting: MeetingRow, user: UserRow | undefined) {
+  if (!user) return undefined;
+  const [invitee] = await context.db
+    .select()
+    .from(meetingInvitees)
+    .where(
+      and(
+        eq(meetingInvitees.meetingId, meeting.id),
+        or(eq(meetingInvitees.userId, user.id), eq(meetingInvitees.email, user.email.toLowerCase())),
+      ),
+    );
+  return invitee;
+}
+
+export interface JoinRequest {
+  meeting: MeetingRow;
+  user: UserRow | undefined;
+  displayName: string | undefined;
+  password: string | undefined;
+}
+
+export interface JoinDecision {
+  token: string;
+  participant: ParticipantRow;
+}
+
+/**
+ * Who may come in, and how: the host and co-hosts always; others need the password when there is
+ * one, wait in the lobby of a private meeting unless invited, and stay out of a locked room or one
+ * they were removed from.
+ */
+export async function joinMeeting(context: AppContext, request: JoinRequest): Promise<JoinDecision> {
+  const { meeting, user } = request;
+  const isOwner = user?.id === meeting.hostId;
+  const invitee = await inviteeOf(context, meeting, user);
+  const role: ParticipantRow['role'] = isOwner ? 'host' : invitee?.isCoHost ? 'cohost' : 'participant';
+  const isHost = role !== 'participant';
+
+  if (!isHost && needsPassword(meeting)) {
+    if (!request.password) throw forbidden('room.password_required');
+    if (!(await passwordMatches(meeting, request.password))) throw forbidden('room.wrong_password');
+  }
+  if (user && !isOwner) {
+    const [removed] = await context.db
+      .select({ id: roomParticipants.id })
+      .from(roomParticipants)
+      .where(
+        and(
+          eq(roomParticipants.meetingId, meeting.id),
+          eq(roomParticipants.userId, user.id),
+          eq(roomParticipants.state, 'removed'),
+        ),
+      );
+    if (removed) throw forbidden('room.removed');
+  }
+  if (!isHost && meeting.isLocked) throw forbidden('room.locked');
+  const displayName = user?.username ?? request.displayName;
+  if (!displayName) throw forbidden('room.display_name_required');
+
+  const waits = !isHost && !invitee && meeting.isPrivate === PRIVACY.private;
+  if (!waits) await ensureMedia(context, meeting);
+  return issueGrant(context.db, {
+    meetingId: meeting.id,
+    userId: user?.id ?? null,
+    displayName,
+    role,
+    state: waits ? 'lobby' : 'admitted',
+  });
+}
+
+/** Janus must be there before anyone is told to connect to it. */
+export async function ensureMedia(context: AppContext, meeting: MeetingRow) {
+  try {
+    return await context.media.ensureRoom(meeting);
+  } catch (error) {
+    if (error instanceof MediaUnavailableError || error instanceof JanusError) {
+      context.log.error({ err: error, meetingId: meeting.id }, 'media: room unavailable');
+      throw unavailable('room.media_unavailable');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import {
+  GetRoomInputSchema,
+  GetRoomOutputSchema,
+  JoinRoomInputSchema,
+  JoinRoomOutputSchema,
+} from '@meetcast/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requestToken } from '../accounts/authenticate.js';
+import type { AppContext } from '../context.js';
+import { success } from '../http/api-route.js';
+import { apiRoute } from '../http/api-route.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate } from '../i18n/messages.js';
+import { enforceLimits } from '../platform/limits.js';
+import { joinMeeting, requireOpenMeeting, roomMeeting } from './room-service.js';
+
+const ROOM_LIMITS = {
+  joinByAddress: { name: 'room-join-address', limit: 60, windowSeconds: 300 },
+  passwordByMeeting: { name: 'room-password-meeting', limit: 30, windowSeconds: 300 },
+};
+
+/** The signed-in user, when the request carries a valid token; rooms are open to guests too. */
+async function optionalUser(context: AppContext, request: FastifyRequest) {
+  const token = requestToken(request);
+  if (!token || token.length > 512) return undefined;
+  return (await context.sessions.verify(token).catch(() => undefined))?.user;
+}
+
+export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
+  apiRoute(app, {
+    name: 'get-room.php',
+    tag: 'rooms',
+    summary: 'What the pre-join screen shows about a meeting room (never its password)',
+    input: GetRoomInputSchema,
+    output: GetRoomOutputSchema,
+    handler: async (body, request) => {
+      const meeting = await requireOpenMeeting(context, body.meetId);
+      const user = await optionalUser(context, request);
+      return success(translate(requestLanguage(request), 'room.found'), {
+        meeting: await roomMeeting(context, meeting),
+        is_host: user?.id === meeting.hostId,
+      });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'join-room.php',
+    tag: 'rooms',
+    summary: 'Checks password, lock and lobby rules and answers a short-lived join grant',
+    input: JoinRoomInputSchema,
+    output: JoinRoomOutputSchema,
+    handler: async (body, request) => {
+      const meeting = await requireOpenMeeting(context, body.meetId);
+      await enforceLimits(context, [[ROOM_LIMITS.joinByAddress, request.ip]]);
+      if (body.password) await enforceLimits(context, [[ROOM_LIMITS.passwordByMeeting, `${meeting.id}:${request.ip}`]]);
+      const user = await optionalUser(context, request);
+      const { token, participant } = await joinMeeting(context, {
+        meeting,
+        user,
+        displayName: body.display_name,
+        password: body.password,
+      });
+      const language = requestLanguage(request);
+      const state = participant.state === 'lobby' ? 'lobby' : 'admitted';
+      return success(translate(language, state === 'lobby' ? 'room.waiting_in_lobby' : 'room.joined'), {
+        grant: token,
+        participant_id: participant.id,
+        display_name: participant.displayName,
+        role: participant.role,
+        state,
+        meeting: await roomMeeting(context, meeting),
+      });
+    },
+  });
+}

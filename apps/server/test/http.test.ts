@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './test-server.js';
+
+describe('HTTP surface', () => {
+  let server: TestServer;
+  const webDist = mkdtempSync(join(tmpdir(), 'meetcast-dist-'));
+
+  beforeAll(async () => {
+    mkdirSync(join(webDist, 'assets'));
+    writeFileSync(join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(webDist, 'assets', 'app-1234.js'), 'console.log(1)');
+    server = await startTestServer('pglite', { WEB_DIST_DIR: webDist });
+  });
+  afterAll(() => server.close());
+
+  it('sends a strict Content-Security-Policy and security headers', async () => {
+    const response = await fetch(`${server.baseUrl}/login`);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('serves the app for client routes and assets with long caching', async () => {
+    for (const path of ['/', '/login', '/room/abc?password=x', '/admin/users', '/recent-mettings']) {
+      const response = await fetch(`${server.baseUrl}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(await response.text(), path).toContain('<div id="root">');
+    }
+    const asset = await fetch(`${server.baseUrl}/assets/app-1234.js`);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const missingAsset = await fetch(`${server.baseUrl}/assets/missing.js`);
+    expect(missingAsset.status).toBe(404);
+  });
+
+  it('answers health and readiness', async () => {
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+  });
+
+  it('serves locale files and refuses unknown languages or paths', async () => {
+    const missing = await fetch(`${server.baseUrl}/locales/xx/common.json`);
+    expect(missing.status).toBe(404);
+    const traversal = await fetch(`${server.baseUrl}/locales/en/..%2F..%2Fpackage.json`);
+    expect(traversal.status).toBe(404);
+  });
+
+  it('describes every API call in the OpenAPI document', async () => {
+    const document = (await (await fetch(`${server.baseUrl}/api/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, { post?: { requestBody?: unknown } }>;
+    };
+    expect(document.openapi).toMatch(/^3\./);
+    const registered = server.built.app
+      .printRoutes({ commonPrefix: false })
+      .split('\n')
+      .map((line) => /(\/api\/[\w.-]+\.php)/.exec(line)?.[1])
+      .filter((path): path is string => Boolean(path));
+    expect(registered.length).toBeGreaterThan(5);
+    for (const path of registered) {
+      expect(document.paths[path]?.post?.requestBody, path).toBeDefined();
+    }
+    for (const name of [
+      'signup',
+      'confirm-signup',
+      'login',
+      'logout',
+      'forgot-password',
+      'reset-password',
+      'tokenverify',
+    ]) {
+      expect(document.paths[`/api/${name}.php`], name).toBeDefined();
+    }
+  });
+});

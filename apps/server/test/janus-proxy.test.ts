@@ -1,0 +1,167 @@
+import { eq, meetings } from '@meetcast/db';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JanusClient } from '../src/media/janus-client.js';
+import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
+import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+
+/** A browser's side of the Janus protocol, spoken through our /janus proxy. */
+class JanusBrowser {
+  private counter = 0;
+  readonly messages: Record<string, unknown>[] = [];
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (raw) => this.messages.push(JSON.parse(String(raw)) as Record<string, unknown>));
+  }
+  static async open(url: string) {
+    const socket = new WebSocket(url, 'janus-protocol');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+      socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    });
+    return new JanusBrowser(socket);
+  }
+  async request(message: Record<string, unknown>, until: (m: Record<string, unknown>) => boolean = () => true) {
+    const transaction = `t${this.counter++}`;
+    this.socket.send(JSON.stringify({ ...message, transaction }));
+    for (let waited = 0; waited < 5000; waited += 20) {
+      const reply = this.messages.find((m) => m.transaction === transaction && m.janus !== 'ack' && until(m));
+      if (reply) return reply;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no answer to ${JSON.stringify(message)}`);
+  }
+}
+
+describe('the /janus media proxy and the managed Janus', () => {
+  let server: TestServer;
+  let host: SignedIn;
+  const wsUrl = (grant: string) => `${server.baseUrl.replace('http', 'ws')}/janus?grant=${encodeURIComponent(grant)}`;
+  const join = (fields: Record<string, string | number | undefined>) =>
+    server.post<JoinAnswer>('join-room.php', fields);
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite');
+    host = await server.signUp({ username: 'Proxy Host' });
+  });
+  afterAll(() => server.close());
+
+  it('admits only current grants and fills in room, pin and display itself', async () => {
+    await expect(JanusBrowser.open(wsUrl('not-a-grant-at-all-not-a-grant'))).rejects.toThrow('HTTP 401');
+    const meeting = await insertMeeting(server, { hostId: host.user.id, isPrivate: 1 });
+    const waiting = (await join({ meetId: meeting.slug, display_name: 'In Lobby' })).body.data!;
+    await expect(JanusBrowser.open(wsUrl(waiting.grant))).rejects.toThrow('HTTP 401');
+
+    const me = (await join({ meetId: meeting.slug, token: host.token })).body.data!;
+    const browser = await JanusBrowser.open(wsUrl(me.grant));
+    const session = await browser.request({ janus: 'create' });
+    expect(session.janus).toBe('success');
+    const sessionId = (session.data as { id: number }).id;
+    const refusedPlugin = await browser.request({
+      janus: 'attach',
+      session_id: sessionId,
+      plugin: 'janus.plugin.streaming',
+    });
+    expect(refusedPlugin.janus).toBe('error');
+    const handle = await browser.request({ janus: 'attach', session_id: sessionId, plugin: 'janus.plugin.videoroom' });
+    const handleId = (handle.data as { id: number }).id;
+    const message = (body: Record<string, unknown>) => ({
+      janus: 'message',
+      session_id: sessionId,
+      handle_id: handleId,
+      body,
+    });
+
+    const create = await browser.request(message({ request: 'create', room: 42, admin_key: 'guess' }));
+    expect(create).toMatchObject({ janus: 'error', error: { code: 403, reason: 'not_allowed' } });
+    for (const request of ['destroy', 'kick', 'moderate', 'rtp_forward', 'edit', 'enable_recording', 'list']) {
+      expect((await browser.request(message({ request, room: 42 }))).janus).toBe('error');
+    }
+    const foreign = await browser.request({ janus: 'keepalive', session_id: 12345 });
+    expect(foreign).toMatchObject({ janus: 'error', error: { reason: 'unknown_session' } });
+
+    const joined = await browser.request(
+      message({ request: 'join', ptype: 'publisher', room: 1, pin: 'wrong', display: 'camera' }),
+      (m) => m.janus === 'event',
+    );
+    const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    expect((joined.plugindata as { data: { videoroom: string; room: number } }).data).toMatchObject({
+      videoroom: 'joined',
+      room: placed?.janusRoomId,
+    });
+    const managed = server.built.context.media.managed!;
+    const admin = new JanusClient(managed.url!, { apiSecret: managed.apiSecret });
+    await admin.connect();
+    const feeds = await admin.listParticipants(placed!.janusRoomId!);
+    expect(feeds.map((f) => f.display)).toEqual([`${me.participant_id}:camera`]);
+
+    // Without the API secret, nobody on the machine can talk to Janus directly.
+    const direct = new JanusClient(managed.url!);
+    await expect(direct.connect()).rejects.toThrow();
+    direct.close();
+    admin.close();
+    browser.socket.close();
+  });
+
+  it('drops a removed participant’s media connection', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const hostGrant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
+    const hostClient = new RoomClient(server.baseUrl, hostGrant);
+    await hostClient.next('room.state');
+    const guest = (await join({ meetId: meeting.slug, display_name: 'Kicked Kim' })).body.data!;
+    const browser = await JanusBrowser.open(wsUrl(guest.grant));
+    const closed = new Promise<number>((resolve) => browser.socket.once('close', (code) => resolve(code)));
+    expect(await hostClient.send({ type: 'host.remove', participant_id: guest.participant_id })).toEqual({ ok: true });
+    expect(await closed).toBe(4003);
+    await expect(JanusBrowser.open(wsUrl(guest.grant))).rejects.toThrow('HTTP 401');
+    hostClient.close();
+  });
+
+  it('restarts a Janus that died and re-creates the live rooms on it', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const grant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
+    const hostClient = new RoomClient(server.baseUrl, grant);
+    await hostClient.next('room.state');
+    const managed = server.built.context.media.managed!;
+    const before = managed.pid!;
+    const url = managed.url!;
+    process.kill(before, 'SIGKILL');
+    await expect.poll(() => managed.pid !== undefined && managed.pid !== before, { timeout: 15_000 }).toBe(true);
+    expect(managed.url).toBe(url);
+    const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    await expect
+      .poll(
+        async () => {
+          const admin = new JanusClient(url, { apiSecret: managed.apiSecret });
+          try {
+            await admin.connect();
+            return await admin.exists(placed!.janusRoomId!);
+          } catch {
+            return false;
+          } finally {
+            admin.close();
+          }
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    hostClient.close();
+  });
+});
+
+describe('without a Janus binary', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { JANUS_BINARY: '/nonexistent/janus' });
+  });
+  afterAll(() => server.close());
+
+  it('still serves, and room joins answer a clear error', async () => {
+    const host = await server.signUp();
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const answer = await server.post('join-room.php', { meetId: meeting.slug, token: host.token });
+    expect(answer.httpStatus).toBe(503);
+    expect(answer.body).toEqual({ status: 'error', message: expect.stringMatching(/video service is not available/) });
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+  });
+});

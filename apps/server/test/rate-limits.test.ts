@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, uniqueEmail, type TestServer } from './test-server.js';
+
+describe.each([
+  ['memory', {}],
+  ['redis', { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' }],
+] as const)('rate limits (%s)', (_name, env) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { RATE_LIMIT_MULTIPLIER: '1', ...env });
+  });
+  afterAll(() => server.close());
+
+  it('limits sign-in attempts per account with a 429 in the contract shape', async () => {
+    const email = uniqueEmail('target');
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt++) {
+      statuses.push((await server.post('login.php', { email, password: 'guess guess' })).httpStatus);
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    const limited = await server.post('login.php', { email, password: 'guess guess' });
+    expect(limited.httpStatus).toBe(429);
+    expect(limited.body).toMatchObject({ status: 'error' });
+    expect(limited.body.message).toMatch(/\d+ seconds/);
+  });
+
+  it('limits code entry per account', async () => {
+    const email = uniqueEmail('codes');
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 11; attempt++) {
+      statuses.push((await server.post('confirm-signup.php', { email, code: '123456' })).httpStatus);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+});

@@ -1,0 +1,69 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '../lib/cn';
+import { CloseIcon } from './icons';
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  description?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  className?: string;
+}
+
+/** A modal dialog (Radix): focus is trapped inside and returns to the opener on close; Escape closes. */
+export function Dialog({ open, onOpenChange, title, description, children, footer, className }: DialogProps) {
+  const { t, i18n } = useTranslation('common');
+  // The element that had focus when the dialog opened (a sidebar entry, a button): focus goes back
+  // to it on close, also when the dialog was opened without a Radix trigger.
+  const [opener, setOpener] = useState<HTMLElement | null>(null);
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setOpener(document.activeElement instanceof HTMLElement ? document.activeElement : null);
+  }
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 animate-fade-in bg-slate-950/60 backdrop-blur-sm" />
+        <RadixDialog.Content
+          dir={i18n.dir()}
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          onCloseAutoFocus={(event) => {
+            if (!opener?.isConnected) return;
+            event.preventDefault();
+            opener.focus();
+          }}
+          className={cn(
+            'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 animate-fade-in overflow-y-auto rounded-2xl border border-slate-200 bg-white p-6 shadow-2xl focus:outline-none dark:border-slate-700 dark:bg-slate-900',
+            className,
+          )}
+        >
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <RadixDialog.Title className="text-lg font-semibold text-slate-900 dark:text-white">
+                {title}
+              </RadixDialog.Title>
+              {description ? (
+                <RadixDialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                  {description}
+                </RadixDialog.Description>
+              ) : null}
+            </div>
+            <RadixDialog.Close
+              aria-label={t('actions.close')}
+              className="-m-1 inline-flex size-9 shrink-0 items-center justify-center rounded-full text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-primary-500 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
+            >
+              <CloseIcon className="size-5" />
+            </RadixDialog.Close>
+          </div>
+          {children && <div className="mt-5">{children}</div>}
+          {footer && <div className="mt-6 flex flex-wrap justify-end gap-2">{footer}</div>}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}

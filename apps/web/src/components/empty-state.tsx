@@ -1,0 +1,26 @@
+import type { ComponentType, ReactNode, SVGProps } from 'react';
+import { InboxIcon } from './icons';
+
+/** What a list or page shows when it has nothing yet: an icon, a title and one sentence. */
+export function EmptyState({
+  title,
+  text,
+  icon: Icon = InboxIcon,
+  action,
+}: {
+  title: string;
+  text: ReactNode;
+  icon?: ComponentType<SVGProps<SVGSVGElement>>;
+  action?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col items-center justify-center rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center dark:border-slate-700 dark:bg-slate-900/50">
+      <span className="flex size-12 items-center justify-center rounded-full bg-primary-50 text-primary-700 dark:bg-primary-950 dark:text-primary-300">
+        <Icon className="size-6" />
+      </span>
+      <h2 className="mt-4 text-base font-semibold text-slate-900 dark:text-white">{title}</h2>
+      <p className="mt-1 max-w-md text-sm text-slate-600 dark:text-slate-400">{text}</p>
+      {action && <div className="mt-6">{action}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { AdminChannelListBodySchema, type AdminChannel } from '@meetcast/contracts';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/page-header';
+import { useAdminAction, useAdminQuery } from './admin-api';
+import { DataTable, FilterSelect } from './data-table';
+import { useFormat } from './format';
+import { Badge, ExportButton, PersonCell, RowButton, useConfirmation } from './parts';
+import { useTableState } from './use-table-state';
+
+export default function AdminChannelsPage() {
+  const { t } = useTranslation('admin');
+  const format = useFormat();
+  const controls = useTableState();
+  const { data, isFetching, error } = useAdminQuery(
+    'admin-get-channels.php',
+    controls.fields,
+    AdminChannelListBodySchema,
+  );
+  const confirmation = useConfirmation();
+  const ask = confirmation.ask;
+  const hideChannel = useAdminAction('admin-hide-channel.php').mutateAsync;
+  const unhideChannel = useAdminAction('admin-unhide-channel.php').mutateAsync;
+  const deleteChannel = useAdminAction('admin-delete-channel.php').mutateAsync;
+
+  const columns = useMemo<ColumnDef<AdminChannel, unknown>[]>(() => {
+    const askHide = (channel: AdminChannel) =>
+      ask({
+        title: t(channel.is_hidden ? 'channels.confirm.unhide_title' : 'channels.confirm.hide_title', {
+          name: channel.name,
+        }),
+        text: t(channel.is_hidden ? 'channels.confirm.unhide_text' : 'channels.confirm.hide_text'),
+        confirmLabel: t(channel.is_hidden ? 'channels.unhide' : 'channels.hide'),
+        onConfirm: () => (channel.is_hidden ? unhideChannel : hideChannel)({ id: channel.id }),
+      });
+    const askDelete = (channel: AdminChannel) =>
+      ask({
+        title: t('channels.confirm.delete_title', { name: channel.name }),
+        text: t('channels.confirm.delete_text'),
+        confirmLabel: t('actions.delete'),
+        isDanger: true,
+        onConfirm: () => deleteChannel({ id: channel.id }),
+      });
+    return [
+      {
+        id: 'name',
+        accessorFn: (channel) => channel.name,
+        header: t('channels.columns.channel'),
+        cell: ({ row }) => (
+          <span className="block">
+            <span className="block font-medium text-slate-900 dark:text-white">{row.original.name}</span>
+            <span className="block text-xs text-slate-600 dark:text-slate-400">/{row.original.slug}</span>
+          </span>
+        ),
+      },
+      {
+        id: 'owner',
+        accessorFn: (channel) => channel.owner.username,
+        header: t('channels.columns.owner'),
+        cell: ({ row }) => <PersonCell name={row.original.owner.username} email={row.original.owner.email} />,
+      },
+      {
+        id: 'visibility',
+        enableSorting: false,
+        header: t('channels.columns.visibility'),
+        cell: ({ row }) => (
+          <span className="flex flex-wrap gap-1">
+            <Badge tone="slate">{t(`channels.visibility.${row.original.visibility}`)}</Badge>
+            {row.original.is_hidden ? (
+              <Badge tone="amber">{t('channels.hidden')}</Badge>
+            ) : (
+              <Badge tone="green">{t('channels.shown')}</Badge>
+            )}
+          </span>
+        ),
+      },
+      {
+        id: 'followers',
+        accessorFn: (channel) => channel.followers,
+        header: t('channels.columns.followers'),
+        cell: ({ row }) => format.number(row.original.followers),
+      },
+      {
+        id: 'created_at',
+        accessorFn: (channel) => channel.created_at,
+        header: t('columns.created'),
+        cell: ({ row }) => format.date(row.original.created_at),
+      },
+      {
+        id: 'actions',
+        enableSorting: false,
+        header: () => <span className="sr-only">{t('columns.actions')}</span>,
+        cell: ({ row }) => (
+          <span className="flex justify-end gap-1">
+            <RowButton onClick={() => askHide(row.original)}>
+              {t(row.original.is_hidden ? 'channels.unhide' : 'channels.hide')}
+            </RowButton>
+            <RowButton
+              isDanger
+              onClick={() => askDelete(row.original)}
+              label={t('actions.delete_named', { name: row.original.name })}
+            >
+              {t('actions.delete')}
+            </RowButton>
+          </span>
+        ),
+      },
+    ];
+  }, [t, format, ask, hideChannel, unhideChannel, deleteChannel]);
+
+  return (
+    <section>
+      <PageHeader
+        title={t('channels.title')}
+        description={t('channels.description')}
+        actions={<ExportButton table="channels" fields={{ search: controls.fields.search }} />}
+      />
+      <DataTable
+        label={t('channels.title')}
+        searchLabel={t('channels.search')}
+        columns={columns}
+        rows={data?.data.data ?? []}
+        total={data?.data.total ?? 0}
+        controls={controls}
+        isLoading={isFetching}
+        error={error?.message}
+        getRowId={(channel) => String(channel.id)}
+        toolbar={
+          <FilterSelect
+            label={t('channels.columns.visibility')}
+            value={controls.state.filters.hidden ?? ''}
+            onChange={(value) => controls.setFilter('hidden', value)}
+            options={[
+              { value: '', label: t('filters.all') },
+              { value: 'no', label: t('channels.shown') },
+              { value: 'yes', label: t('channels.hidden') },
+            ]}
+          />
+        }
+      />
+      {confirmation.dialog}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ConfirmSignupInputSchema, MessageBodySchema, SessionBodySchema } from '@meetcast/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import type { z } from 'zod';
+import { Button } from '../../components/button';
+import { TextField } from '../../components/text-field';
+import { apiPost } from '../../lib/api';
+import { AuthCard, LINK_CLASSES } from './auth-card';
+import { fieldError } from './field-error';
+import { useSignInSuccess } from './use-sign-in-success';
+
+const FormSchema = ConfirmSignupInputSchema.pick({ email: true, code: true });
+type FormInput = z.input<typeof FormSchema>;
+type FormOutput = z.output<typeof FormSchema>;
+const EmailOnlySchema = ConfirmSignupInputSchema.pick({ email: true });
+
+export default function ConfirmSignupPage() {
+  const { t } = useTranslation('auth');
+  const [params] = useSearchParams();
+  const onSignedIn = useSignInSuccess();
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(FormSchema),
+    defaultValues: { email: params.get('email') ?? '', code: '' },
+  });
+  const confirm = useMutation({
+    mutationFn: (values: FormOutput) =>
+      apiPost('confirm-signup.php', values, { schema: SessionBodySchema, withToken: false }),
+    onSuccess: onSignedIn,
+  });
+  const resend = useMutation({
+    mutationFn: (email: string) =>
+      apiPost('resend-signup-code.php', { email }, { schema: MessageBodySchema, withToken: false }),
+    onSuccess: (body) => toast.success(body.message),
+  });
+  const onResend = () => {
+    const parsed = EmailOnlySchema.safeParse({ email: form.getValues('email') });
+    if (!parsed.success) {
+      form.setError('email', { type: 'invalid_format' }, { shouldFocus: true });
+      return;
+    }
+    resend.mutate(parsed.data.email);
+  };
+  const { errors } = form.formState;
+
+  return (
+    <AuthCard
+      title={t('confirm.title')}
+      subtitle={t('confirm.subtitle')}
+      footer={
+        <Link to="/login" className={LINK_CLASSES}>
+          {t('common_links.back_to_login')}
+        </Link>
+      }
+    >
+      <form noValidate onSubmit={form.handleSubmit((values) => confirm.mutate(values))} className="space-y-5">
+        <TextField
+          label={t('fields.email')}
+          type="email"
+          autoComplete="email"
+          error={fieldError(t, 'email', errors.email)}
+          {...form.register('email')}
+        />
+        <TextField
+          label={t('fields.code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          className="[&_input]:font-mono [&_input]:tracking-[0.4em]"
+          error={fieldError(t, 'code', errors.code)}
+          {...form.register('code')}
+        />
+        <Button type="submit" size="lg" className="w-full" isLoading={confirm.isPending}>
+          {t('confirm.submit')}
+        </Button>
+        <p className="text-center text-sm text-slate-600 dark:text-slate-400">
+          {t('confirm.no_code')}{' '}
+          <button type="button" onClick={onResend} disabled={resend.isPending} className={LINK_CLASSES}>
+            {t('confirm.resend')}
+          </button>
+        </p>
+      </form>
+    </AuthCard>
+  );
+}

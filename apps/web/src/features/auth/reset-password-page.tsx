@@ -1,0 +1,87 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { MessageBodySchema, ResetPasswordInputSchema } from '@meetcast/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { z } from 'zod';
+import { Button } from '../../components/button';
+import { TextField } from '../../components/text-field';
+import { apiPost } from '../../lib/api';
+import { AuthCard, LINK_CLASSES } from './auth-card';
+import { fieldError } from './field-error';
+
+const FormSchema = ResetPasswordInputSchema.pick({ email: true, code: true, password: true })
+  .extend({ confirmPassword: z.string() })
+  .refine((values) => values.password === values.confirmPassword, { path: ['confirmPassword'] });
+type FormInput = z.input<typeof FormSchema>;
+type FormOutput = z.output<typeof FormSchema>;
+
+export default function ResetPasswordPage() {
+  const { t } = useTranslation('auth');
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(FormSchema),
+    defaultValues: { email: params.get('email') ?? '', code: '', password: '', confirmPassword: '' },
+  });
+  const reset = useMutation({
+    mutationFn: ({ email, code, password }: FormOutput) =>
+      apiPost('reset-password.php', { email, code, password }, { schema: MessageBodySchema, withToken: false }),
+    onSuccess: (body) => {
+      toast.success(body.message);
+      void navigate('/login', { replace: true });
+    },
+  });
+  const { errors } = form.formState;
+
+  return (
+    <AuthCard
+      title={t('reset.title')}
+      subtitle={t('reset.subtitle')}
+      footer={
+        <Link to="/login" className={LINK_CLASSES}>
+          {t('common_links.back_to_login')}
+        </Link>
+      }
+    >
+      <form noValidate onSubmit={form.handleSubmit((values) => reset.mutate(values))} className="space-y-5">
+        <TextField
+          label={t('fields.email')}
+          type="email"
+          autoComplete="email"
+          error={fieldError(t, 'email', errors.email)}
+          {...form.register('email')}
+        />
+        <TextField
+          label={t('fields.code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          className="[&_input]:font-mono [&_input]:tracking-[0.4em]"
+          error={fieldError(t, 'code', errors.code)}
+          {...form.register('code')}
+        />
+        <TextField
+          label={t('fields.new_password')}
+          type="password"
+          autoComplete="new-password"
+          hint={t('signup.password_hint')}
+          error={fieldError(t, 'password', errors.password)}
+          {...form.register('password')}
+        />
+        <TextField
+          label={t('fields.confirm_password')}
+          type="password"
+          autoComplete="new-password"
+          error={fieldError(t, 'confirmPassword', errors.confirmPassword)}
+          {...form.register('confirmPassword')}
+        />
+        <Button type="submit" size="lg" className="w-full" isLoading={reset.isPending}>
+          {t('reset.submit')}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,255 @@
+import type { DateSelectArg, EventClickArg, EventInput, LocaleInput } from '@fullcalendar/core';
+import dayGridPlugin from '@fullcalendar/daygrid';
+import interactionPlugin, { type EventResizeDoneArg } from '@fullcalendar/interaction';
+import listPlugin from '@fullcalendar/list';
+import FullCalendar from '@fullcalendar/react';
+import timeGridPlugin from '@fullcalendar/timegrid';
+import type { EventDropArg } from '@fullcalendar/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import type { CalendarEvent, MeetingOccurrence } from '@meetcast/contracts';
+import { useMeetingDialogs } from '../meetings/meeting-dialogs';
+import { fromWall, toWall } from '../meetings/zoned-time';
+import { calendarApi, fieldsOf, type EventFields } from './calendar-api';
+import { EventDialog, type EventDraft } from './event-dialog';
+import { MeetingDetailsDialog, SlotChoiceDialog } from './calendar-dialogs';
+
+type LocaleModule = { default: LocaleInput };
+const LOCALES: Record<string, () => Promise<LocaleModule>> = {
+  ar: () => import('@fullcalendar/core/locales/ar'),
+  da: () => import('@fullcalendar/core/locales/da'),
+  de: () => import('@fullcalendar/core/locales/de'),
+  el: () => import('@fullcalendar/core/locales/el'),
+  es: () => import('@fullcalendar/core/locales/es'),
+  fr: () => import('@fullcalendar/core/locales/fr'),
+  hu: () => import('@fullcalendar/core/locales/hu'),
+  it: () => import('@fullcalendar/core/locales/it'),
+  ja: () => import('@fullcalendar/core/locales/ja'),
+  pl: () => import('@fullcalendar/core/locales/pl'),
+  pt: () => import('@fullcalendar/core/locales/pt'),
+  ru: () => import('@fullcalendar/core/locales/ru'),
+  sv: () => import('@fullcalendar/core/locales/sv'),
+  tr: () => import('@fullcalendar/core/locales/tr'),
+  zh: () => import('@fullcalendar/core/locales/zh-cn'),
+};
+
+// White text on it passes WCAG AA (5.9:1).
+const MEETING_COLOR = '#0369a1';
+const HOUR = 3600;
+
+/** Dark text on light event colours, white on dark ones (WCAG relative luminance). */
+function textColorOn(hex: string): string {
+  const channel = (offset: number) => {
+    const value = parseInt(hex.slice(offset, offset + 2), 16) / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return luminance > 0.18 ? '#0f172a' : '#ffffff';
+}
+
+/** FullCalendar marks its toolbar icons role="img" without a name; the buttons carry the names. */
+function useDecorativeIcons() {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    const hide = () =>
+      root.querySelectorAll('.fc-icon[role="img"]').forEach((icon) => {
+        icon.removeAttribute('role');
+        icon.setAttribute('aria-hidden', 'true');
+      });
+    hide();
+    const observer = new MutationObserver(hide);
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+  return container;
+}
+
+function useFullCalendarLocale(language: string): LocaleInput | undefined {
+  const [loaded, setLoaded] = useState<{ language: string; locale: LocaleInput }>();
+  useEffect(() => {
+    const load = LOCALES[language];
+    if (!load) return;
+    let isCurrent = true;
+    void load().then((module) => {
+      if (isCurrent) setLoaded({ language, locale: module.default });
+    });
+    return () => {
+      isCurrent = false;
+    };
+  }, [language]);
+  return loaded?.language === language ? loaded.locale : undefined;
+}
+
+/** FullCalendar with month, week, day and list views: meetings (read-only) and personal events (editable). */
+export default function CalendarView({ zone }: { zone: string }) {
+  const { t, i18n } = useTranslation('calendar');
+  const language = (i18n.resolvedLanguage ?? 'en').split('-')[0] ?? 'en';
+  const locale = useFullCalendarLocale(language);
+  const queryClient = useQueryClient();
+  const dialogs = useMeetingDialogs();
+  const [range, setRange] = useState<{ start: number; end: number }>();
+  const [draft, setDraft] = useState<EventDraft>();
+  const [slot, setSlot] = useState<{ start: number; end: number; isAllDay: boolean }>();
+  const [meeting, setMeeting] = useState<MeetingOccurrence>();
+  const [isBusy, setIsBusy] = useState(false);
+  const container = useDecorativeIcons();
+
+  const calendar = useQuery({
+    queryKey: ['calendar', range?.start, range?.end],
+    queryFn: () => calendarApi.range(range?.start ?? 0, range?.end ?? 0),
+    enabled: range !== undefined,
+  });
+
+  const events = useMemo<EventInput[]>(() => {
+    const data = calendar.data?.data;
+    if (!data) return [];
+    return [
+      ...data.meetings.map((occurrence) => ({
+        id: `meeting-${occurrence.id}-${occurrence.occurrence_start}`,
+        title: occurrence.name,
+        start: toWall(occurrence.occurrence_start, zone),
+        end: toWall(Math.max(occurrence.occurrence_end, occurrence.occurrence_start + 900), zone),
+        editable: false,
+        backgroundColor: MEETING_COLOR,
+        borderColor: MEETING_COLOR,
+        classNames: ['meetcast-meeting'],
+        extendedProps: { meeting: occurrence },
+      })),
+      ...data.events.map((event) => ({
+        id: `event-${event.id}`,
+        title: event.title,
+        start: toWall(event.start_time, zone),
+        end: toWall(event.end_time, zone),
+        allDay: event.is_all_day,
+        editable: true,
+        backgroundColor: event.color,
+        borderColor: event.color,
+        textColor: textColorOn(event.color),
+        extendedProps: { event },
+      })),
+    ];
+  }, [calendar.data, zone]);
+
+  async function run(work: () => Promise<{ message: string }>) {
+    setIsBusy(true);
+    try {
+      toast.success((await work()).message);
+      setDraft(undefined);
+      await queryClient.invalidateQueries({ queryKey: ['calendar'] });
+      return true;
+    } catch (failure) {
+      toast.error(failure instanceof Error ? failure.message : String(failure));
+      return false;
+    } finally {
+      setIsBusy(false);
+    }
+  }
+
+  async function onMoved(info: EventDropArg | EventResizeDoneArg) {
+    const event = info.event.extendedProps.event as CalendarEvent | undefined;
+    if (!event || !info.event.start) return info.revert();
+    const start = fromWall(info.event.start, zone);
+    const end = info.event.end ? fromWall(info.event.end, zone) : start + (info.event.allDay ? 24 * HOUR : HOUR);
+    const isDone = await run(() =>
+      calendarApi.edit(event.id, {
+        ...fieldsOf(event),
+        start_time: start,
+        end_time: end,
+        is_all_day: info.event.allDay ? 1 : 0,
+      }),
+    );
+    if (!isDone) info.revert();
+  }
+
+  function onSelect(selection: DateSelectArg) {
+    selection.view.calendar.unselect();
+    setSlot({ start: fromWall(selection.start, zone), end: fromWall(selection.end, zone), isAllDay: selection.allDay });
+  }
+
+  function onEventClick(info: EventClickArg) {
+    const event = info.event.extendedProps.event as CalendarEvent | undefined;
+    const occurrence = info.event.extendedProps.meeting as MeetingOccurrence | undefined;
+    if (event) setDraft({ event, start: event.start_time, end: event.end_time, isAllDay: event.is_all_day });
+    else if (occurrence) setMeeting(occurrence);
+  }
+
+  function scheduleFromSlot(chosen: { start: number; end: number; isAllDay: boolean }) {
+    setSlot(undefined);
+    const now = Math.ceil(Date.now() / 1000 / 900) * 900;
+    let start = chosen.isAllDay ? chosen.start + 9 * HOUR : chosen.start;
+    if (start < now) start = now;
+    const end = chosen.isAllDay || chosen.end <= start ? start + HOUR : chosen.end;
+    dialogs.open('schedule', { start, end });
+  }
+
+  return (
+    <div
+      ref={container}
+      className="rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-5 dark:border-slate-800 dark:bg-slate-900 [--fc-border-color:var(--color-slate-200)] [--fc-page-bg-color:transparent] [--fc-neutral-bg-color:var(--color-slate-100)] [--fc-list-event-hover-bg-color:var(--color-slate-100)] [--fc-today-bg-color:color-mix(in_oklab,var(--color-amber-200)_35%,transparent)] dark:[--fc-border-color:var(--color-slate-800)] dark:[--fc-neutral-bg-color:var(--color-slate-800)] dark:[--fc-list-event-hover-bg-color:var(--color-slate-800)] dark:text-slate-100 [&_.fc-day-other_.fc-daygrid-day-top]:text-slate-500 [&_.fc-day-other_.fc-daygrid-day-top]:opacity-100 dark:[&_.fc-day-other_.fc-daygrid-day-top]:text-slate-400"
+    >
+      {calendar.isError && (
+        <p role="alert" className="mb-3 text-sm text-red-700 dark:text-red-300">
+          {calendar.error.message}
+        </p>
+      )}
+      <FullCalendar
+        plugins={[dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin]}
+        initialView="dayGridMonth"
+        headerToolbar={{
+          left: 'prev,next today',
+          center: 'title',
+          right: 'dayGridMonth,timeGridWeek,timeGridDay,listWeek',
+        }}
+        buttonText={{
+          today: t('views.today'),
+          month: t('views.month'),
+          week: t('views.week'),
+          day: t('views.day'),
+          list: t('views.list'),
+        }}
+        locale={locale ?? 'en'}
+        direction={i18n.dir()}
+        firstDay={1}
+        height="auto"
+        nowIndicator
+        selectable
+        selectMirror
+        editable
+        dayMaxEvents
+        events={events}
+        datesSet={(info) => setRange({ start: fromWall(info.start, zone), end: fromWall(info.end, zone) })}
+        select={onSelect}
+        eventClick={onEventClick}
+        eventDrop={(info) => void onMoved(info)}
+        eventResize={(info) => void onMoved(info)}
+      />
+      {slot && (
+        <SlotChoiceDialog
+          onEvent={() => {
+            setDraft({ start: slot.start, end: slot.end, isAllDay: slot.isAllDay });
+            setSlot(undefined);
+          }}
+          onMeeting={() => scheduleFromSlot(slot)}
+          onClose={() => setSlot(undefined)}
+        />
+      )}
+      {draft && (
+        <EventDialog
+          draft={draft}
+          zone={zone}
+          isBusy={isBusy}
+          onClose={() => setDraft(undefined)}
+          onSave={(fields: EventFields) =>
+            void run(() => (draft.event ? calendarApi.edit(draft.event.id, fields) : calendarApi.add(fields)))
+          }
+          onDelete={(event) => void run(() => calendarApi.remove(event.id))}
+        />
+      )}
+      {meeting && <MeetingDetailsDialog meeting={meeting} zone={zone} onClose={() => setMeeting(undefined)} />}
+    </div>
+  );
+}

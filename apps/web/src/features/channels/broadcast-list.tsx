@@ -1,0 +1,53 @@
+import type { Broadcast } from '@meetcast/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ClockIcon } from '../../components/icons';
+
+/** Upcoming or past broadcasts of a channel, each linking to its page. */
+export function BroadcastList({
+  title,
+  broadcasts,
+  empty,
+  linkBase,
+}: {
+  title: string;
+  broadcasts: Broadcast[];
+  empty: string;
+  /** `/channel` for the public pages, `/channels` inside the app. */
+  linkBase: string;
+}) {
+  const { t, i18n } = useTranslation('channels');
+  const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <section className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <h2 className="text-lg font-semibold text-slate-900 dark:text-white">{title}</h2>
+      {broadcasts.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">{empty}</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
+          {broadcasts.map((broadcast) => (
+            <li key={broadcast.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div className="min-w-0">
+                <Link
+                  to={`${linkBase}/${broadcast.url_slug}`}
+                  className="font-medium text-slate-900 hover:underline dark:text-white"
+                >
+                  {broadcast.name}
+                </Link>
+                <p className="flex items-center gap-1 text-sm text-slate-600 dark:text-slate-400">
+                  <ClockIcon className="size-3.5" />
+                  <time dateTime={new Date(broadcast.start_time * 1000).toISOString()}>
+                    {format.format(broadcast.start_time * 1000)}
+                  </time>
+                </p>
+              </div>
+              <span className="text-xs font-semibold uppercase text-slate-500 dark:text-slate-400">
+                {t(`states.${broadcast.state}`)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import type { ChannelPage } from '@meetcast/contracts';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Button } from '../../components/button';
+import { Panel } from '../../components/form-controls';
+import { BroadcastList } from './broadcast-list';
+import { ChannelHero, FollowButton } from './channel-hero';
+import { ChannelStage } from './channel-stage';
+import { ShareLinks } from './share-links';
+
+/** A channel or a broadcast, the same in the app (`/channels/…`) and on the public pages (`/channel/…`). */
+export function ChannelPageView({
+  page,
+  linkBase,
+  isSignedIn,
+}: {
+  page: ChannelPage;
+  linkBase: string;
+  isSignedIn: boolean;
+}) {
+  const { t } = useTranslation('channels');
+  const navigate = useNavigate();
+  const channel = page.channel;
+  const publicPath = `/channel/${page.broadcast?.url_slug ?? channel?.slug ?? ''}`;
+  return (
+    <div className="space-y-6">
+      {channel && (
+        <ChannelHero
+          channel={channel}
+          actions={
+            channel.can_edit ? (
+              <Button variant="secondary" onClick={() => void navigate(`/edit-channel/${channel.id}`)}>
+                {t('actions.edit')}
+              </Button>
+            ) : isSignedIn ? (
+              <FollowButton channel={channel} />
+            ) : undefined
+          }
+        />
+      )}
+      <ChannelStage page={page} />
+      <Panel title={t('share.title')}>
+        <ShareLinks path={publicPath} title={page.broadcast?.name ?? channel?.name ?? ''} />
+      </Panel>
+      {channel && (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <BroadcastList
+            title={t('lists.upcoming')}
+            broadcasts={channel.upcoming}
+            empty={t('lists.no_upcoming')}
+            linkBase={linkBase}
+          />
+          <BroadcastList
+            title={t('lists.past')}
+            broadcasts={channel.past}
+            empty={t('lists.no_past')}
+            linkBase={linkBase}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

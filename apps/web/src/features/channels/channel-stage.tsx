@@ -1,0 +1,95 @@
+import type { Broadcast, ChannelPage } from '@meetcast/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { BroadcastIcon, ClockIcon } from '../../components/icons';
+import { cn } from '../../lib/cn';
+import { LiveBadge } from './channel-hero';
+import { useCountdown } from './use-countdown';
+
+const JOIN =
+  'inline-flex h-11 items-center gap-2 rounded-lg bg-red-600 px-5 text-sm font-semibold text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500';
+
+function Countdown({ target }: { target: number }) {
+  const { t } = useTranslation('channels');
+  const left = useCountdown(target);
+  if (!left) return null;
+  if (left.total === 0) return <p className="text-sm font-medium">{t('stage.starting')}</p>;
+  const parts = [
+    { value: left.days, label: t('stage.days') },
+    { value: left.hours, label: t('stage.hours') },
+    { value: left.minutes, label: t('stage.minutes') },
+    { value: left.seconds, label: t('stage.seconds') },
+  ];
+  return (
+    <div role="timer" aria-label={t('stage.countdown')} className="flex gap-3">
+      {parts.map((part) => (
+        <div key={part.label} className="min-w-16 rounded-xl bg-white/15 px-3 py-2 text-center">
+          <span className="block text-2xl font-bold tabular-nums">{String(part.value).padStart(2, '0')}</span>
+          <span className="text-xs uppercase opacity-80">{part.label}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * What is on now: the broadcast that is live, the next one with a countdown, or "offline". The live
+ * player arrives with the streaming feature; until then a live broadcast opens its meeting room.
+ */
+export function ChannelStage({ page }: { page: ChannelPage }) {
+  const { t, i18n } = useTranslation('channels');
+  const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'full', timeStyle: 'short' });
+  const focus: Broadcast | undefined = page.broadcast ?? page.channel?.live ?? page.channel?.upcoming[0] ?? undefined;
+  const state = focus?.state ?? 'offline';
+  // A broadcast outside any channel has no hero above it: its name is the page's heading.
+  const Heading = page.channel ? 'h2' : 'h1';
+  return (
+    <section
+      aria-label={t('stage.label')}
+      data-state={state}
+      className={cn(
+        'rounded-2xl p-6 text-white shadow-sm',
+        state === 'live'
+          ? 'bg-gradient-to-r from-red-600 to-rose-500'
+          : 'bg-gradient-to-r from-slate-800 to-primary-900',
+      )}
+    >
+      {!focus ? (
+        <div className="flex items-center gap-3">
+          <BroadcastIcon className="size-6 opacity-80" />
+          <div>
+            <h2 className="text-lg font-semibold">{t('stage.offline_title')}</h2>
+            <p className="text-sm opacity-90">{t('stage.offline')}</p>
+          </div>
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center justify-between gap-6">
+          <div className="min-w-0 space-y-2">
+            <div className="flex items-center gap-2">
+              {state === 'live' ? <LiveBadge /> : null}
+              <span className="text-xs font-semibold uppercase tracking-wide opacity-90">{t(`states.${state}`)}</span>
+            </div>
+            <Heading className="text-2xl font-bold">{focus.name}</Heading>
+            <p className="flex items-center gap-1 text-sm opacity-90">
+              <ClockIcon className="size-4" />
+              {format.format(focus.start_time * 1000)}
+            </p>
+            {focus.description && (
+              <p className="max-w-2xl whitespace-pre-line text-sm opacity-90">{focus.description}</p>
+            )}
+            {page.broadcast?.host && !page.channel && (
+              <p className="text-sm opacity-90">{t('stage.host', { name: page.broadcast.host.username })}</p>
+            )}
+          </div>
+          {state === 'live' && (
+            <Link to={`/room/${focus.url_slug}`} className={JOIN}>
+              {t('stage.watch')}
+            </Link>
+          )}
+          {state === 'scheduled' && <Countdown target={focus.start_time} />}
+          {state === 'ended' && <p className="text-sm font-medium">{t('stage.ended')}</p>}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { TvIcon } from '../../components/icons';
+import { PageSpinner } from '../../components/spinner';
+import { ChannelMessage } from './channel-message';
+import { useCurrentUser } from '../session/session-context';
+import { ChannelPageView } from './channel-page-view';
+import { useChannelPage } from './use-channels';
+
+/** `/channel/{meetId}`: the public page of a channel or broadcast; blank layout, no sign-in. */
+export default function PublicChannelPage() {
+  const { t } = useTranslation('channels');
+  const { meetId = '' } = useParams();
+  const user = useCurrentUser();
+  const page = useChannelPage(meetId, { withToken: user !== undefined });
+  return (
+    <section className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-8">
+      {page.isPending ? (
+        <PageSpinner label={t('loading')} />
+      ) : page.isError ? (
+        <ChannelMessage
+          icon={TvIcon}
+          title={t('unavailable_title')}
+          text={page.error.message}
+          action={
+            <Link to="/channel" className="font-semibold text-primary-700 underline dark:text-primary-300">
+              {t('browse.all')}
+            </Link>
+          }
+        />
+      ) : (
+        <ChannelPageView page={page.data} linkBase="/channel" isSignedIn={user !== undefined} />
+      )}
+    </section>
+  );
+}

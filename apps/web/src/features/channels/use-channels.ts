@@ -1,0 +1,81 @@
+import {
+  ChannelListBodySchema,
+  ChannelPageBodySchema,
+  FollowBodySchema,
+  MyChannelBodySchema,
+  type ChannelCategory,
+} from '@meetcast/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import { apiPost } from '../../lib/api';
+
+export const CHANNELS_KEY = ['channels'] as const;
+
+export function useMyChannel() {
+  return useQuery({
+    queryKey: [...CHANNELS_KEY, 'mine'],
+    queryFn: async ({ signal }) =>
+      (await apiPost('get-my-channel.php', {}, { schema: MyChannelBodySchema, signal })).data.data,
+  });
+}
+
+export interface ChannelListQuery {
+  search: string;
+  category: ChannelCategory | '';
+  following: boolean;
+  page: number;
+}
+
+export function useChannelList(query: ChannelListQuery, options: { withToken?: boolean } = {}) {
+  return useQuery({
+    queryKey: [...CHANNELS_KEY, 'list', query, options.withToken !== false],
+    queryFn: async ({ signal }) =>
+      (
+        await apiPost(
+          'get-channels.php',
+          {
+            search: query.search || undefined,
+            category: query.category || undefined,
+            following: query.following ? 1 : undefined,
+            page: query.page,
+            per_page: 24,
+          },
+          { schema: ChannelListBodySchema, signal, withToken: options.withToken !== false },
+        )
+      ).data,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A channel by its slug or a broadcast by its meeting slug; public pages call it without a token. */
+export function useChannelPage(slug: string, options: { withToken?: boolean } = {}) {
+  return useQuery({
+    queryKey: [...CHANNELS_KEY, 'page', slug, options.withToken !== false],
+    queryFn: async ({ signal }) =>
+      (
+        await apiPost(
+          'get-channel.php',
+          { slug },
+          { schema: ChannelPageBodySchema, signal, withToken: options.withToken !== false },
+        )
+      ).data,
+    retry: false,
+  });
+}
+
+export function useFollow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, follow }: { id: number; follow: boolean }) =>
+      apiPost(follow ? 'follow-channel.php' : 'unfollow-channel.php', { id }, { schema: FollowBodySchema }),
+    onSuccess: (body) => {
+      toast.success(body.message);
+      void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
+    },
+  });
+}
+
+export function useRefreshChannels() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
+}

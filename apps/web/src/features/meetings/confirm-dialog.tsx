@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/button';
+import { Dialog } from '../../components/dialog';
+
+/** A yes/no question before something that cannot be undone. */
+export function ConfirmDialog({
+  open,
+  title,
+  text,
+  confirmLabel,
+  isBusy,
+  onConfirm,
+  onCancel,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  text: ReactNode;
+  confirmLabel: string;
+  isBusy?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation('meetings');
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(isOpen) => !isOpen && onCancel()}
+      title={title}
+      description={text}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onCancel}>
+            {t('confirm.keep')}
+          </Button>
+          <Button variant="danger" onClick={onConfirm} isLoading={isBusy}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {children}
+    </Dialog>
+  );
+}

@@ -1,0 +1,6 @@
+import { HistoryIcon } from '../../components/icons';
+import { MeetingListPage } from './meeting-list-page';
+
+export default function RecentMeetingsPage() {
+  return <MeetingListPage kind="recent" icon={HistoryIcon} />;
+}

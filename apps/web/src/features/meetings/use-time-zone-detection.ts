@@ -1,0 +1,24 @@
+import { ProfileBodySchema } from '@meetcast/contracts';
+import { useEffect } from 'react';
+import { apiPost } from '../../lib/api';
+import { useSession } from '../session/session-context';
+import { browserTimeZone, isKnownTimeZone } from './zoned-time';
+
+/**
+ * Every user has a time zone (issue 4, item 8): accounts start on UTC, so the first signed-in visit
+ * from a browser in another zone stores that zone once; the profile page changes it later.
+ */
+export function useTimeZoneDetection() {
+  const { state, updateUser } = useSession();
+  const user = state.status === 'signed-in' ? state.user : undefined;
+  useEffect(() => {
+    if (!user || user.time_zone !== 'UTC') return;
+    const detected = browserTimeZone();
+    const key = `meetcast.timeZoneDetected.${user.id}`;
+    if (detected === 'UTC' || !isKnownTimeZone(detected) || localStorage.getItem(key)) return;
+    localStorage.setItem(key, detected);
+    apiPost('update-profile.php', { time_zone: detected }, { schema: ProfileBodySchema })
+      .then((answer) => updateUser(answer.data.data))
+      .catch(() => localStorage.removeItem(key));
+  }, [user, updateUser]);
+}

@@ -1,0 +1,24 @@
+import { ProfileBodySchema, type Profile } from '@meetcast/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../lib/api';
+import { useSession } from '../session/session-context';
+
+export const PROFILE_KEY = ['profile'] as const;
+
+export function useProfile() {
+  return useQuery({
+    queryKey: PROFILE_KEY,
+    queryFn: async ({ signal }) =>
+      (await apiPost('get-profile.php', {}, { schema: ProfileBodySchema, signal })).data.data,
+  });
+}
+
+/** After a change: the profile query and the signed-in user (top bar, menus) show the new values. */
+export function useApplyProfile() {
+  const queryClient = useQueryClient();
+  const { updateUser } = useSession();
+  return (profile: Profile) => {
+    queryClient.setQueryData(PROFILE_KEY, profile);
+    updateUser(profile);
+  };
+}

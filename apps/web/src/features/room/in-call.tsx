@@ -1,0 +1,221 @@
+import type { RoomClientMessage } from '@meetcast/contracts';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { Button } from '../../components/button';
+import { Spinner } from '../../components/spinner';
+import type { Joined } from './pre-join';
+import { ChatPanel } from './chat-panel';
+import { ParticipantsPanel } from './participants-panel';
+import { RoomNotice } from './room-notice';
+import { RoomToolbar } from './room-toolbar';
+import { buildTiles, Stage } from './stage';
+import type { LocalMedia } from './use-local-media';
+import { useRoomMedia } from './use-room-media';
+import { useRoomShortcuts } from './use-room-shortcuts';
+import { useRoomSocket } from './use-room-socket';
+
+/** The meeting once joined: lobby wait, the stage, the toolbar, chat and people panels. */
+export function InCall({ joined, local, onLeave }: { joined: Joined; local: LocalMedia; onLeave: () => void }) {
+  const { t } = useTranslation('room');
+  const [panel, setPanel] = useState<'chat' | 'people' | undefined>();
+  const [layout, setLayout] = useState<'grid' | 'speaker'>('grid');
+  const { state, dispatch, send } = useRoomSocket(joined.grant, panel === 'chat');
+  const media = useRoomMedia({
+    access: state.media,
+    isInRoom: state.phase === 'in-room',
+    grant: joined.grant,
+    participantId: joined.participant_id,
+    local,
+  });
+  const isSharing = Boolean(media.screenTrack);
+
+  // Tell the room what we send, whenever it changes (and after every reconnection).
+  useEffect(() => {
+    if (state.phase !== 'in-room' || !state.isSocketConnected) return;
+    void send({ type: 'media.state', audio: local.isAudioOn, video: local.isVideoOn, screen: isSharing });
+  }, [state.phase, state.isSocketConnected, local.isAudioOn, local.isVideoOn, isSharing, send]);
+
+  // A host muted us or stopped our video.
+  useEffect(() => {
+    const moderation = state.moderation;
+    if (!moderation) return;
+    if (moderation.action === 'mute') {
+      local.setAudioOn(false);
+      toast.info(t('moderation.muted', { name: moderation.by }));
+    } else {
+      void local.setVideoOn(false);
+      toast.info(t('moderation.video_stopped', { name: moderation.by }));
+    }
+    // Only a new moderation event acts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state.moderation?.key]);
+
+  useEffect(() => {
+    if (panel === 'chat') dispatch({ type: 'chat-read' });
+  }, [panel, state.chat.length, dispatch]);
+
+  useEffect(() => {
+    const latest = state.reactions.at(-1);
+    if (!latest) return undefined;
+    const timer = setTimeout(() => dispatch({ type: 'reaction-expired', key: latest.key }), 4000);
+    return () => clearTimeout(timer);
+  }, [state.reactions, dispatch]);
+
+  const toggleScreen = useCallback(() => {
+    if (isSharing) media.stopScreen();
+    else void media.startScreen().catch(() => toast.error(t('errors.screen_share')));
+  }, [isSharing, media, t]);
+
+  const actions = useMemo(
+    () => ({
+      toggleAudio: () => local.setAudioOn(!local.isAudioOn),
+      toggleVideo: () => void local.setVideoOn(!local.isVideoOn),
+      toggleScreen,
+      toggleHand: () => void send({ type: 'hand.set', raised: !state.self?.hand_raised }),
+      toggleChat: () => setPanel((current) => (current === 'chat' ? undefined : 'chat')),
+    }),
+    [local, toggleScreen, send, state.self?.hand_raised],
+  );
+  useRoomShortcuts(state.phase === 'in-room', actions);
+
+  const onHost = useCallback(
+    (message: RoomClientMessage) => {
+      void send(message).then((ack) => {
+        if (!ack.ok) toast.error(t(`errors.${ack.reason}`));
+      });
+    },
+    [send, t],
+  );
+
+  const copyLink = useCallback(() => {
+    const slug = state.meeting?.slug ?? joined.meeting.slug;
+    const link = `${window.location.origin}/room/${encodeURIComponent(slug)}`;
+    void navigator.clipboard.writeText(link).then(
+      () => toast.success(t('controls.link_copied')),
+      () => toast.info(link),
+    );
+  }, [state.meeting?.slug, joined.meeting.slug, t]);
+
+  const participants = useMemo(
+    () => Object.values(state.participants).sort((a, b) => a.joined_at - b.joined_at || a.id.localeCompare(b.id)),
+    [state.participants],
+  );
+  const self = state.self ? { ...state.self, audio: local.isAudioOn, video: local.isVideoOn } : undefined;
+  const shown = participants.map((p) => (p.id === self?.id ? self : p));
+  const tiles = useMemo(
+    () =>
+      buildTiles(
+        shown,
+        joined.participant_id,
+        media.feeds,
+        local.isVideoOn ? local.videoTrack : undefined,
+        media.screenTrack,
+      ),
+    [shown, joined.participant_id, media.feeds, local.isVideoOn, local.videoTrack, media.screenTrack],
+  );
+  const reactions = useMemo(
+    () => Object.fromEntries(state.reactions.map((r) => [r.participantId, r.emoji])),
+    [state.reactions],
+  );
+
+  if (state.phase === 'lobby') return <RoomNotice kind="lobby" meetingName={joined.meeting.name} onLeave={onLeave} />;
+  if (state.phase === 'denied' || state.phase === 'removed' || state.phase === 'ended') {
+    return <RoomNotice kind={state.phase} meetingName={joined.meeting.name} onLeave={onLeave} />;
+  }
+  if (state.phase === 'error')
+    return <RoomNotice kind="error" reason={state.error} meetingName={joined.meeting.name} onLeave={onLeave} />;
+  if (state.phase === 'connecting') {
+    return (
+      <div className="flex h-full items-center justify-center gap-3" role="status">
+        <Spinner className="size-6" /> {t('call.connecting')}
+      </div>
+    );
+  }
+
+  const isReconnecting = !state.isSocketConnected || media.status === 'reconnecting';
+  return (
+    <div className="flex h-[calc(100dvh-8rem)] min-h-[28rem] flex-col bg-slate-950 text-white">
+      <div className="flex items-center justify-between gap-2 px-4 py-2 text-sm">
+        <h1 className="truncate font-semibold">{state.meeting?.name ?? joined.meeting.name}</h1>
+        <span className="flex items-center gap-3">
+          {state.locked && <span className="rounded bg-amber-600 px-2 py-0.5 text-xs">{t('call.locked')}</span>}
+          <span className="text-slate-300">{t('people.title_count', { count: participants.length })}</span>
+        </span>
+      </div>
+      {(isReconnecting || media.status === 'failed' || state.error === 'media_unavailable') && (
+        <div
+          role="status"
+          aria-live="assertive"
+          className="flex items-center justify-center gap-3 bg-amber-600 px-4 py-2 text-sm"
+        >
+          {media.status === 'failed' || state.error === 'media_unavailable' ? (
+            <>
+              {t('call.connection_lost')}
+              <Button size="sm" variant="secondary" onClick={media.retry}>
+                {t('call.retry')}
+              </Button>
+            </>
+          ) : (
+            <>
+              <Spinner className="size-4" /> {t('call.reconnecting')}
+            </>
+          )}
+        </div>
+      )}
+      <div className="flex min-h-0 flex-1">
+        <main className="min-h-0 min-w-0 flex-1" aria-label={t('call.stage')}>
+          <Stage
+            tiles={tiles}
+            layout={layout}
+            talking={media.talking}
+            quality={media.quality}
+            sinkId={local.choice.audioOutput}
+            reactions={reactions}
+            preferLayer={media.preferLayer}
+          />
+        </main>
+        {panel && (
+          <aside className="w-80 max-w-[90vw] shrink-0 border-s border-slate-700 bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+            {panel === 'chat' ? (
+              <ChatPanel
+                messages={state.chat}
+                selfId={state.self?.id}
+                onSend={async (text) => (await send({ type: 'chat.send', text })).ok}
+              />
+            ) : (
+              <ParticipantsPanel
+                participants={shown}
+                lobby={state.lobby}
+                self={self}
+                isLocked={state.locked}
+                onHost={onHost}
+              />
+            )}
+          </aside>
+        )}
+      </div>
+      <RoomToolbar
+        isAudioOn={local.isAudioOn}
+        isVideoOn={local.isVideoOn}
+        isSharing={isSharing}
+        isHandRaised={Boolean(state.self?.hand_raised)}
+        isChatOpen={panel === 'chat'}
+        isPeopleOpen={panel === 'people'}
+        unreadChat={state.unreadChat}
+        lobbyCount={state.lobby.length}
+        layout={layout}
+        onToggleAudio={actions.toggleAudio}
+        onToggleVideo={actions.toggleVideo}
+        onToggleScreen={toggleScreen}
+        onToggleHand={actions.toggleHand}
+        onReaction={(emoji) => void send({ type: 'reaction.send', emoji })}
+        onToggleChat={actions.toggleChat}
+        onTogglePeople={() => setPanel((current) => (current === 'people' ? undefined : 'people'))}
+        onToggleLayout={() => setLayout((current) => (current === 'grid' ? 'speaker' : 'grid'))}
+        onCopyLink={copyLink}
+        onLeave={onLeave}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import adapter from 'webrtc-adapter';
+import Janus, { type JanusJS } from 'janus-gateway';
+
+/** janus.js needs webrtc-adapter; we hand it over explicitly instead of relying on a global. */
+let ready: Promise<void> | undefined;
+export function initJanus(): Promise<void> {
+  ready ??= new Promise((resolve) => {
+    (globalThis as { adapter?: unknown }).adapter = adapter;
+    Janus.init({
+      debug: ['warn', 'error'] as unknown as JanusJS.InitOptions['debug'],
+      dependencies: Janus.useDefaultDependencies({ adapter }),
+      callback: () => resolve(),
+    });
+  });
+  return ready;
+}
+
+export type JanusSession = InstanceType<typeof Janus>;
+export type PluginHandle = JanusJS.PluginHandle;
+export type JanusMessage = JanusJS.Message;
+export type Jsep = JanusJS.JSEP;
+export type TrackOption = JanusJS.TrackOption;
+
+export function createSession(server: string, iceServers: RTCIceServer[], onError: (error: unknown) => void) {
+  return new Promise<JanusSession>((resolve, reject) => {
+    let isOpen = false;
+    const session: JanusSession = new Janus({
+      server,
+      iceServers,
+      destroyOnUnload: true,
+      keepAlivePeriod: 25_000,
+      success: () => {
+        isOpen = true;
+        resolve(session);
+      },
+      error: (error: unknown) => {
+        if (isOpen) onError(error);
+        else reject(new Error(String(error)));
+      },
+    });
+  });
+}
+
+export interface HandleCallbacks {
+  onmessage?: (message: JanusMessage, jsep?: Jsep) => void;
+  onlocaltrack?: (track: MediaStreamTrack, on: boolean) => void;
+  onremotetrack?: (track: MediaStreamTrack, mid: string, on: boolean) => void;
+  iceState?: (state: 'connected' | 'failed' | 'disconnected' | 'closed') => void;
+  webrtcState?: (isConnected: boolean) => void;
+  slowLink?: (uplink: boolean, lost: number, mid: string) => void;
+}
+
+export function attachVideoRoom(session: JanusSession, callbacks: HandleCallbacks) {
+  return new Promise<PluginHandle>((resolve, reject) => {
+    session.attach({
+      plugin: 'janus.plugin.videoroom',
+      success: resolve,
+      error: (error: string) => reject(new Error(error)),
+      ...callbacks,
+    });
+  });
+}
+
+export function offer(handle: PluginHandle, params: { tracks?: TrackOption[]; iceRestart?: boolean }) {
+  return new Promise<Jsep>((resolve, reject) =>
+    handle.createOffer({ ...params, success: resolve, error: (error: Error) => reject(error) }),
+  );
+}
+
+export function answer(handle: PluginHandle, jsep: Jsep, tracks: TrackOption[]) {
+  return new Promise<Jsep>((resolve, reject) =>
+    handle.createAnswer({ jsep, tracks, success: resolve, error: (error: string) => reject(new Error(error)) }),
+  );
+}
+
+export function replaceTracks(handle: PluginHandle, tracks: TrackOption[]) {
+  return new Promise<void>((resolve, reject) =>
+    handle.replaceTracks({ tracks, success: () => resolve(), error: (error: string) => reject(new Error(error)) }),
+  );
+}
+
+export function peerConnection(handle: PluginHandle | undefined): RTCPeerConnection | undefined {
+  return (handle as unknown as { webrtcStuff?: { pc?: RTCPeerConnection } } | undefined)?.webrtcStuff?.pc;
+}

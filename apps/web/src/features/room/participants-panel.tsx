@@ -1,0 +1,147 @@
+import type { LobbyEntry, Participant, RoomClientMessage } from '@meetcast/contracts';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/button';
+import { CamIcon, HandIcon, MicIcon, MicOffIcon } from './room-icons';
+
+/** Everyone in the room, the lobby, and (for hosts) the controls over them. */
+export function ParticipantsPanel({
+  participants,
+  lobby,
+  self,
+  isLocked,
+  onHost,
+}: {
+  participants: Participant[];
+  lobby: LobbyEntry[];
+  self: Participant | undefined;
+  isLocked: boolean;
+  onHost: (message: RoomClientMessage) => void;
+}) {
+  const { t } = useTranslation('room');
+  const isHost = self?.role === 'host' || self?.role === 'cohost';
+  const isOwner = self?.role === 'host';
+  return (
+    <section aria-label={t('people.title')} className="flex h-full min-h-0 flex-col">
+      <h2 className="border-b border-slate-200 px-4 py-3 font-semibold dark:border-slate-700">
+        {t('people.title_count', { count: participants.length })}
+      </h2>
+      <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3">
+        {isHost && lobby.length > 0 && (
+          <div>
+            <h3 className="mb-2 text-sm font-semibold text-amber-700 dark:text-amber-300">
+              {t('people.lobby', { count: lobby.length })}
+            </h3>
+            <ul className="space-y-2">
+              {lobby.map((entry) => (
+                <li key={entry.participant_id} className="flex items-center justify-between gap-2 text-sm">
+                  <span className="truncate">{entry.display_name}</span>
+                  <span className="flex gap-1">
+                    <Button
+                      size="sm"
+                      onClick={() => onHost({ type: 'host.admit', participant_id: entry.participant_id })}
+                    >
+                      {t('people.admit')}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      onClick={() => onHost({ type: 'host.deny', participant_id: entry.participant_id })}
+                    >
+                      {t('people.deny')}
+                    </Button>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <ul className="space-y-2">
+          {participants.map((participant) => {
+            const isSelf = participant.id === self?.id;
+            return (
+              <li key={participant.id} className="space-y-1 text-sm" data-participant={participant.id}>
+                <div className="flex items-center gap-2">
+                  <span className="min-w-0 flex-1 truncate font-medium">
+                    {participant.display_name}
+                    {isSelf && ` (${t('tile.you')})`}
+                    {participant.role !== 'participant' && (
+                      <span className="ms-1 text-xs text-slate-500 dark:text-slate-400">
+                        · {t(`roles.${participant.role}`)}
+                      </span>
+                    )}
+                  </span>
+                  {participant.hand_raised && (
+                    <HandIcon className="size-4 text-amber-500" aria-label={t('tile.hand_raised')} />
+                  )}
+                  {participant.audio ? (
+                    <MicIcon className="size-4" aria-label={t('tile.unmuted')} />
+                  ) : (
+                    <MicOffIcon className="size-4 text-red-500" aria-label={t('tile.muted')} />
+                  )}
+                  {participant.video && <CamIcon className="size-4" aria-label={t('tile.camera_on')} />}
+                </div>
+                {isHost && !isSelf && participant.role !== 'host' && (
+                  <div className="flex flex-wrap gap-1">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={t('people.mute_name', { name: participant.display_name })}
+                      onClick={() => onHost({ type: 'host.mute', participant_id: participant.id })}
+                    >
+                      {t('people.mute')}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={t('people.stop_video_name', { name: participant.display_name })}
+                      onClick={() => onHost({ type: 'host.stop-video', participant_id: participant.id })}
+                    >
+                      {t('people.stop_video')}
+                    </Button>
+                    {isOwner && participant.role === 'participant' && (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={t('people.promote_name', { name: participant.display_name })}
+                        onClick={() => onHost({ type: 'host.promote', participant_id: participant.id })}
+                      >
+                        {t('people.promote')}
+                      </Button>
+                    )}
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      className="text-red-600 dark:text-red-400"
+                      aria-label={t('people.remove_name', { name: participant.display_name })}
+                      onClick={() => onHost({ type: 'host.remove', participant_id: participant.id })}
+                    >
+                      {t('people.remove')}
+                    </Button>
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+      {isHost && (
+        <div className="flex flex-wrap gap-2 border-t border-slate-200 p-3 dark:border-slate-700">
+          <Button size="sm" variant="secondary" onClick={() => onHost({ type: 'host.mute-all' })}>
+            {t('people.mute_all')}
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            aria-pressed={isLocked}
+            onClick={() => onHost({ type: 'host.lock', locked: !isLocked })}
+          >
+            {isLocked ? t('people.unlock') : t('people.lock')}
+          </Button>
+          <Button size="sm" variant="danger" onClick={() => onHost({ type: 'host.end' })}>
+            {t('people.end_for_all')}
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

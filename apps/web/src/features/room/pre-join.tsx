@@ -1,0 +1,238 @@
+import { JoinRoomOutputSchema, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/button';
+import { TextField } from '../../components/text-field';
+import { ApiError, apiPost } from '../../lib/api';
+import { useCurrentUser } from '../session/session-context';
+import { LevelMeter } from './media/local-media';
+import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
+import type { LocalMedia } from './use-local-media';
+import { VideoView } from './video-view';
+
+export type Joined = JoinRoomOutput['data'];
+
+function MicLevel({ track, isOn }: { track: MediaStreamTrack | undefined; isOn: boolean }) {
+  const { t } = useTranslation('room');
+  const [level, setLevel] = useState(0);
+  useEffect(() => {
+    if (!track || !isOn) return undefined;
+    const meter = new LevelMeter(track);
+    const timer = setInterval(() => setLevel(meter.level()), 100);
+    return () => {
+      clearInterval(timer);
+      meter.close();
+      setLevel(0);
+    };
+  }, [track, isOn]);
+  return (
+    <div
+      role="meter"
+      aria-label={t('prejoin.mic_level')}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(level * 100)}
+      className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
+    >
+      <div
+        className="h-full bg-emerald-500 transition-[width] duration-100"
+        style={{ width: `${Math.round(level * 100)}%` }}
+      />
+    </div>
+  );
+}
+
+function DevicePicker({
+  label,
+  devices,
+  value,
+  onChange,
+}: {
+  label: string;
+  devices: MediaDeviceInfo[];
+  value: string | undefined;
+  onChange: (deviceId: string) => void;
+}) {
+  const id = useId();
+  const { t } = useTranslation('room');
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-xs font-medium text-slate-600 dark:text-slate-300">
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value ?? devices[0]?.deviceId ?? ''}
+        onChange={(event) => onChange(event.target.value)}
+        disabled={devices.length === 0}
+        className="block w-full rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+      >
+        {devices.length === 0 && <option value="">{t('prejoin.no_device')}</option>}
+        {devices.map((device, index) => (
+          <option key={device.deviceId || index} value={device.deviceId}>
+            {device.label || t('prejoin.device_n', { n: index + 1 })}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Camera preview, microphone level, device pickers, name and password, then Join. */
+export function PreJoin({
+  meeting,
+  isHost,
+  local,
+  initialPassword,
+  onJoined,
+}: {
+  meeting: RoomMeeting;
+  isHost: boolean;
+  local: LocalMedia;
+  initialPassword: string | undefined;
+  onJoined: (joined: Joined) => void;
+}) {
+  const { t } = useTranslation('room');
+  const user = useCurrentUser();
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState(initialPassword ?? '');
+  const [isPasswordShown, setIsPasswordShown] = useState(meeting.is_password === 1 && !isHost && !initialPassword);
+  const [passwordError, setPasswordError] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [isJoining, setIsJoining] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    setPasswordError(undefined);
+    if (!user && !name.trim()) {
+      setError(t('prejoin.name_required'));
+      return;
+    }
+    setIsJoining(true);
+    try {
+      const answer = await apiPost(
+        'join-room.php',
+        { meetId: meeting.slug, display_name: user ? undefined : name.trim(), password: password || undefined },
+        { schema: JoinRoomOutputSchema },
+      );
+      onJoined(answer.data);
+    } catch (caught) {
+      const message = caught instanceof ApiError ? caught.message : t('errors.generic');
+      // For a password-protected meeting, a refusal of a non-host is the password's (wrong or missing).
+      if (
+        caught instanceof ApiError &&
+        caught.httpStatus === 403 &&
+        meeting.is_password === 1 &&
+        !isHost &&
+        !meeting.locked
+      ) {
+        setIsPasswordShown(true);
+        setPasswordError(message);
+      } else {
+        setError(message);
+      }
+    } finally {
+      setIsJoining(false);
+    }
+  };
+
+  return (
+    <div className="mx-auto grid max-w-5xl gap-6 p-4 lg:grid-cols-[3fr_2fr]">
+      <div className="space-y-3">
+        <div className="relative aspect-video overflow-hidden rounded-xl bg-slate-900">
+          {local.isVideoOn && local.videoTrack ? (
+            <VideoView track={local.videoTrack} isMuted isMirrored label={t('prejoin.preview')} />
+          ) : (
+            <div className="flex size-full items-center justify-center text-slate-300">{t('prejoin.camera_off')}</div>
+          )}
+          <div className="absolute inset-x-0 bottom-3 flex justify-center gap-3">
+            <button
+              type="button"
+              onClick={() => local.setAudioOn(!local.isAudioOn)}
+              aria-pressed={!local.isAudioOn}
+              aria-label={local.isAudioOn ? t('controls.mute') : t('controls.unmute')}
+              className={`rounded-full p-3 ${local.isAudioOn ? 'bg-slate-700/80 text-white' : 'bg-red-600 text-white'}`}
+            >
+              {local.isAudioOn ? <MicIcon className="size-5" /> : <MicOffIcon className="size-5" />}
+            </button>
+            <button
+              type="button"
+              onClick={() => void local.setVideoOn(!local.isVideoOn)}
+              aria-pressed={!local.isVideoOn}
+              aria-label={local.isVideoOn ? t('controls.camera_off') : t('controls.camera_on')}
+              className={`rounded-full p-3 ${local.isVideoOn ? 'bg-slate-700/80 text-white' : 'bg-red-600 text-white'}`}
+            >
+              {local.isVideoOn ? <CamIcon className="size-5" /> : <CamOffIcon className="size-5" />}
+            </button>
+          </div>
+        </div>
+        <MicLevel track={local.audioTrack} isOn={local.isAudioOn} />
+        {local.error && (
+          <p role="status" className="text-sm text-amber-700 dark:text-amber-300">
+            {t(local.error === 'camera' ? 'prejoin.camera_blocked' : 'prejoin.microphone_blocked')}
+          </p>
+        )}
+        <div className="grid gap-3 sm:grid-cols-3">
+          <DevicePicker
+            label={t('prejoin.camera')}
+            devices={local.devices.videoInputs}
+            value={local.choice.videoInput}
+            onChange={(id) => void local.chooseDevice('videoInput', id)}
+          />
+          <DevicePicker
+            label={t('prejoin.microphone')}
+            devices={local.devices.audioInputs}
+            value={local.choice.audioInput}
+            onChange={(id) => void local.chooseDevice('audioInput', id)}
+          />
+          <DevicePicker
+            label={t('prejoin.speaker')}
+            devices={local.devices.audioOutputs}
+            value={local.choice.audioOutput}
+            onChange={(id) => void local.chooseDevice('audioOutput', id)}
+          />
+        </div>
+      </div>
+      <form onSubmit={(event) => void onSubmit(event)} className="space-y-4" noValidate>
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{meeting.name}</h1>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            {t('prejoin.hosted_by', { name: meeting.host_name })}
+          </p>
+        </div>
+        {user ? (
+          <p className="text-sm text-slate-700 dark:text-slate-200">
+            {t('prejoin.joining_as', { name: user.username })}
+          </p>
+        ) : (
+          <TextField
+            label={t('prejoin.your_name')}
+            value={name}
+            maxLength={60}
+            autoComplete="name"
+            onChange={(event) => setName(event.target.value)}
+          />
+        )}
+        {isPasswordShown && (
+          <TextField
+            label={t('prejoin.password')}
+            type="password"
+            value={password}
+            maxLength={128}
+            error={passwordError}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        )}
+        {error && (
+          <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+            {error}
+          </p>
+        )}
+        <Button type="submit" size="lg" className="w-full" isLoading={isJoining}>
+          {t('prejoin.join')}
+        </Button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import type {
+  ChatMessage,
+  LobbyEntry,
+  MediaAccess,
+  Participant,
+  RoomErrorReason,
+  RoomMeeting,
+  RoomServerEvent,
+} from '@meetcast/contracts';
+
+export type RoomPhase = 'connecting' | 'lobby' | 'in-room' | 'denied' | 'removed' | 'ended' | 'error';
+
+export interface RoomState {
+  phase: RoomPhase;
+  isSocketConnected: boolean;
+  error: RoomErrorReason | undefined;
+  self: Participant | undefined;
+  participants: Record<string, Participant>;
+  lobby: LobbyEntry[];
+  chat: ChatMessage[];
+  unreadChat: number;
+  locked: boolean;
+  meeting: RoomMeeting | undefined;
+  media: MediaAccess | null;
+  /** Reactions shown for a few seconds: id, participant, emoji. */
+  reactions: { key: number; participantId: string; emoji: string }[];
+  moderation: { key: number; action: 'mute' | 'stop-video'; by: string } | undefined;
+  admittedAt: number | undefined;
+}
+
+export const initialRoomState: RoomState = {
+  phase: 'connecting',
+  isSocketConnected: false,
+  error: undefined,
+  self: undefined,
+  participants: {},
+  lobby: [],
+  chat: [],
+  unreadChat: 0,
+  locked: false,
+  meeting: undefined,
+  media: null,
+  reactions: [],
+  moderation: undefined,
+  admittedAt: undefined,
+};
+
+export type RoomAction =
+  | { type: 'server'; event: RoomServerEvent; isChatOpen: boolean }
+  | { type: 'socket'; isConnected: boolean }
+  | { type: 'refused'; reason: RoomErrorReason }
+  | { type: 'chat-read' }
+  | { type: 'reaction-expired'; key: number };
+
+let sequence = 0;
+
+export function roomReducer(state: RoomState, action: RoomAction): RoomState {
+  switch (action.type) {
+    case 'socket':
+      return { ...state, isSocketConnected: action.isConnected };
+    case 'refused': {
+      const phase: RoomPhase =
+        action.reason === 'removed'
+          ? 'removed'
+          : action.reason === 'denied'
+            ? 'denied'
+            : action.reason === 'meeting_ended'
+              ? 'ended'
+              : 'error';
+      return { ...state, phase, error: action.reason };
+    }
+    case 'chat-read':
+      return { ...state, unreadChat: 0 };
+    case 'reaction-expired':
+      return { ...state, reactions: state.reactions.filter((r) => r.key !== action.key) };
+    case 'server':
+      return applyEvent(state, action.event, action.isChatOpen);
+  }
+}
+
+function applyEvent(state: RoomState, event: RoomServerEvent, isChatOpen: boolean): RoomState {
+  switch (event.type) {
+    case 'room.state':
+      return {
+        ...state,
+        phase: 'in-room',
+        error: state.error === 'media_unavailable' ? state.error : undefined,
+        self: event.self,
+        participants: Object.fromEntries(event.participants.map((p) => [p.id, p])),
+        lobby: event.lobby,
+        chat: event.chat,
+        locked: event.locked,
+        meeting: event.meeting,
+        media: event.media,
+      };
+    case 'lobby.waiting':
+      return { ...state, phase: 'lobby', meeting: event.meeting };
+    case 'lobby.admitted':
+      return { ...state, phase: 'connecting', admittedAt: Date.now() };
+    case 'lobby.denied':
+      return { ...state, phase: 'denied' };
+    case 'lobby.changed':
+      return { ...state, lobby: event.lobby };
+    case 'participant.joined':
+    case 'participant.updated': {
+      const participant = event.participant;
+      const self = state.self?.id === participant.id ? participant : state.self;
+      return { ...state, self, participants: { ...state.participants, [participant.id]: participant } };
+    }
+    case 'participant.left': {
+      const rest = { ...state.participants };
+      delete rest[event.participant_id];
+      return { ...state, participants: rest };
+    }
+    case 'chat.message':
+      return {
+        ...state,
+        chat: [...state.chat, event.message].slice(-500),
+        unreadChat: isChatOpen || event.message.participant_id === state.self?.id ? 0 : state.unreadChat + 1,
+      };
+    case 'reaction':
+      return {
+        ...state,
+        reactions: [
+          ...state.reactions,
+          { key: ++sequence, participantId: event.participant_id, emoji: event.emoji },
+        ].slice(-30),
+      };
+    case 'room.locked':
+      return { ...state, locked: event.locked };
+    case 'moderation':
+      return { ...state, moderation: { key: ++sequence, action: event.action, by: event.by } };
+    case 'removed':
+      return { ...state, phase: 'removed' };
+    case 'room.ended':
+      return { ...state, phase: 'ended' };
+    case 'error':
+      return { ...state, error: event.reason };
+  }
+}

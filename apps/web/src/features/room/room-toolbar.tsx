@@ -1,0 +1,193 @@
+import { REACTIONS } from '@meetcast/contracts';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '../../lib/cn';
+import {
+  CamIcon,
+  CamOffIcon,
+  ChatIcon,
+  HandIcon,
+  LayoutIcon,
+  LeaveIcon,
+  LinkIcon,
+  MicIcon,
+  MicOffIcon,
+  PeopleIcon,
+  ScreenIcon,
+  SmileIcon,
+} from './room-icons';
+
+function ToolButton({
+  label,
+  shortcut,
+  isActive = false,
+  isDanger = false,
+  isPressed,
+  badge,
+  onClick,
+  children,
+}: {
+  label: string;
+  shortcut?: string;
+  isActive?: boolean;
+  isDanger?: boolean;
+  isPressed?: boolean;
+  badge?: number;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      aria-pressed={isPressed}
+      aria-keyshortcuts={shortcut}
+      title={shortcut ? `${label} (${shortcut.toUpperCase()})` : label}
+      className={cn(
+        'relative rounded-full p-3 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-400',
+        isDanger
+          ? 'bg-red-600 text-white hover:bg-red-700'
+          : isActive
+            ? 'bg-primary-600 text-white'
+            : 'bg-slate-700 text-white hover:bg-slate-600',
+      )}
+    >
+      {children}
+      {badge ? (
+        <span className="absolute -end-1 -top-1 min-w-5 rounded-full bg-red-500 px-1 text-xs font-bold" aria-hidden>
+          {badge}
+        </span>
+      ) : null}
+    </button>
+  );
+}
+
+export interface ToolbarProps {
+  isAudioOn: boolean;
+  isVideoOn: boolean;
+  isSharing: boolean;
+  isHandRaised: boolean;
+  isChatOpen: boolean;
+  isPeopleOpen: boolean;
+  unreadChat: number;
+  lobbyCount: number;
+  layout: 'grid' | 'speaker';
+  onToggleAudio: () => void;
+  onToggleVideo: () => void;
+  onToggleScreen: () => void;
+  onToggleHand: () => void;
+  onReaction: (emoji: (typeof REACTIONS)[number]) => void;
+  onToggleChat: () => void;
+  onTogglePeople: () => void;
+  onToggleLayout: () => void;
+  onCopyLink: () => void;
+  onLeave: () => void;
+}
+
+export function RoomToolbar(props: ToolbarProps) {
+  const { t } = useTranslation('room');
+  const [isReacting, setIsReacting] = useState(false);
+  return (
+    <div
+      role="toolbar"
+      aria-label={t('controls.toolbar')}
+      className="flex flex-wrap items-center justify-center gap-2 bg-slate-900 p-3"
+    >
+      <ToolButton
+        label={props.isAudioOn ? t('controls.mute') : t('controls.unmute')}
+        shortcut="m"
+        isDanger={!props.isAudioOn}
+        isPressed={!props.isAudioOn}
+        onClick={props.onToggleAudio}
+      >
+        {props.isAudioOn ? <MicIcon className="size-5" /> : <MicOffIcon className="size-5" />}
+      </ToolButton>
+      <ToolButton
+        label={props.isVideoOn ? t('controls.camera_off') : t('controls.camera_on')}
+        shortcut="v"
+        isDanger={!props.isVideoOn}
+        isPressed={!props.isVideoOn}
+        onClick={props.onToggleVideo}
+      >
+        {props.isVideoOn ? <CamIcon className="size-5" /> : <CamOffIcon className="size-5" />}
+      </ToolButton>
+      <ToolButton
+        label={props.isSharing ? t('controls.stop_share') : t('controls.share')}
+        shortcut="s"
+        isActive={props.isSharing}
+        isPressed={props.isSharing}
+        onClick={props.onToggleScreen}
+      >
+        <ScreenIcon className="size-5" />
+      </ToolButton>
+      <ToolButton
+        label={props.isHandRaised ? t('controls.lower_hand') : t('controls.raise_hand')}
+        shortcut="h"
+        isActive={props.isHandRaised}
+        isPressed={props.isHandRaised}
+        onClick={props.onToggleHand}
+      >
+        <HandIcon className="size-5" />
+      </ToolButton>
+      <div className="relative">
+        <ToolButton label={t('controls.react')} isPressed={isReacting} onClick={() => setIsReacting((v) => !v)}>
+          <SmileIcon className="size-5" />
+        </ToolButton>
+        {isReacting && (
+          <div
+            role="menu"
+            className="absolute bottom-14 start-1/2 flex -translate-x-1/2 gap-1 rounded-full bg-slate-800 p-2 rtl:translate-x-1/2"
+          >
+            {REACTIONS.map((emoji) => (
+              <button
+                key={emoji}
+                type="button"
+                role="menuitem"
+                aria-label={t('controls.react_with', { emoji })}
+                className="rounded-full p-1 text-2xl hover:bg-slate-700"
+                onClick={() => {
+                  props.onReaction(emoji);
+                  setIsReacting(false);
+                }}
+              >
+                {emoji}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      <ToolButton
+        label={t('controls.chat')}
+        shortcut="c"
+        isActive={props.isChatOpen}
+        isPressed={props.isChatOpen}
+        badge={props.unreadChat}
+        onClick={props.onToggleChat}
+      >
+        <ChatIcon className="size-5" />
+      </ToolButton>
+      <ToolButton
+        label={t('controls.people')}
+        isActive={props.isPeopleOpen}
+        isPressed={props.isPeopleOpen}
+        badge={props.lobbyCount}
+        onClick={props.onTogglePeople}
+      >
+        <PeopleIcon className="size-5" />
+      </ToolButton>
+      <ToolButton
+        label={props.layout === 'grid' ? t('controls.speaker_layout') : t('controls.grid_layout')}
+        onClick={props.onToggleLayout}
+      >
+        <LayoutIcon className="size-5" />
+      </ToolButton>
+      <ToolButton label={t('controls.copy_link')} onClick={props.onCopyLink}>
+        <LinkIcon className="size-5" />
+      </ToolButton>
+      <ToolButton label={t('controls.leave')} isDanger onClick={props.onLeave}>
+        <LeaveIcon className="size-5" />
+      </ToolButton>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import type { MediaAccess } from '@meetcast/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { captureScreen } from './media/local-media';
+import { RoomMedia, type MediaStatus, type Quality, type RemoteFeed } from './media/room-media';
+import type { LocalMedia } from './use-local-media';
+
+declare global {
+  interface Window {
+    /** Read by the end-to-end tests and the bench: inbound video of this participant. */
+    __meetcastRoom?: { inboundVideo: RoomMedia['inboundVideo']; status: () => MediaStatus };
+  }
+}
+
+function qualityOf(lossRatio: number, fps: number): Quality {
+  if (lossRatio > 0.08 || fps < 5) return 'poor';
+  if (lossRatio > 0.02 || fps < 12) return 'fair';
+  return 'good';
+}
+
+/** Janus media for the call: starts once the room state gives access, follows local track changes. */
+export function useRoomMedia(options: {
+  access: MediaAccess | null;
+  isInRoom: boolean;
+  grant: string;
+  participantId: string;
+  local: LocalMedia;
+}) {
+  const { access, isInRoom, grant, participantId, local } = options;
+  const [feeds, setFeeds] = useState<RemoteFeed[]>([]);
+  const [status, setStatus] = useState<MediaStatus>('connecting');
+  const [talking, setTalking] = useState<Record<string, number>>({});
+  const [quality, setQuality] = useState<Record<string, Quality>>({});
+  const [screenTrack, setScreenTrack] = useState<MediaStreamTrack>();
+  const mediaRef = useRef<RoomMedia | undefined>(undefined);
+  const localRef = useRef(local);
+  useEffect(() => {
+    localRef.current = local;
+  });
+  const room = access?.room;
+
+  useEffect(() => {
+    if (!isInRoom || room === undefined || !access) return undefined;
+    let currentStatus: MediaStatus = 'connecting';
+    const media = new RoomMedia(
+      {
+        grant,
+        room,
+        iceServers: access.ice_servers,
+        participantId,
+        listener: {
+          onStatus: (next) => {
+            currentStatus = next;
+            setStatus(next);
+          },
+          onFeeds: setFeeds,
+          onTalking: (id, isTalking) =>
+            setTalking((current) => {
+              const next = { ...current };
+              if (isTalking) next[id] = Date.now();
+              else delete next[id];
+              return next;
+            }),
+        },
+      },
+      {
+        audio: () => localRef.current.audioTrack,
+        video: () => (localRef.current.isVideoOn ? localRef.current.videoTrack : undefined),
+      },
+    );
+    mediaRef.current = media;
+    window.__meetcastRoom = { inboundVideo: () => media.inboundVideo(), status: () => currentStatus };
+    media.start().catch(() => media.retry());
+    const previous = new Map<number, { lost: number; received: number }>();
+    const statsTimer = setInterval(() => {
+      void media.inboundVideo().then((entries) => {
+        const next: Record<string, Quality> = {};
+        for (const entry of entries) {
+          const before = previous.get(entry.feedId) ?? { lost: 0, received: 0 };
+          previous.set(entry.feedId, { lost: entry.packetsLost, received: entry.packetsReceived });
+          const lost = entry.packetsLost - before.lost;
+          const received = entry.packetsReceived - before.received;
+          next[entry.participantId] = qualityOf(
+            received + lost > 0 ? lost / (received + lost) : 0,
+            entry.framesPerSecond,
+          );
+        }
+        setQuality(next);
+      });
+    }, 3000);
+    return () => {
+      clearInterval(statsTimer);
+      media.close();
+      mediaRef.current = undefined;
+      delete window.__meetcastRoom;
+      setFeeds([]);
+    };
+    // Media restarts only when the room itself changes, not on every state update.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [isInRoom, room, grant, participantId]);
+
+  // The camera was turned on/off or switched, or another microphone chosen.
+  const videoTrack = local.isVideoOn ? local.videoTrack : undefined;
+  useEffect(() => {
+    void mediaRef.current?.setVideoTrack(videoTrack).catch(() => undefined);
+  }, [videoTrack]);
+  useEffect(() => {
+    if (local.audioTrack) void mediaRef.current?.setAudioTrack(local.audioTrack).catch(() => undefined);
+  }, [local.audioTrack]);
+
+  const stopScreen = useCallback(() => {
+    setScreenTrack((track) => {
+      track?.stop();
+      return undefined;
+    });
+    mediaRef.current?.stopScreen();
+  }, []);
+
+  const startScreen = useCallback(async () => {
+    const track = await captureScreen();
+    track.addEventListener('ended', stopScreen);
+    setScreenTrack(track);
+    await mediaRef.current?.startScreen(track);
+  }, [stopScreen]);
+
+  const preferLayer = useCallback(
+    (feedId: number, layer: 0 | 1 | 2) => mediaRef.current?.preferLayer(feedId, layer),
+    [],
+  );
+  const retry = useCallback(() => mediaRef.current?.retry(), []);
+
+  return { feeds, status, talking, quality, screenTrack, startScreen, stopScreen, preferLayer, retry };
+}

@@ -1,0 +1,52 @@
+import { ROLE } from '@meetcast/contracts';
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { ToastContainer } from 'react-toastify';
+import { PageSpinner } from '../../components/spinner';
+import { useThemeSync } from '../../lib/theme';
+import { isAdminPath, isPublicPath, SIGNED_OUT_ONLY_PATHS } from '../session/public-paths';
+import { useSession } from '../session/session-context';
+import { SessionProvider } from '../session/session-provider';
+import { useHideBootLoader } from './boot-loader';
+import { ServerUnreachablePage } from './server-unreachable-page';
+
+/** Spec section 4: who may see which path. */
+function RouteGuard() {
+  const { state } = useSession();
+  const { pathname } = useLocation();
+  const { t } = useTranslation('common');
+  useHideBootLoader(state.status !== 'loading');
+
+  if (state.status === 'loading') return null;
+  if (state.status === 'unreachable') return <ServerUnreachablePage message={state.message} />;
+  if (state.status === 'signed-out' && !isPublicPath(pathname)) return <Navigate to="/login" replace />;
+  if (state.status === 'signed-in') {
+    if (isAdminPath(pathname) && state.user.role_id !== ROLE.admin) return <Navigate to="/" replace />;
+    if (SIGNED_OUT_ONLY_PATHS.includes(pathname)) return <Navigate to="/" replace />;
+  }
+  return (
+    <Suspense fallback={<PageSpinner label={t('status.loading')} />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+export function AppRoot() {
+  const { i18n } = useTranslation('common');
+  useThemeSync();
+  return (
+    <SessionProvider>
+      <RouteGuard />
+      <ToastContainer
+        position="top-right"
+        autoClose={5000}
+        rtl={i18n.dir() === 'rtl'}
+        theme="colored"
+        newestOnTop
+        closeOnClick
+        pauseOnFocusLoss
+      />
+    </SessionProvider>
+  );
+}

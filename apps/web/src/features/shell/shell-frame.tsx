@@ -1,0 +1,71 @@
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { PageSpinner } from '../../components/spinner';
+import { cn } from '../../lib/cn';
+import { usePreference } from '../../lib/preferences';
+import { MeetingDialogsProvider } from '../meetings/meeting-dialogs';
+import { useUserEvents } from '../notifications/use-user-events';
+import type { NavEntry } from './navigation';
+import { ScrollToTop } from './scroll-to-top';
+import { Sidebar } from './sidebar';
+import { TopBar } from './top-bar';
+import { useSidebar } from './use-sidebar';
+
+interface ShellFrameProps {
+  token: string;
+  navigation: NavEntry[];
+  sidebarHeading?: string;
+  homePath?: string;
+}
+
+/** What the main and admin layouts share: sidebar, top bar, live events, the page, scroll-to-top. */
+export function ShellFrame({ token, navigation, sidebarHeading, homePath }: ShellFrameProps) {
+  const { t } = useTranslation('shell');
+  const sidebar = useSidebar();
+  const { pathname } = useLocation();
+  const layout = usePreference('layout');
+  const animation = usePreference('animation');
+  useUserEvents(token);
+
+  return (
+    <MeetingDialogsProvider>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:start-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-semibold focus:shadow-lg dark:focus:bg-slate-900"
+      >
+        {t('skip_to_content')}
+      </a>
+      <Sidebar
+        entries={navigation}
+        isOpen={sidebar.isOpen}
+        isOverlay={sidebar.isOverlay}
+        onClose={() => sidebar.setOpen(false)}
+        heading={sidebarHeading}
+        homePath={homePath}
+      />
+      <div
+        className={cn(
+          'flex min-h-screen flex-col transition-[padding] duration-300',
+          sidebar.isOpen && !sidebar.isOverlay && 'lg:ps-[260px]',
+        )}
+      >
+        <TopBar isSidebarOpen={sidebar.isOpen} onToggleSidebar={sidebar.toggle} />
+        <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
+          <div
+            key={pathname}
+            className={cn(
+              layout === 'boxed' && 'mx-auto max-w-6xl',
+              animation === 'fade-in-left' ? 'animate-fade-in-left' : animation !== 'none' && 'animate-fade-in',
+            )}
+          >
+            <Suspense fallback={<PageSpinner label={t('loading_page')} />}>
+              <Outlet />
+            </Suspense>
+          </div>
+        </main>
+      </div>
+      <ScrollToTop />
+    </MeetingDialogsProvider>
+  );
+}

@@ -1,0 +1,58 @@
+import { FALLBACK_LANGUAGE, LANGUAGES, RTL_LANGUAGES, type Language } from '@meetcast/contracts';
+import i18n from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import HttpBackend from 'i18next-http-backend';
+import { initReactI18next } from 'react-i18next';
+import { writePreference } from '../lib/preferences';
+
+/** Namespaces every page needs; feature namespaces load when their page first asks for them. */
+export const CORE_NAMESPACES = ['common', 'shell'] as const;
+
+export function directionOf(language: string | undefined): 'ltr' | 'rtl' {
+  const base = (language ?? FALLBACK_LANGUAGE).split('-')[0] as Language;
+  return RTL_LANGUAGES.includes(base) ? 'rtl' : 'ltr';
+}
+
+/** Arabic turns the whole document right-to-left; the choice is kept as `rtlClass` (spec section 3). */
+function applyLanguage(language: string | undefined) {
+  const base = (language ?? FALLBACK_LANGUAGE).split('-')[0] ?? FALLBACK_LANGUAGE;
+  const direction = directionOf(base);
+  document.documentElement.setAttribute('lang', base);
+  document.documentElement.setAttribute('dir', direction);
+  writePreference('rtlClass', direction);
+}
+
+i18n.on('languageChanged', applyLanguage);
+
+// Spec section 9: files at /locales/{lng}/{ns}.json, detection order, fallback en, up to 5 retries
+// starting at 350 ms and doubling (i18next's BackendConnector doubles the wait), 10 parallel reads.
+void i18n
+  .use(HttpBackend)
+  .use(LanguageDetector)
+  .use(initReactI18next)
+  .init({
+    supportedLngs: [...LANGUAGES],
+    nonExplicitSupportedLngs: true,
+    load: 'languageOnly',
+    fallbackLng: FALLBACK_LANGUAGE,
+    ns: [...CORE_NAMESPACES],
+    defaultNS: 'common',
+    fallbackNS: 'common',
+    backend: { loadPath: '/locales/{{lng}}/{{ns}}.json' },
+    detection: {
+      order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
+      lookupQuerystring: 'lng',
+      lookupCookie: 'i18next',
+      lookupLocalStorage: 'i18nextLng',
+      lookupSessionStorage: 'i18nextLng',
+      caches: ['localStorage', 'cookie'],
+      cookieOptions: { path: '/', sameSite: 'lax' },
+    },
+    maxRetries: 5,
+    retryTimeout: 350,
+    maxParallelReads: 10,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+
+export default i18n;

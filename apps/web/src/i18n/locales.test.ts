@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FALLBACK_LANGUAGE, LANGUAGES } from '@meetcast/contracts';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * English is the source (DESIGN.md convention 7). Every language must have every key of every
+ * namespace, keep the same {{placeholders}}, and translate every value: an English value left in place
+ * fails, except the few strings that are the same in every language by nature (below).
+ */
+const LOCALES_DIR = join(import.meta.dirname, '../../public/locales');
+
+/** Values that are legitimately identical to English (brand names, pure placeholders, numbers). */
+const IDENTICAL_BY_NATURE = new Set<string>(['Meetcast', 'YouTube', 'Twitch', 'RTMP', 'SSO', 'OK', '404']);
+
+/** Words a language really uses as they are in English (loanwords), per language. Keep this short. */
+const LOANWORDS: Partial<Record<string, string[]>> = {
+  it: ['Password'],
+};
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const flat = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') flat.set(path, value);
+    else for (const [inner, text] of flatten(value, path)) flat.set(inner, text);
+  }
+  return flat;
+}
+
+function read(language: string, file: string): Map<string, string> {
+  return flatten(JSON.parse(readFileSync(join(LOCALES_DIR, language, file), 'utf8')) as Tree);
+}
+
+const placeholders = (text: string) => [...text.matchAll(/{{\s*([\w.]+)\s*}}/g)].map((m) => m[1]).sort();
+
+/** Text that has nothing to translate once placeholders, digits and punctuation are removed. */
+function isLanguageNeutral(text: string, language: string): boolean {
+  if (IDENTICAL_BY_NATURE.has(text.trim()) || LOANWORDS[language]?.includes(text.trim())) return true;
+  return !/\p{L}/u.test(text.replace(/{{[^}]*}}/g, ''));
+}
+
+const namespaces = readdirSync(join(LOCALES_DIR, FALLBACK_LANGUAGE)).filter((file) => file.endsWith('.json'));
+
+describe('locale files', () => {
+  it('has English namespaces to check', () => {
+    expect(namespaces.length).toBeGreaterThan(0);
+  });
+
+  for (const language of LANGUAGES.filter((lng) => lng !== FALLBACK_LANGUAGE)) {
+    describe(language, () => {
+      for (const file of namespaces) {
+        it(`${file}: every key, translated, same placeholders`, () => {
+          const english = read(FALLBACK_LANGUAGE, file);
+          const translated = read(language, file);
+          const missing = [...english.keys()].filter((key) => !translated.has(key));
+          const extra = [...translated.keys()].filter((key) => !english.has(key));
+          const untranslated = [...english].filter(([key, text]) => {
+            const value = translated.get(key);
+            return value !== undefined && value.trim() === text.trim() && !isLanguageNeutral(text, language);
+          });
+          const empty = [...translated].filter(([, value]) => value.trim() === '');
+          const wrongPlaceholders = [...english].filter(([key, text]) => {
+            const value = translated.get(key);
+            return value !== undefined && placeholders(value).join() !== placeholders(text).join();
+          });
+          expect({ missing, extra, untranslated, empty, wrongPlaceholders }).toEqual({
+            missing: [],
+            extra: [],
+            untranslated: [],
+            empty: [],
+            wrongPlaceholders: [],
+          });
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,208 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Meeting-room media figures from one run (issue 5 budgets):
+//  - join to first remote frame: click "Join meeting" to the first decoded frame of a participant who is
+//    already in the room; median of 10 joins (budget < 1.0 s) and p95 (budget < 2.0 s);
+//  - 2, 4 and 6 participants each publishing the fake 640x480 camera to all others for BENCH_SECONDS
+//    (default 60): CPU of Janus plus our server in % of one core (budget < 30 % for 4), frozen tiles
+//    (an inbound video whose decoded frame count stops growing for 3 s; budget 0) and packet loss
+//    (budget < 1 %).
+// Needs the built web app (npm run build) and Debian's Chromium.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const JOINS = Number(process.env.BENCH_JOINS ?? 10);
+const GROUPS = (process.env.BENCH_GROUPS ?? '2,4,6').split(',').map(Number);
+const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+];
+
+interface ServerInfo {
+  url: string;
+  slug: string;
+  serverPid: number;
+  janusPid: number;
+}
+interface Inbound {
+  feedId: number;
+  framesDecoded: number;
+  packetsLost: number;
+  packetsReceived: number;
+}
+
+async function startServer(): Promise<{ child: ChildProcess; info: ServerInfo }> {
+  const script = new URL('./servers/room.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (line.startsWith('{')) return { child, info: JSON.parse(line) as ServerInfo };
+  }
+  throw new Error('the room server exited before it listened');
+}
+
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15 of stat)
+}
+
+const inbound = (page: Page) =>
+  page.evaluate(async () => {
+    const room = (window as unknown as { __meetcastRoom?: { inboundVideo(): Promise<Inbound[]> } }).__meetcastRoom;
+    return (await room?.inboundVideo()) ?? [];
+  });
+
+async function open(
+  browser: Browser,
+  info: ServerInfo,
+  name: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+  const page = await context.newPage();
+  await page.goto(`${info.url}/room/${info.slug}`);
+  await page.getByLabel('Your name').fill(name);
+  return { context, page };
+}
+
+/** Clicks Join inside the page and measures there, so that no test-driver round trip is counted. */
+async function joinAndTimeFirstFrame(page: Page): Promise<number> {
+  await page.getByRole('button', { name: 'Join meeting' }).waitFor();
+  return page.evaluate(async () => {
+    const button = Array.from(document.querySelectorAll('button')).find((b) => b.textContent?.includes('Join meeting'));
+    const started = performance.now();
+    button!.click();
+    for (;;) {
+      const room = (window as unknown as { __meetcastRoom?: { inboundVideo(): Promise<{ framesDecoded: number }[]> } })
+        .__meetcastRoom;
+      const stats = (await room?.inboundVideo()) ?? [];
+      if (stats.some((s) => s.framesDecoded > 0)) return performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (performance.now() - started > 30_000) return Number.POSITIVE_INFINITY;
+    }
+  });
+}
+
+async function waitAllSeeAll(pages: Page[], others: number) {
+  const deadline = Date.now() + 120_000;
+  for (const page of pages) {
+    for (;;) {
+      const stats = await inbound(page);
+      if (new Set(stats.filter((s) => s.framesDecoded > 0).map((s) => s.feedId)).size >= others) break;
+      if (Date.now() > deadline) throw new Error('participants did not all see each other within 120 s');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function measureJoins(browser: Browser, info: ServerInfo) {
+  const anchor = await open(browser, info, 'Anchor');
+  await anchor.page.getByRole('button', { name: 'Join meeting' }).click();
+  await anchor.page.getByRole('toolbar', { name: 'Meeting controls' }).waitFor({ timeout: 60_000 });
+  const times: number[] = [];
+  for (let i = 0; i < JOINS; i++) {
+    const joiner = await open(browser, info, `Joiner ${i + 1}`);
+    times.push(await joinAndTimeFirstFrame(joiner.page));
+    await joiner.context.close();
+  }
+  await anchor.context.close();
+  return times;
+}
+
+async function measureGroup(browser: Browser, info: ServerInfo, size: number) {
+  const people = await Promise.all(Array.from({ length: size }, (_, i) => open(browser, info, `P${i + 1}`)));
+  for (const person of people) await person.page.getByRole('button', { name: 'Join meeting' }).click();
+  await waitAllSeeAll(
+    people.map((p) => p.page),
+    size - 1,
+  );
+  const before = await Promise.all(people.map((p) => inbound(p.page)));
+  const cpuBefore = cpuTicks(info.janusPid) + cpuTicks(info.serverPid);
+  const startedAt = Date.now();
+  let frozen = 0;
+  let last = before.map((stats) => new Map(stats.map((s) => [s.feedId, { frames: s.framesDecoded, at: Date.now() }])));
+  const frozenSeen = new Set<string>();
+  while (Date.now() - startedAt < SECONDS * 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = await Promise.all(people.map((p) => inbound(p.page)));
+    last = now.map((stats, index) => {
+      const previous = last[index]!;
+      return new Map(
+        stats.map((s) => {
+          const seen = previous.get(s.feedId);
+          if (seen && s.framesDecoded === seen.frames) {
+            if (Date.now() - seen.at >= 3000 && !frozenSeen.has(`${index}:${s.feedId}`)) {
+              frozenSeen.add(`${index}:${s.feedId}`);
+              frozen += 1;
+            }
+            return [s.feedId, seen];
+          }
+          return [s.feedId, { frames: s.framesDecoded, at: Date.now() }];
+        }),
+      );
+    });
+  }
+  const elapsed = (Date.now() - startedAt) / 1000;
+  const cpu = ((cpuTicks(info.janusPid) + cpuTicks(info.serverPid) - cpuBefore) / CLOCK_TICKS / elapsed) * 100;
+  const after = await Promise.all(people.map((p) => inbound(p.page)));
+  let lost = 0;
+  let received = 0;
+  after.forEach((stats, index) => {
+    for (const s of stats) {
+      const start = before[index]!.find((b) => b.feedId === s.feedId);
+      lost += s.packetsLost - (start?.packetsLost ?? 0);
+      received += s.packetsReceived - (start?.packetsReceived ?? 0);
+    }
+  });
+  const frames =
+    after.flat().reduce((sum, s) => sum + s.framesDecoded, 0) -
+    before.flat().reduce((sum, s) => sum + s.framesDecoded, 0);
+  await Promise.all(people.map((p) => p.context.close()));
+  return {
+    size,
+    subscriptions: size * (size - 1),
+    cpu,
+    frozen,
+    loss: received + lost > 0 ? (lost / (received + lost)) * 100 : 0,
+    fps: frames / elapsed / Math.max(1, size * (size - 1)),
+  };
+}
+
+const { child, info } = await startServer();
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+try {
+  const times = await measureJoins(browser, info);
+  const median = percentile(times, 50);
+  const p95 = percentile(times, 95);
+  console.log(
+    `join to first remote frame (${times.length} joins): median ${(median / 1000).toFixed(3)} s (budget < 1.0), p95 ${(p95 / 1000).toFixed(3)} s (budget < 2.0)`,
+  );
+  console.log(`  each: ${times.map((t) => (t / 1000).toFixed(3)).join(' ')}`);
+  for (const size of GROUPS) {
+    const r = await measureGroup(browser, info, size);
+    console.log(
+      `${r.size} participants (${r.subscriptions} subscriptions, ${SECONDS} s): Janus+server CPU ${r.cpu.toFixed(1)} % of one core` +
+        `${r.size === 4 ? ' (budget < 30)' : ''}, frozen tiles ${r.frozen}, packet loss ${r.loss.toFixed(2)} %, ${r.fps.toFixed(1)} fps per subscription`,
+    );
+  }
+  console.log(
+    `machine load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+  );
+} finally {
+  await browser.close();
+  child.kill('SIGTERM');
+}

@@ -1,0 +1,90 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { PAGE_PATHS_SIGNED_IN, PAGE_PATHS_SIGNED_OUT } from './support/shell-pages';
+
+/** WCAG 2.2 AA with axe-core: zero serious or critical violations on every shell page. */
+const VARIANTS = [
+  { name: 'light', theme: 'light', language: 'en' },
+  { name: 'dark', theme: 'dark', language: 'en' },
+  { name: 'arabic', theme: 'light', language: 'ar' },
+] as const;
+type Variant = (typeof VARIANTS)[number];
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
+}
+
+async function open(page: Page, variant: Variant, path: string) {
+  await page.addInitScript(
+    ({ theme, language }) => {
+      localStorage.setItem('theme', theme);
+      localStorage.setItem('i18nextLng', language);
+    },
+    { theme: variant.theme, language: variant.language },
+  );
+  await page.goto(path);
+  await expect(page.locator('#boot-loader')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('html')).toHaveAttribute('dir', variant.language === 'ar' ? 'rtl' : 'ltr');
+  await expect(page.locator('h1').first()).toBeVisible();
+  // Let the entrance animation finish so colours are measured at full opacity.
+  await page.waitForTimeout(400);
+}
+
+for (const variant of VARIANTS) {
+  test.describe(`axe, ${variant.name}`, () => {
+    test.describe.configure({ timeout: 120_000 });
+
+    for (const path of PAGE_PATHS_SIGNED_OUT) {
+      test(`signed out ${path}`, async ({ page }) => {
+        await open(page, variant, path);
+        expect(await seriousViolations(page)).toEqual([]);
+      });
+    }
+
+    for (const path of PAGE_PATHS_SIGNED_IN) {
+      test(`signed in ${path}`, async ({ page, adminSession }) => {
+        await adminSession(page);
+        await open(page, variant, path);
+        expect(await seriousViolations(page)).toEqual([]);
+      });
+    }
+
+    test('dialogs and menus', async ({ page, adminSession }) => {
+      await adminSession(page);
+      await open(page, variant, '/');
+      const found: Record<string, unknown> = {};
+      await page.locator('[data-nav="instant"]').click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      found['instant dialog'] = await seriousViolations(page);
+      await page.keyboard.press('Escape');
+      await page.locator('[data-nav="schedule"]').click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      found['schedule dialog'] = await seriousViolations(page);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await page.locator('header button[aria-haspopup="menu"]').first().click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      found['notification menu'] = await seriousViolations(page);
+      await page.keyboard.press('Escape');
+      await page.locator('header button[aria-haspopup="menu"]').last().click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      found['user menu'] = await seriousViolations(page);
+      expect(found).toEqual({
+        'instant dialog': [],
+        'schedule dialog': [],
+        'notification menu': [],
+        'user menu': [],
+      });
+    });
+  });
+}

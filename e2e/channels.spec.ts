@@ -1,0 +1,150 @@
+import { expect, test } from './fixtures';
+import { FAKE_PNG, callAs, realPng, uniqueSlug } from './support/people';
+
+test.describe('channels', () => {
+  // Several server round trips each, on a machine that may be busy.
+  test.beforeEach(() => test.slow());
+  test('creates a channel with validation, then schedules a broadcast from My channel', async ({
+    page,
+    account,
+    signUp,
+    signIn,
+  }) => {
+    const other = await signUp({ username: 'Taken Tom' });
+    const takenSlug = uniqueSlug('taken');
+    await callAs(other, 'create-channel.php', { name: 'Tom TV', slug: takenSlug });
+
+    await signIn(page, account, '/my-channel');
+    await expect(page.getByRole('heading', { name: 'You have no channel yet' })).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Create a channel' }).click();
+    await expect(page).toHaveURL('/create-channel');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    await expect(page.getByText('Enter a name of 2 to 60 characters.')).toBeVisible();
+    await expect(page.getByText('Use 3 to 64 lower-case letters, digits and hyphens.')).toBeVisible();
+
+    await page.getByLabel('Channel name').fill('Cooking with Ana');
+    await page.getByLabel('Channel address').fill(takenSlug);
+    await expect(page.getByText('This channel address is already taken.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Create channel' })).toBeDisabled();
+    const slug = uniqueSlug('cooking');
+    await page.getByLabel('Channel address').fill(slug);
+    await expect(page.getByText('This channel address is already taken.')).toHaveCount(0);
+    await page.getByLabel('Description').fill('Weekly live cooking.');
+    await page.getByLabel('Category').selectOption('lifestyle');
+    await page.getByLabel('Link 1 label').fill('Recipes');
+    await page.getByLabel('Link 1 address').fill('javascript:alert(1)');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    await expect(
+      page.getByText('Give each link a label (up to 40 characters) and an address starting with https://.'),
+    ).toBeVisible();
+    await page.getByLabel('Link 1 address').fill('https://recipes.example.com');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+
+    await expect(page).toHaveURL('/my-channel');
+    await expect(page.getByRole('heading', { name: 'Cooking with Ana', level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Recipes' })).toHaveAttribute('href', 'https://recipes.example.com');
+    await expect(page.getByText('No broadcast is scheduled.')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Schedule a broadcast' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule a broadcast' });
+    await dialog.getByLabel('Ends').fill('2020-01-01T10:00');
+    await dialog.getByRole('button', { name: 'Schedule' }).click();
+    await expect(dialog.getByText('Give the broadcast a title.')).toBeVisible();
+    await expect(dialog.getByText('The end must be after the start.')).toBeVisible();
+    await dialog.getByLabel('Title').fill('Pasta night');
+    const start = new Date(Date.now() + 2 * 3600_000);
+    const end = new Date(start.getTime() + 3600_000);
+    const local = (date: Date) => {
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+    };
+    await dialog.getByLabel('Starts').fill(local(start));
+    await dialog.getByLabel('Ends').fill(local(end));
+    await dialog.getByRole('button', { name: 'Schedule' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('link', { name: 'Pasta night' })).toBeVisible();
+  });
+
+  test('edits pictures: a real image is stored, a fake .png is refused; others get a 403 page', async ({
+    page,
+    account,
+    signUp,
+    signIn,
+  }) => {
+    const channel = await callAs<{ id: number; slug: string }>(account, 'create-channel.php', {
+      name: 'Pixel Studio',
+      slug: uniqueSlug('pixel'),
+    });
+    await signIn(page, account, `/edit-channel/${channel.id}`);
+    await expect(page.getByRole('heading', { name: 'Edit Pixel Studio' })).toBeVisible({ timeout: 30_000 });
+
+    await page.getByLabel('Upload a picture').setInputFiles(FAKE_PNG);
+    await expect(page.getByText('This file is not a JPEG, PNG or WebP picture. Choose another one.')).toBeVisible();
+    await page
+      .getByLabel('Upload a cover')
+      .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: await realPng() });
+    await expect(page.getByText('The picture was saved.')).toBeVisible();
+    const cover = page.getByRole('img', { name: 'Current cover' });
+    await expect(cover).toHaveAttribute('src', /\/uploads\/covers\/[a-f0-9]{32}\.webp$/);
+    const src = (await cover.getAttribute('src')) ?? '';
+    expect((await page.request.get(src)).headers()['content-type']).toBe('image/webp');
+
+    await page.getByLabel('Description').fill('Pictures of everything.');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(`/channels/${channel.slug}`);
+    await expect(page.getByText('Pictures of everything.')).toBeVisible();
+
+    const intruder = await signUp({ username: 'Ivan Intruder' });
+    await page.context().clearCookies();
+    await signIn(page, intruder, `/edit-channel/${channel.id}`);
+    await expect(page.getByRole('heading', { name: 'You cannot edit this channel' })).toBeVisible();
+    await expect(page.getByText('Only the owner of this channel or an administrator can change it.')).toBeVisible();
+  });
+
+  test('browses and follows channels, and shows public pages without signing in', async ({
+    page,
+    account,
+    signUp,
+    signIn,
+  }) => {
+    const owner = await signUp({ username: 'Olga Owner' });
+    const slug = uniqueSlug('astro');
+    const channel = await callAs<{ id: number }>(owner, 'create-channel.php', {
+      name: `Astronomy ${slug}`,
+      slug,
+      description: 'Looking up at night.',
+      category: 'science',
+    });
+    const start = Math.floor(Date.now() / 1000) + 2 * 86_400;
+    const broadcast = await callAs<{ url_slug: string }>(owner, 'schedule-broadcast.php', {
+      id: channel.id,
+      name: 'Meteor shower',
+      start_time: start,
+      end_time: start + 3600,
+    });
+
+    await signIn(page, account, '/channels');
+    await page.getByRole('searchbox', { name: 'Search channels' }).fill(slug);
+    const card = page.getByRole('listitem').filter({ hasText: `Astronomy ${slug}` });
+    await expect(card).toBeVisible();
+    await card.getByRole('button', { name: 'Follow' }).click();
+    await expect(card.getByRole('button', { name: 'Following' })).toHaveAttribute('aria-pressed', 'true');
+    await page.getByLabel('Only channels I follow').check();
+    await expect(page.getByRole('listitem').filter({ hasText: `Astronomy ${slug}` })).toBeVisible();
+    await card.getByRole('link', { name: `Astronomy ${slug}` }).click();
+    await expect(page).toHaveURL(`/channels/${slug}`);
+    await expect(page.getByText('Followers: 1')).toBeVisible();
+
+    await page.context().clearCookies();
+    await page.goto(`/channel/${slug}`);
+    await expect(page.getByRole('heading', { name: `Astronomy ${slug}`, level: 1 })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+    await expect(page.getByRole('timer', { name: 'Time until the broadcast starts' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Public link' })).toHaveValue(new RegExp(`/channel/${slug}$`));
+    await page.goto(`/channel/${broadcast.url_slug}`);
+    await expect(page.getByRole('heading', { name: 'Meteor shower' })).toBeVisible();
+    await page.goto('/channel/no-such-channel-here');
+    await expect(page.getByRole('heading', { name: 'Not available' })).toBeVisible();
+    await expect(page.getByText('This channel or broadcast is not available.')).toBeVisible();
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The real Meetcast server for the end-to-end suite: the same buildApp() as apps/server/src/main.ts,
+ * on its own port, with a fresh embedded database (PGlite) in a temporary DATA_DIR, mail going to the
+ * sink of mail-server.ts, and the built web app (npm run build) served by it.
+ *
+ * One addition exists only here, never in the product: a loopback-only HTTP hook on its own port that
+ * calls the server's own notifier (context.notifier.notify), so a test can make a notification reach a
+ * user the way any feature would and then watch it arrive live in the browser.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { meetings } from '@meetcast/db';
+import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
+import { buildApp } from '../../apps/server/src/app.js';
+import { loadConfig } from '../../apps/server/src/env.js';
+import { seedForAdmin } from './admin-seed.js';
+import { E2E_PORTS } from './ports.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'meetcast-e2e-'));
+const config = loadConfig({
+  ...process.env,
+  PORT: String(E2E_PORTS.app),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
+  PUBLIC_URL: `http://127.0.0.1:${E2E_PORTS.app}`,
+  RATE_LIMIT_MULTIPLIER: '50',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+});
+const { app, context } = await buildApp(config);
+
+/** Room tests: a meeting put straight into the database (until they create them through the meetings API). */
+async function insertMeeting(fields: { hostId: number; isPrivate?: number; password?: string; isSchedule?: number }) {
+  const slug = `room-${randomBytes(5).toString('hex')}`;
+  const [row] = await context.db
+    .insert(meetings)
+    .values({
+      hostId: fields.hostId,
+      name: `Room ${slug}`,
+      slug,
+      isSchedule: fields.isSchedule ?? 1,
+      isPrivate: fields.isPrivate ?? 2,
+      isPassword: fields.password ? 1 : 2,
+      passwordPlain: fields.password ?? null,
+      passwordHash: fields.password ? await hashPassword(fields.password) : null,
+      startTime: new Date(),
+      endTime: new Date(Date.now() + 3_600_000),
+    })
+    .returning();
+  return row;
+}
+
+function readJson(request: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')));
+    request.on('error', reject);
+  });
+}
+
+const hook = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  if (request.method === 'POST' && url.pathname === '/meeting') {
+    readJson(request)
+      .then((fields) => insertMeeting(fields as Parameters<typeof insertMeeting>[0]))
+      .then(
+        (row) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(row)),
+        (error: unknown) => response.writeHead(500).end(String(error)),
+      );
+    return;
+  }
+  // Room tests: the media server dies; the supervisor must bring it (and the rooms) back.
+  if (request.method === 'POST' && url.pathname === '/kill-janus') {
+    const pid = context.media.managed?.pid;
+    if (pid) process.kill(pid, 'SIGKILL');
+    response.writeHead(pid ? 200 : 404).end();
+    return;
+  }
+  if (request.method !== 'POST' || (url.pathname !== '/notify' && url.pathname !== '/admin-seed')) {
+    response.writeHead(404).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  if (url.pathname === '/admin-seed') {
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      seedForAdmin(context.db, JSON.parse(Buffer.concat(chunks).toString('utf8'))).then(
+        (row) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(row)),
+        (error: unknown) => response.writeHead(500).end(String(error)),
+      );
+    });
+    return;
+  }
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const { userId, html } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { userId: number; html: string };
+    context.notifier.notify(userId, html).then(
+      (notification) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(notification)),
+      (error: unknown) => response.writeHead(500).end(String(error)),
+    );
+  });
+});
+
+async function shutdown() {
+  hook.close();
+  await app.close().catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown());
+
+await app.listen({ port: config.port, host: config.host });
+hook.listen(E2E_PORTS.hook, '127.0.0.1');

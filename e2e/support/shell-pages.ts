@@ -1,0 +1,36 @@
+/** Every page of the frame, for the accessibility sweep (one per route of spec section 2). */
+export const PAGE_PATHS_SIGNED_OUT = [
+  '/login',
+  '/signup',
+  '/confirm-signup',
+  '/forgot-password',
+  '/reset-password',
+  '/channel',
+  '/channel/some-channel',
+  '/room/some-room',
+];
+
+export const PAGE_PATHS_SIGNED_IN = [
+  '/',
+  '/upcoming-mettings',
+  '/recent-mettings',
+  '/calendar',
+  '/connect-stream',
+  '/contacts',
+  '/channels',
+  '/channels/some-meeting',
+  '/create-channel',
+  '/my-channel',
+  '/edit-channel/1',
+  '/profile',
+  '/room/some-room',
+  '/contact-us',
+  '/no-such-page',
+  '/admin',
+  '/admin/dashboard',
+  '/admin/users',
+  '/admin/meetings',
+  '/admin/channels',
+  '/admin/contacts',
+  '/admin/events',
+];

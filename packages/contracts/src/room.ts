@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { successBody } from './envelope.js';
+import { EpochSecondsSchema, LanguageFieldSchema, TokenSchema, optionalText, text } from './fields.js';
+
+/** Bumped when a room message changes shape; a client that differs is told to reload. */
+export const ROOM_PROTOCOL_VERSION = 1;
+/** The Socket.IO namespace of meeting rooms and the event names its messages travel under. */
+export const ROOM_NAMESPACE = '/room';
+export const ROOM_EVENT = 'room-event';
+export const ROOM_MESSAGE = 'room-message';
+/** Where browsers open their media connection (the server's proxy to Janus). */
+export const JANUS_PATH = '/janus';
+
+export const PARTICIPANT_ROLES = ['host', 'cohost', 'participant'] as const;
+export const ParticipantRoleSchema = z.enum(PARTICIPANT_ROLES);
+export type ParticipantRole = z.infer<typeof ParticipantRoleSchema>;
+
+/** The reactions a participant can send (shown over their tile for a few seconds). */
+export const REACTIONS = ['👍', '👏', '😂', '❤️', '🎉', '😮', '🙌', '🤔'] as const;
+
+const MeetIdSchema = text({ max: 100 });
+
+// ---------------------------------------------------------------- HTTP calls
+
+export const RoomMeetingSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  slug: z.string(),
+  is_private: z.number(),
+  /** 1 when joining asks for the meeting password (the password itself is never sent). */
+  is_password: z.number(),
+  is_schedule: z.number(),
+  state: z.string(),
+  locked: z.boolean(),
+  host_name: z.string(),
+  start_time: z.number(),
+  end_time: z.number(),
+});
+export type RoomMeeting = z.infer<typeof RoomMeetingSchema>;
+
+export const GetRoomInputSchema = z.object({ meetId: MeetIdSchema, token: TokenSchema, lng: LanguageFieldSchema });
+export const GetRoomOutputSchema = successBody(z.object({ meeting: RoomMeetingSchema, is_host: z.boolean() }));
+
+export const JoinRoomInputSchema = z.object({
+  meetId: MeetIdSchema,
+  token: TokenSchema,
+  /** Guests only; signed-in people join with their username. */
+  display_name: optionalText(60),
+  password: z.string().max(128).optional(),
+  lng: LanguageFieldSchema,
+});
+export const JoinStateSchema = z.enum(['admitted', 'lobby']);
+export const JoinRoomOutputSchema = successBody(
+  z.object({
+    /** Short-lived; opens the room's Socket.IO namespace and the /janus media connection. */
+    grant: z.string(),
+    participant_id: z.string(),
+    display_name: z.string(),
+    role: ParticipantRoleSchema,
+    state: JoinStateSchema,
+    meeting: RoomMeetingSchema,
+  }),
+);
+export type JoinRoomOutput = z.infer<typeof JoinRoomOutputSchema>;
+
+// ---------------------------------------------------------------- Socket.IO protocol
+
+/** Named reasons a room connection or message is refused. */
+export const RoomErrorReasonSchema = z.enum([
+  'unauthorized',
+  'protocol_mismatch',
+  'invalid_message',
+  'forbidden',
+  'not_found',
+  'meeting_ended',
+  'removed',
+  'denied',
+  'in_lobby',
+  'rate_limited',
+  'media_unavailable',
+]);
+export type RoomErrorReason = z.infer<typeof RoomErrorReasonSchema>;
+
+export const RoomAuthSchema = z.object({ grant: z.string().min(20).max(100), protocol: z.number().int() });
+export type RoomAuth = z.infer<typeof RoomAuthSchema>;
+
+export const ParticipantSchema = z.object({
+  id: z.string(),
+  display_name: z.string(),
+  role: ParticipantRoleSchema,
+  is_guest: z.boolean(),
+  audio: z.boolean(),
+  video: z.boolean(),
+  screen: z.boolean(),
+  hand_raised: z.boolean(),
+  joined_at: EpochSecondsSchema,
+});
+export type Participant = z.infer<typeof ParticipantSchema>;
+
+export const ChatMessageSchema = z.object({
+  id: z.number(),
+  participant_id: z.string().nullable(),
+  display_name: z.string(),
+  /** Plain text; clients render it as text and only turn URLs into links. */
+  text: z.string(),
+  created_at: z.number(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+export const LobbyEntrySchema = z.object({ participant_id: z.string(), display_name: z.string() });
+export type LobbyEntry = z.infer<typeof LobbyEntrySchema>;
+
+export const MediaAccessSchema = z.object({
+  path: z.string(),
+  room: z.number(),
+  ice_servers: z.array(
+    z.object({ urls: z.string(), username: z.string().optional(), credential: z.string().optional() }),
+  ),
+});
+export type MediaAccess = z.infer<typeof MediaAccessSchema>;
+
+const ParticipantRef = z.object({ participant_id: z.string().min(1).max(40) });
+
+/** What a participant's browser sends, each acknowledged with a RoomAck. */
+export const RoomClientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('media.state'), audio: z.boolean(), video: z.boolean(), screen: z.boolean() }),
+  z.object({ type: z.literal('chat.send'), text: text({ max: 2000 }) }),
+  z.object({ type: z.literal('hand.set'), raised: z.boolean() }),
+  z.object({ type: z.literal('reaction.send'), emoji: z.enum(REACTIONS) }),
+  z.object({ type: z.literal('room.leave') }),
+  ParticipantRef.extend({ type: z.literal('host.mute') }),
+  z.object({ type: z.literal('host.mute-all') }),
+  ParticipantRef.extend({ type: z.literal('host.stop-video') }),
+  ParticipantRef.extend({ type: z.literal('host.remove') }),
+  ParticipantRef.extend({ type: z.literal('host.admit') }),
+  ParticipantRef.extend({ type: z.literal('host.deny') }),
+  ParticipantRef.extend({ type: z.literal('host.promote') }),
+  z.object({ type: z.literal('host.lock'), locked: z.boolean() }),
+  z.object({ type: z.literal('host.end') }),
+]);
+export type RoomClientMessage = z.infer<typeof RoomClientMessageSchema>;
+
+export const RoomAckSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true) }),
+  z.object({ ok: z.literal(false), reason: RoomErrorReasonSchema }),
+]);
+export type RoomAck = z.infer<typeof RoomAckSchema>;
+
+/** What the server pushes to a participant, keyed on `type`. */
+export const RoomServerEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('room.state'),
+    protocol: z.number(),
+    self: ParticipantSchema,
+    participants: z.array(ParticipantSchema),
+    lobby: z.array(LobbyEntrySchema),
+    locked: z.boolean(),
+    chat: z.array(ChatMessageSchema),
+    meeting: RoomMeetingSchema,
+    media: MediaAccessSchema.nullable(),
+  }),
+  z.object({ type: z.literal('lobby.waiting'), meeting: RoomMeetingSchema }),
+  z.object({ type: z.literal('lobby.admitted') }),
+  z.object({ type: z.literal('lobby.denied') }),
+  z.object({ type: z.literal('lobby.changed'), lobby: z.array(LobbyEntrySchema) }),
+  z.object({ type: z.literal('participant.joined'), participant: ParticipantSchema }),
+  z.object({ type: z.literal('participant.updated'), participant: ParticipantSchema }),
+  z.object({ type: z.literal('participant.left'), participant_id: z.string() }),
+  z.object({ type: z.literal('chat.message'), message: ChatMessageSchema }),
+  z.object({ type: z.literal('reaction'), participant_id: z.string(), emoji: z.enum(REACTIONS) }),
+  z.object({ type: z.literal('room.locked'), locked: z.boolean() }),
+  z.object({ type: z.literal('moderation'), action: z.enum(['mute', 'stop-video']), by: z.string() }),
+  z.object({ type: z.literal('removed') }),
+  z.object({ type: z.literal('room.ended') }),
+  z.object({ type: z.literal('error'), reason: RoomErrorReasonSchema }),
+]);
+export type RoomServerEvent = z.infer<typeof RoomServerEventSchema>;

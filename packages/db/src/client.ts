@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+/** The one database type the server codes against, whichever engine is underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../migrations');
+// Serializes migrations when several server processes start against one PostgreSQL.
+const MIGRATION_LOCK_ID = 727_001;
+
+export type DatabaseOptions = { url: string } | { dataDir: string } | { inMemory: true };
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if ('url' in options) return openPostgres(options.url);
+  const dataDir = 'dataDir' in options ? join(options.dataDir, 'pglite') : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const db = drizzlePglite({ client, schema });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return {
+    db: db as unknown as Database,
+    kind: 'pglite',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const migrationClient = new pg.Client({ connectionString: url });
+  await migrationClient.connect();
+  try {
+    await migrationClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePostgres(drizzlePostgres({ client: migrationClient, schema }), {
+      migrationsFolder: MIGRATIONS_FOLDER,
+    });
+  } finally {
+    await migrationClient.end();
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that the server drops must not take the process down.
+  pool.on('error', () => undefined);
+  const db = drizzlePostgres({ client: pool, schema });
+  return {
+    db: db as unknown as Database,
+    kind: 'postgres',
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () => pool.end(),
+  };
+}

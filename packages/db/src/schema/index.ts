@@ -1,0 +1,5 @@
+export * from './accounts.js';
+export * from './meetings.js';
+export * from './people.js';
+export * from './system.js';
+export * from './rooms.js';

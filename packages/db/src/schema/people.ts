@@ -1,0 +1,107 @@
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { createdAt, instant, updatedAt } from './columns.js';
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone').notNull().default(''),
+    company: text('company').notNull().default(''),
+    notes: text('notes').notNull().default(''),
+    isFavourite: boolean('is_favourite').notNull().default(false),
+    deletedAt: instant('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('contacts_owner_email_unique').on(table.ownerId, table.email),
+    index('contacts_owner_idx').on(table.ownerId),
+  ],
+);
+
+export const channels = pgTable(
+  'channels',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    description: text('description').notNull().default(''),
+    category: text('category').notNull().default(''),
+    avatar: text('avatar'),
+    cover: text('cover'),
+    links: jsonb('links').$type<{ label: string; url: string }[]>().notNull().default([]),
+    visibility: text('visibility', { enum: ['public', 'unlisted'] })
+      .notNull()
+      .default('public'),
+    hiddenAt: instant('hidden_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('channels_slug_unique').on(table.slug),
+    uniqueIndex('channels_owner_unique').on(table.ownerId),
+  ],
+);
+
+export const channelFollowers = pgTable(
+  'channel_followers',
+  {
+    id: serial('id').primaryKey(),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('channel_followers_unique').on(table.channelId, table.userId)],
+);
+
+export const calendarEvents = pgTable(
+  'calendar_events',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    startTime: instant('start_time').notNull(),
+    endTime: instant('end_time').notNull(),
+    isAllDay: boolean('is_all_day').notNull().default(false),
+    color: text('color').notNull().default('#4f46e5'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('calendar_events_user_idx').on(table.userId, table.startTime)],
+);
+
+/** A connected streaming destination: YouTube or Twitch through OAuth, or a custom RTMP address. */
+export const streamConnections = pgTable(
+  'stream_connections',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform', { enum: ['youtube', 'twitch', 'rtmp'] }).notNull(),
+    accountName: text('account_name').notNull().default(''),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    tokenExpiresAt: instant('token_expires_at'),
+    rtmpUrl: text('rtmp_url'),
+    streamKey: text('stream_key'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('stream_connections_user_idx').on(table.userId)],
+);

@@ -1,0 +1,45 @@
+import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { createdAt, instant, updatedAt } from './columns.js';
+import { meetingAttendance, meetings } from './meetings.js';
+
+/** The Janus room secret and pin of a meeting: only the server knows them, browsers never do. */
+export const roomCredentials = pgTable('room_credentials', {
+  meetingId: integer('meeting_id')
+    .primaryKey()
+    .references(() => meetings.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  pin: text('pin').notNull(),
+  createdAt: createdAt(),
+});
+
+export const PARTICIPANT_ROLES = ['host', 'cohost', 'participant'] as const;
+export const PARTICIPANT_STATES = ['lobby', 'admitted', 'denied', 'removed', 'left'] as const;
+
+/**
+ * One join grant: who may be in a meeting's room, as what, and whether they wait in the lobby or
+ * were removed. The grant token itself is only stored hashed.
+ */
+export const roomParticipants = pgTable(
+  'room_participants',
+  {
+    /** Public, random; names the participant in the room protocol and in Janus. */
+    id: text('id').primaryKey(),
+    meetingId: integer('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    displayName: text('display_name').notNull(),
+    role: text('role', { enum: PARTICIPANT_ROLES }).notNull(),
+    state: text('state', { enum: PARTICIPANT_STATES }).notNull(),
+    grantHash: text('grant_hash').notNull(),
+    attendanceId: integer('attendance_id').references(() => meetingAttendance.id, { onDelete: 'set null' }),
+    expiresAt: instant('expires_at').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('room_participants_grant_unique').on(table.grantHash),
+    index('room_participants_meeting_idx').on(table.meetingId, table.state),
+  ],
+);

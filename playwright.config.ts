@@ -1,0 +1,71 @@
+import { defineConfig, devices } from '@playwright/test';
+import { OIDC_SERVER_ENV } from './e2e/support/oidc';
+import { APP_URL, MAIL_API_URL, OIDC_ISSUER } from './e2e/support/ports';
+
+/**
+ * End-to-end suite: Debian's Chromium (never `npx playwright install`), a real SMTP sink, and the real
+ * server serving the built web app on a fresh embedded database. `npm run test:e2e` builds first.
+ */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+];
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/support/global-setup.ts',
+  timeout: 60_000,
+  // The machine is shared and often busy: allow rendering some slack before an expectation fails.
+  expect: { timeout: 20_000 },
+  fullyParallel: true,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
+  // One retry in CI: a shared 2-core machine occasionally starves a browser; a real bug fails twice.
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    baseURL: APP_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'en-US',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: [
+    {
+      command: 'node --import tsx e2e/support/mail-server.ts',
+      url: `${MAIL_API_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: 'node --import tsx e2e/support/oidc-provider.ts',
+      url: `${OIDC_ISSUER}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: 'node --import tsx e2e/support/app-server.ts',
+      env: OIDC_SERVER_ENV,
+      url: `${APP_URL}/readyz`,
+      reuseExistingServer: false,
+      timeout: 90_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
+});

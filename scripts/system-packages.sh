@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Meetcast runs and tests with, only where they are missing.
+set -euo pipefail
+missing=()
+command -v janus >/dev/null 2>&1 || missing+=(janus)
+command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.
+dpkg -s fonts-noto-core >/dev/null 2>&1 || missing+=(fonts-noto-core)
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing system packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
