@@ -28,7 +28,7 @@ test.describe('route guard', () => {
       await expect(page).toHaveURL(path);
     }
     await page.goto('/room/x');
-    await expect(page.getByRole('heading', { name: 'Meeting room' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Meeting not found' })).toBeVisible();
     // Without a session even main-layout pages use the blank layout: no sidebar.
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
   });
@@ -105,7 +105,7 @@ test.describe('sidebar', () => {
     await expect(page).toHaveURL('/contacts');
     await expect(nav.getByRole('link', { name: 'Contacts' })).toHaveAttribute('aria-current', 'page');
     await expect(nav.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current', 'page');
-    await expect(page.getByRole('heading', { name: 'Contacts' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Contacts', exact: true })).toBeVisible();
   });
 
   test('Instant Meeting and Schedule A Meeting open their dialogs; focus returns on close', async ({

@@ -8,17 +8,18 @@ bash scripts/system-packages.sh
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
-mkdir -p test-results
+# Reports live outside test-results/, which Playwright empties when it starts.
+rm -rf reports && mkdir -p reports
 echo "== typecheck"; npm run typecheck
 echo "== lint"; npm run lint
 echo "== unit and API tests (Vitest: PGlite, PostgreSQL, Redis)"
 unit_status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || unit_status=$?
+npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json || unit_status=$?
 echo "== build"; npm run build
 echo "== bundle budget"; node --import tsx bench/bundle-size.ts || unit_status=1
 echo "== end-to-end tests (Playwright, Chromium)"
 e2e_status=0
-PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json || e2e_status=$?
-node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json
+PLAYWRIGHT_JSON_OUTPUT_NAME=reports/playwright.json npx playwright test --reporter=list,json || e2e_status=$?
+node scripts/test-summary.mjs reports/vitest.json reports/playwright.json
 echo "suite took $(( $(date +%s) - started )) s"
 [ "$unit_status" -eq 0 ] && [ "$e2e_status" -eq 0 ]

@@ -1,46 +1,10 @@
-import type { EventClickArg, EventInput, LocaleInput } from '@fullcalendar/core';
+import type { EventClickArg, EventInput } from '@fullcalendar/core';
 import dayGridPlugin from '@fullcalendar/daygrid';
 import FullCalendar from '@fullcalendar/react';
 import type { AdminEvent } from '@meetcast/contracts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import './events-calendar.css';
-
-type LocaleModule = { default: LocaleInput };
-const LOCALES: Record<string, () => Promise<LocaleModule>> = {
-  ar: () => import('@fullcalendar/core/locales/ar'),
-  da: () => import('@fullcalendar/core/locales/da'),
-  de: () => import('@fullcalendar/core/locales/de'),
-  el: () => import('@fullcalendar/core/locales/el'),
-  es: () => import('@fullcalendar/core/locales/es'),
-  fr: () => import('@fullcalendar/core/locales/fr'),
-  hu: () => import('@fullcalendar/core/locales/hu'),
-  it: () => import('@fullcalendar/core/locales/it'),
-  ja: () => import('@fullcalendar/core/locales/ja'),
-  pl: () => import('@fullcalendar/core/locales/pl'),
-  pt: () => import('@fullcalendar/core/locales/pt-br'),
-  ru: () => import('@fullcalendar/core/locales/ru'),
-  sv: () => import('@fullcalendar/core/locales/sv'),
-  tr: () => import('@fullcalendar/core/locales/tr'),
-  zh: () => import('@fullcalendar/core/locales/zh-cn'),
-};
-
-/** FullCalendar's own translations (day names, "more"), loaded for the reader's language only. */
-function useCalendarLocale(language: string): LocaleInput | undefined {
-  const [loaded, setLoaded] = useState<{ language: string; locale: LocaleInput }>();
-  useEffect(() => {
-    const load = LOCALES[language];
-    if (!load) return;
-    let isCurrent = true;
-    void load().then((module) => {
-      if (isCurrent) setLoaded({ language, locale: module.default });
-    });
-    return () => {
-      isCurrent = false;
-    };
-  }, [language]);
-  return loaded?.language === language ? loaded.locale : undefined;
-}
+import { CALENDAR_THEME_CLASS, useCalendarLocale } from '../../components/full-calendar/calendar-support';
 
 interface EventsCalendarProps {
   /** The first day of the month shown; the page's own buttons move it. */
@@ -83,7 +47,7 @@ export default function EventsCalendar({ month, events, onSelect }: EventsCalend
   return (
     <section
       aria-label={t('events.calendar_label')}
-      className="admin-calendar rounded-2xl border border-slate-200 bg-white p-3 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      className={`${CALENDAR_THEME_CLASS} rounded-2xl border border-slate-200 bg-white p-3 shadow-sm dark:border-slate-800 dark:bg-slate-900 text-[0.8125rem]`}
     >
       <FullCalendar
         ref={calendar}

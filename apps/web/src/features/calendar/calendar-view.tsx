@@ -1,4 +1,4 @@
-import type { DateSelectArg, EventClickArg, EventInput, LocaleInput } from '@fullcalendar/core';
+import type { DateSelectArg, EventClickArg, EventInput } from '@fullcalendar/core';
 import dayGridPlugin from '@fullcalendar/daygrid';
 import interactionPlugin, { type EventResizeDoneArg } from '@fullcalendar/interaction';
 import listPlugin from '@fullcalendar/list';
@@ -6,34 +6,20 @@ import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import type { EventDropArg } from '@fullcalendar/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import type { CalendarEvent, MeetingOccurrence } from '@meetcast/contracts';
+import {
+  CALENDAR_THEME_CLASS,
+  useCalendarLocale,
+  useDecorativeCalendarIcons,
+} from '../../components/full-calendar/calendar-support';
 import { useMeetingDialogs } from '../meetings/meeting-dialogs';
 import { fromWall, toWall } from '../meetings/zoned-time';
 import { calendarApi, fieldsOf, type EventFields } from './calendar-api';
 import { EventDialog, type EventDraft } from './event-dialog';
 import { MeetingDetailsDialog, SlotChoiceDialog } from './calendar-dialogs';
-
-type LocaleModule = { default: LocaleInput };
-const LOCALES: Record<string, () => Promise<LocaleModule>> = {
-  ar: () => import('@fullcalendar/core/locales/ar'),
-  da: () => import('@fullcalendar/core/locales/da'),
-  de: () => import('@fullcalendar/core/locales/de'),
-  el: () => import('@fullcalendar/core/locales/el'),
-  es: () => import('@fullcalendar/core/locales/es'),
-  fr: () => import('@fullcalendar/core/locales/fr'),
-  hu: () => import('@fullcalendar/core/locales/hu'),
-  it: () => import('@fullcalendar/core/locales/it'),
-  ja: () => import('@fullcalendar/core/locales/ja'),
-  pl: () => import('@fullcalendar/core/locales/pl'),
-  pt: () => import('@fullcalendar/core/locales/pt'),
-  ru: () => import('@fullcalendar/core/locales/ru'),
-  sv: () => import('@fullcalendar/core/locales/sv'),
-  tr: () => import('@fullcalendar/core/locales/tr'),
-  zh: () => import('@fullcalendar/core/locales/zh-cn'),
-};
 
 // White text on it passes WCAG AA (5.9:1).
 const MEETING_COLOR = '#0369a1';
@@ -49,46 +35,11 @@ function textColorOn(hex: string): string {
   return luminance > 0.18 ? '#0f172a' : '#ffffff';
 }
 
-/** FullCalendar marks its toolbar icons role="img" without a name; the buttons carry the names. */
-function useDecorativeIcons() {
-  const container = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const root = container.current;
-    if (!root) return;
-    const hide = () =>
-      root.querySelectorAll('.fc-icon[role="img"]').forEach((icon) => {
-        icon.removeAttribute('role');
-        icon.setAttribute('aria-hidden', 'true');
-      });
-    hide();
-    const observer = new MutationObserver(hide);
-    observer.observe(root, { childList: true, subtree: true });
-    return () => observer.disconnect();
-  }, []);
-  return container;
-}
-
-function useFullCalendarLocale(language: string): LocaleInput | undefined {
-  const [loaded, setLoaded] = useState<{ language: string; locale: LocaleInput }>();
-  useEffect(() => {
-    const load = LOCALES[language];
-    if (!load) return;
-    let isCurrent = true;
-    void load().then((module) => {
-      if (isCurrent) setLoaded({ language, locale: module.default });
-    });
-    return () => {
-      isCurrent = false;
-    };
-  }, [language]);
-  return loaded?.language === language ? loaded.locale : undefined;
-}
-
 /** FullCalendar with month, week, day and list views: meetings (read-only) and personal events (editable). */
 export default function CalendarView({ zone }: { zone: string }) {
   const { t, i18n } = useTranslation('calendar');
   const language = (i18n.resolvedLanguage ?? 'en').split('-')[0] ?? 'en';
-  const locale = useFullCalendarLocale(language);
+  const locale = useCalendarLocale(language);
   const queryClient = useQueryClient();
   const dialogs = useMeetingDialogs();
   const [range, setRange] = useState<{ start: number; end: number }>();
@@ -96,7 +47,7 @@ export default function CalendarView({ zone }: { zone: string }) {
   const [slot, setSlot] = useState<{ start: number; end: number; isAllDay: boolean }>();
   const [meeting, setMeeting] = useState<MeetingOccurrence>();
   const [isBusy, setIsBusy] = useState(false);
-  const container = useDecorativeIcons();
+  const container = useDecorativeCalendarIcons<HTMLDivElement>();
 
   const calendar = useQuery({
     queryKey: ['calendar', range?.start, range?.end],
@@ -189,7 +140,7 @@ export default function CalendarView({ zone }: { zone: string }) {
   return (
     <div
       ref={container}
-      className="rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-5 dark:border-slate-800 dark:bg-slate-900 [--fc-border-color:var(--color-slate-200)] [--fc-page-bg-color:transparent] [--fc-neutral-bg-color:var(--color-slate-100)] [--fc-list-event-hover-bg-color:var(--color-slate-100)] [--fc-today-bg-color:color-mix(in_oklab,var(--color-amber-200)_35%,transparent)] dark:[--fc-border-color:var(--color-slate-800)] dark:[--fc-neutral-bg-color:var(--color-slate-800)] dark:[--fc-list-event-hover-bg-color:var(--color-slate-800)] dark:text-slate-100 [&_.fc-day-other_.fc-daygrid-day-top]:text-slate-500 [&_.fc-day-other_.fc-daygrid-day-top]:opacity-100 dark:[&_.fc-day-other_.fc-daygrid-day-top]:text-slate-400"
+      className={`${CALENDAR_THEME_CLASS} rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-5 dark:border-slate-800 dark:bg-slate-900`}
     >
       {calendar.isError && (
         <p role="alert" className="mb-3 text-sm text-red-700 dark:text-red-300">

@@ -1,0 +1,61 @@
+import type { LocaleInput } from '@fullcalendar/core';
+import { useEffect, useRef, useState } from 'react';
+import './calendar-theme.css';
+
+/** Class of the element around a FullCalendar: our light and dark colours (calendar-theme.css). */
+export const CALENDAR_THEME_CLASS = 'meetcast-calendar';
+
+type LocaleModule = { default: LocaleInput };
+const LOCALES: Record<string, () => Promise<LocaleModule>> = {
+  ar: () => import('@fullcalendar/core/locales/ar'),
+  da: () => import('@fullcalendar/core/locales/da'),
+  de: () => import('@fullcalendar/core/locales/de'),
+  el: () => import('@fullcalendar/core/locales/el'),
+  es: () => import('@fullcalendar/core/locales/es'),
+  fr: () => import('@fullcalendar/core/locales/fr'),
+  hu: () => import('@fullcalendar/core/locales/hu'),
+  it: () => import('@fullcalendar/core/locales/it'),
+  ja: () => import('@fullcalendar/core/locales/ja'),
+  pl: () => import('@fullcalendar/core/locales/pl'),
+  pt: () => import('@fullcalendar/core/locales/pt'),
+  ru: () => import('@fullcalendar/core/locales/ru'),
+  sv: () => import('@fullcalendar/core/locales/sv'),
+  tr: () => import('@fullcalendar/core/locales/tr'),
+  zh: () => import('@fullcalendar/core/locales/zh-cn'),
+};
+
+/** FullCalendar's own translations (day names, "more"), loaded for the reader's language only. */
+export function useCalendarLocale(language: string): LocaleInput | undefined {
+  const [loaded, setLoaded] = useState<{ language: string; locale: LocaleInput }>();
+  useEffect(() => {
+    const load = LOCALES[language];
+    if (!load) return;
+    let isCurrent = true;
+    void load().then((module) => {
+      if (isCurrent) setLoaded({ language, locale: module.default });
+    });
+    return () => {
+      isCurrent = false;
+    };
+  }, [language]);
+  return loaded?.language === language ? loaded.locale : undefined;
+}
+
+/** FullCalendar marks its toolbar icons role="img" without a name; the buttons carry the names. */
+export function useDecorativeCalendarIcons<T extends HTMLElement>() {
+  const container = useRef<T>(null);
+  useEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    const hide = () =>
+      root.querySelectorAll('.fc-icon[role="img"]').forEach((icon) => {
+        icon.removeAttribute('role');
+        icon.setAttribute('aria-hidden', 'true');
+      });
+    hide();
+    const observer = new MutationObserver(hide);
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+  return container;
+}
