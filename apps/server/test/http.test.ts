@@ -39,6 +39,21 @@ describe('HTTP surface', () => {
     expect(missingAsset.status).toBe(404);
   });
 
+  it('refuses NUL characters in any field, whatever the encoding', async () => {
+    const form = new FormData();
+    form.set('slug', 'a\u0000b');
+    const bodies: [string, BodyInit, Record<string, string>][] = [
+      ['form', 'slug=%00', { 'content-type': 'application/x-www-form-urlencoded' }],
+      ['json', JSON.stringify({ slug: 'x\u0000', nested: ['ok'] }), { 'content-type': 'application/json' }],
+      ['multipart', form, {}],
+    ];
+    for (const [name, body, headers] of bodies) {
+      const response = await fetch(`${server.baseUrl}/api/get-channel.php`, { method: 'POST', body, headers });
+      expect(response.status, name).toBe(400);
+      expect(await response.json(), name).toEqual({ status: 'error', message: expect.stringContaining('NUL') });
+    }
+  });
+
   it('answers health and readiness', async () => {
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);

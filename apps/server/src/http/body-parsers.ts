@@ -34,6 +34,16 @@ function utf8Text(body: Buffer): string {
   return body.toString('utf8');
 }
 
+/** PostgreSQL text cannot hold NUL, so no field may carry one (file contents are Buffers, not strings). */
+function hasNulCharacter(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNulCharacter);
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || hasNulCharacter(item));
+  }
+  return false;
+}
+
 /** Every call accepts urlencoded forms, multipart forms and JSON with the same fields. */
 export async function registerBodyParsers(app: FastifyInstance) {
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -73,5 +83,9 @@ export async function registerBodyParsers(app: FastifyInstance) {
       files: 2,
       parts: 60,
     },
+  });
+  // After the multipart hook, so that multipart fields are checked too.
+  app.addHook('preValidation', async (request) => {
+    if (hasNulCharacter(request.body)) throw new AppError(400, 'errors.nul_character');
   });
 }

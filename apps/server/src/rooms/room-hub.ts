@@ -9,10 +9,9 @@ import {
   type Participant,
   type RoomAck,
   type RoomClientMessage,
-  type RoomErrorReason,
   type RoomServerEvent,
 } from '@meetcast/contracts';
-import { and, eq, meetings, roomParticipants } from '@meetcast/db';
+import { eq, meetings } from '@meetcast/db';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../context.js';
 import { extendGrant, findGrant, type MeetingRow, type ParticipantRow } from './grants.js';
@@ -27,36 +26,28 @@ import {
   participantRows,
   storeChat,
 } from './room-lifecycle.js';
-
-/** What each room socket carries; read across server processes by fetchSockets(). */
-interface RoomSocketData {
-  participantId: string;
-  meetingId: number;
-  admitted: boolean;
-  joinedAt: number;
-  audio: boolean;
-  video: boolean;
-  screen: boolean;
-  handRaised: boolean;
-}
-
-const members = (meetingId: number) => `m:${meetingId}`;
-const hosts = (meetingId: number) => `h:${meetingId}`;
-const lobby = (meetingId: number) => `l:${meetingId}`;
-const person = (participantId: string) => `p:${participantId}`;
-const isHostRole = (role: ParticipantRow['role']) => role === 'host' || role === 'cohost';
+import {
+  decideLobby,
+  describeParticipant,
+  hosts,
+  isHostRole,
+  lobby,
+  markRemoved,
+  members,
+  moderationTarget,
+  participantWithMeeting,
+  person,
+  promoteToCohost,
+  Refusal,
+  setRoomLocked,
+  type RoomSocketData,
+} from './room-moderation.js';
 
 export interface RoomHubOptions {
   /** How long a meeting may stay empty (people reconnecting) before its session is over. */
   emptyGraceMs: number;
   /** How long a dropped participant is still shown before they count as gone. */
   leaveGraceMs: number;
-}
-
-class Refusal extends Error {
-  constructor(readonly reason: RoomErrorReason) {
-    super(reason);
-  }
 }
 
 /**
@@ -144,7 +135,7 @@ export class RoomHub {
 
   private async onConnection(socket: Socket) {
     const data = socket.data as RoomSocketData;
-    const found = await this.current(data.participantId);
+    const found = await participantWithMeeting(this.context, data.participantId);
     if (!found) return void socket.disconnect(true);
     const { participant, meeting } = found;
     await socket.join(person(participant.id));
@@ -188,7 +179,7 @@ export class RoomHub {
     await socket.join(members(meeting.id));
     if (isHostRole(participant.role)) await socket.join(hosts(meeting.id));
     const participants = await this.presence(meeting.id);
-    const self = participants.find((p) => p.id === participant.id) ?? this.describe(participant, data);
+    const self = participants.find((p) => p.id === participant.id) ?? describeParticipant(participant, data);
     const [fresh] = await this.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
     socket.emit(ROOM_EVENT, {
       type: 'room.state',
@@ -206,29 +197,6 @@ export class RoomHub {
       .emit(ROOM_EVENT, { type: 'participant.joined', participant: self } satisfies RoomServerEvent);
   }
 
-  private async current(participantId: string) {
-    const [row] = await this.context.db
-      .select({ participant: roomParticipants, meeting: meetings })
-      .from(roomParticipants)
-      .innerJoin(meetings, eq(meetings.id, roomParticipants.meetingId))
-      .where(eq(roomParticipants.id, participantId));
-    return row;
-  }
-
-  private describe(participant: ParticipantRow, data: RoomSocketData): Participant {
-    return {
-      id: participant.id,
-      display_name: participant.displayName,
-      role: participant.role,
-      is_guest: participant.userId === null,
-      audio: data.audio,
-      video: data.video,
-      screen: data.screen,
-      hand_raised: data.handRaised,
-      joined_at: data.joinedAt,
-    };
-  }
-
   /** Everyone connected to the meeting, on any server process. */
   private async presence(meetingId: number): Promise<Participant[]> {
     const sockets = await this.namespace.in(members(meetingId)).fetchSockets();
@@ -240,7 +208,7 @@ export class RoomHub {
     const rows = await participantRows(this.context, [...latest.keys()]);
     return [...latest.values()].flatMap((data) => {
       const row = rows.get(data.participantId);
-      return row && row.state === 'admitted' ? [this.describe(row, data)] : [];
+      return row && row.state === 'admitted' ? [describeParticipant(row, data)] : [];
     });
   }
 
@@ -303,7 +271,7 @@ export class RoomHub {
     if (!parsed.success) throw new Refusal('invalid_message');
     const data = socket.data as RoomSocketData;
     if (!data.admitted) throw new Refusal('in_lobby');
-    const found = await this.current(data.participantId);
+    const found = await participantWithMeeting(this.context, data.participantId);
     if (!found || found.participant.state !== 'admitted') throw new Refusal('forbidden');
     const message = parsed.data;
     if (message.type.startsWith('host.')) {
@@ -326,7 +294,7 @@ export class RoomHub {
       case 'hand.set': {
         if (message.type === 'hand.set') data.handRaised = message.raised;
         else Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
-        this.emit(room, { type: 'participant.updated', participant: this.describe(participant, data) });
+        this.emit(room, { type: 'participant.updated', participant: describeParticipant(participant, data) });
         return;
       }
       case 'chat.send': {
@@ -361,21 +329,12 @@ export class RoomHub {
     if (budget.count > 20) throw new Refusal('rate_limited');
   }
 
-  private async target(meetingId: number, participantId: string) {
-    const [row] = await this.context.db
-      .select()
-      .from(roomParticipants)
-      .where(and(eq(roomParticipants.id, participantId), eq(roomParticipants.meetingId, meetingId)));
-    if (!row) throw new Refusal('not_found');
-    return row;
-  }
-
   private async onHostMessage(actor: ParticipantRow, meeting: MeetingRow, message: RoomClientMessage) {
     const by = actor.displayName;
     switch (message.type) {
       case 'host.mute':
       case 'host.stop-video': {
-        const target = await this.target(meeting.id, message.participant_id);
+        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
         const action = message.type === 'host.mute' ? 'mute' : 'stop-video';
         this.emit(person(target.id), { type: 'moderation', action, by });
         return;
@@ -387,12 +346,9 @@ export class RoomHub {
           .emit(ROOM_EVENT, { type: 'moderation', action: 'mute', by } satisfies RoomServerEvent);
         return;
       case 'host.remove': {
-        const target = await this.target(meeting.id, message.participant_id);
+        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
         if (target.role === 'host' || target.id === actor.id) throw new Refusal('forbidden');
-        await this.context.db
-          .update(roomParticipants)
-          .set({ state: 'removed', updatedAt: new Date() })
-          .where(eq(roomParticipants.id, target.id));
+        await markRemoved(this.context, target.id);
         await closeAttendance(this.context, target.id, new Date());
         this.emit(person(target.id), { type: 'removed' });
         this.namespace.in(person(target.id)).disconnectSockets(true);
@@ -404,13 +360,10 @@ export class RoomHub {
       }
       case 'host.admit':
       case 'host.deny': {
-        const target = await this.target(meeting.id, message.participant_id);
+        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
         if (target.state !== 'lobby') throw new Refusal('not_found');
         const admitted = message.type === 'host.admit';
-        await this.context.db
-          .update(roomParticipants)
-          .set({ state: admitted ? 'admitted' : 'denied', updatedAt: new Date() })
-          .where(and(eq(roomParticipants.id, target.id), eq(roomParticipants.state, 'lobby')));
+        await decideLobby(this.context, target.id, admitted);
         this.emit(person(target.id), { type: admitted ? 'lobby.admitted' : 'lobby.denied' });
         if (!admitted) this.namespace.in(person(target.id)).disconnectSockets(true);
         await this.announceLobby(meeting.id);
@@ -418,12 +371,9 @@ export class RoomHub {
       }
       case 'host.promote': {
         if (actor.role !== 'host') throw new Refusal('forbidden');
-        const target = await this.target(meeting.id, message.participant_id);
+        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
         if (target.state !== 'admitted' || target.role !== 'participant') throw new Refusal('forbidden');
-        await this.context.db
-          .update(roomParticipants)
-          .set({ role: 'cohost', updatedAt: new Date() })
-          .where(eq(roomParticipants.id, target.id));
+        await promoteToCohost(this.context, target.id);
         this.namespace.in(person(target.id)).socketsJoin(hosts(meeting.id));
         const updated = (await this.presence(meeting.id)).find((p) => p.id === target.id);
         if (updated) this.emit(members(meeting.id), { type: 'participant.updated', participant: updated });
@@ -431,10 +381,7 @@ export class RoomHub {
         return;
       }
       case 'host.lock':
-        await this.context.db
-          .update(meetings)
-          .set({ isLocked: message.locked, updatedAt: new Date() })
-          .where(eq(meetings.id, meeting.id));
+        await setRoomLocked(this.context, meeting.id, message.locked);
         this.emit(members(meeting.id), { type: 'room.locked', locked: message.locked });
         return;
       case 'host.end':

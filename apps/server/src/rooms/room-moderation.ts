@@ -1,0 +1,92 @@
+import type { Participant, RoomErrorReason } from '@meetcast/contracts';
+import { and, eq, meetings, roomParticipants } from '@meetcast/db';
+import type { AppContext } from '../context.js';
+import type { ParticipantRow } from './grants.js';
+
+/** What each room socket carries; read across server processes by fetchSockets(). */
+export interface RoomSocketData {
+  participantId: string;
+  meetingId: number;
+  admitted: boolean;
+  joinedAt: number;
+  audio: boolean;
+  video: boolean;
+  screen: boolean;
+  handRaised: boolean;
+}
+
+/** Socket.IO rooms of a meeting: everyone admitted, its hosts, its lobby, and one per participant. */
+export const members = (meetingId: number) => `m:${meetingId}`;
+export const hosts = (meetingId: number) => `h:${meetingId}`;
+export const lobby = (meetingId: number) => `l:${meetingId}`;
+export const person = (participantId: string) => `p:${participantId}`;
+export const isHostRole = (role: ParticipantRow['role']) => role === 'host' || role === 'cohost';
+
+/** A room message refused for a reason the client is told in its acknowledgement. */
+export class Refusal extends Error {
+  constructor(readonly reason: RoomErrorReason) {
+    super(reason);
+  }
+}
+
+/** A participant with their meeting, as stored now (a host may have changed either meanwhile). */
+export async function participantWithMeeting(context: AppContext, participantId: string) {
+  const [row] = await context.db
+    .select({ participant: roomParticipants, meeting: meetings })
+    .from(roomParticipants)
+    .innerJoin(meetings, eq(meetings.id, roomParticipants.meetingId))
+    .where(eq(roomParticipants.id, participantId));
+  return row;
+}
+
+/** A participant as the room shows them: the stored row plus what their socket says right now. */
+export function describeParticipant(participant: ParticipantRow, data: RoomSocketData): Participant {
+  return {
+    id: participant.id,
+    display_name: participant.displayName,
+    role: participant.role,
+    is_guest: participant.userId === null,
+    audio: data.audio,
+    video: data.video,
+    screen: data.screen,
+    hand_raised: data.handRaised,
+    joined_at: data.joinedAt,
+  };
+}
+
+/** The participant a host action is aimed at, in the host's own meeting only. */
+export async function moderationTarget(context: AppContext, meetingId: number, participantId: string) {
+  const [row] = await context.db
+    .select()
+    .from(roomParticipants)
+    .where(and(eq(roomParticipants.id, participantId), eq(roomParticipants.meetingId, meetingId)));
+  if (!row) throw new Refusal('not_found');
+  return row;
+}
+
+/** Removed participants cannot come back with the same grant. */
+export async function markRemoved(context: AppContext, participantId: string) {
+  await context.db
+    .update(roomParticipants)
+    .set({ state: 'removed', updatedAt: new Date() })
+    .where(eq(roomParticipants.id, participantId));
+}
+
+/** Admits or denies someone still waiting; a decision another host already took is left alone. */
+export async function decideLobby(context: AppContext, participantId: string, admitted: boolean) {
+  await context.db
+    .update(roomParticipants)
+    .set({ state: admitted ? 'admitted' : 'denied', updatedAt: new Date() })
+    .where(and(eq(roomParticipants.id, participantId), eq(roomParticipants.state, 'lobby')));
+}
+
+export async function promoteToCohost(context: AppContext, participantId: string) {
+  await context.db
+    .update(roomParticipants)
+    .set({ role: 'cohost', updatedAt: new Date() })
+    .where(eq(roomParticipants.id, participantId));
+}
+
+export async function setRoomLocked(context: AppContext, meetingId: number, locked: boolean) {
+  await context.db.update(meetings).set({ isLocked: locked, updatedAt: new Date() }).where(eq(meetings.id, meetingId));
+}
