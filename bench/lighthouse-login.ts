@@ -24,9 +24,13 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
-const server = spawn(process.execPath, ['--import', 'tsx', new URL('./servers/meetcast.ts', import.meta.url).pathname], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', new URL('./servers/meetcast.ts', import.meta.url).pathname],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 let port = 0;
 for await (const line of createInterface({ input: server.stdout })) {
   if (line.startsWith('{')) {
@@ -53,11 +57,17 @@ try {
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const performance = score('performance');
   const accessibility = score('accessibility');
-  for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift']) {
+  for (const id of [
+    'first-contentful-paint',
+    'largest-contentful-paint',
+    'total-blocking-time',
+    'cumulative-layout-shift',
+  ]) {
     console.log(`${audits[id]?.title ?? id}: ${audits[id]?.displayValue ?? '?'}`);
   }
   for (const audit of Object.values(audits)) {
-    if (audit.scoreDisplayMode === 'binary' && audit.score === 0) console.log(`failed audit: ${audit.id} (${audit.title})`);
+    if (audit.scoreDisplayMode === 'binary' && audit.score === 0)
+      console.log(`failed audit: ${audit.id} (${audit.title})`);
   }
   console.log(
     `/login performance ${performance} (budget >= ${BUDGET.performance}), accessibility ${accessibility} (budget ${BUDGET.accessibility})`,
