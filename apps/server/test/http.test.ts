@@ -42,7 +42,7 @@ describe('HTTP surface', () => {
   it('refuses NUL characters in any field, whatever the encoding', async () => {
     const form = new FormData();
     form.set('slug', 'a\u0000b');
-    const bodies: [string, BodyInit, Record<string, string>][] = [
+    const bodies: [string, string | FormData, Record<string, string>][] = [
       ['form', 'slug=%00', { 'content-type': 'application/x-www-form-urlencoded' }],
       ['json', JSON.stringify({ slug: 'x\u0000', nested: ['ok'] }), { 'content-type': 'application/json' }],
       ['multipart', form, {}],

@@ -1,70 +1,24 @@
 import { eq, externalIdentities, externalLoginAttempts, users } from '@meetcast/db';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeAtProvider, startTestProvider, type TestProvider } from './oidc-test-provider.js';
+import {
+  begin,
+  CALLBACK,
+  callbackFields,
+  finish,
+  oidcEnv,
+  provider,
+  signInThroughProvider,
+  uniqueLogin,
+  withTestProvider,
+  type Methods,
+  type Session,
+} from './oidc-helpers.js';
+import { authorizeAtProvider } from './oidc-test-provider.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, uniqueEmail, type ApiAnswer, type Fields, type TestServer } from './test-server.js';
+import { startTestServer, uniqueEmail, type TestServer } from './test-server.js';
 
-const PUBLIC_URL = 'http://meetcast.test';
-const CALLBACK = `${PUBLIC_URL}/meetcast-names-login`;
-
-type Session = {
-  token: string;
-  data: { id: number; username: string; email: string; avatar: string | null; role_id: number };
-};
-type Methods = { data: { has_password: boolean; external: { id: number; provider: string; email: string | null }[] } };
-
-let provider: TestProvider;
-let counter = 0;
-const uniqueLogin = (prefix: string) => `${prefix}${process.pid}x${counter++}`;
-
-beforeAll(async () => {
-  provider = await startTestProvider({ redirectUris: [CALLBACK] });
-});
-afterAll(() => provider.close());
-
-function oidcEnv(extra: Record<string, string> = {}) {
-  return {
-    PUBLIC_URL,
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: provider.client.id,
-    OIDC_CLIENT_SECRET: provider.client.secret,
-    OIDC_DISPLAY_NAME: 'Test ID',
-    ...extra,
-  };
-}
-
-/** start-external-login.php: the provider address and the httpOnly cookie it set. */
-async function begin(server: TestServer) {
-  const response = await fetch(`${server.baseUrl}/api/start-external-login.php`, { method: 'POST' });
-  const body = (await response.json()) as ApiAnswer<{ url: string }>['body'];
-  const setCookie = response.headers.getSetCookie().find((line) => line.startsWith('meetcast_oidc='));
-  if (response.status !== 200 || !body.data || !setCookie) throw new Error(`start failed: ${body.message}`);
-  return { url: body.data.url, cookie: setCookie.split(';')[0] ?? '', setCookie };
-}
-
-/** What the callback page posts: the code in `token`, plus `state` and `iss` from the same redirect. */
-function callbackFields(callback: URL, overrides: Fields = {}): Fields {
-  return {
-    token: callback.searchParams.get('code') ?? undefined,
-    state: callback.searchParams.get('state') ?? undefined,
-    iss: callback.searchParams.get('iss') ?? undefined,
-    error: callback.searchParams.get('error') ?? undefined,
-    ...overrides,
-  };
-}
-
-async function finish(server: TestServer, cookie: string, fields: Fields) {
-  return server.post<Session>('meetcast-names-login.php', fields, { cookie });
-}
-
-/** The whole flow: start, provider login and consent pages, then the callback call. */
-async function signInThroughProvider(server: TestServer, login: string) {
-  const { url, cookie } = await begin(server);
-  const callback = await authorizeAtProvider(url, login, CALLBACK);
-  const answer = await finish(server, cookie, callbackFields(callback));
-  return { answer, callback, cookie };
-}
+withTestProvider();
 
 describe.each(BACKENDS)('external sign-in on %s', (backend) => {
   let server: TestServer;
@@ -361,64 +315,5 @@ describe.each(BACKENDS)('external sign-in on %s', (backend) => {
       }),
       { numRuns: 60 },
     );
-  });
-});
-
-describe.each(BACKENDS)('external sign-in with an allowed-domain list on %s', (backend) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(backend, oidcEnv({ OIDC_ALLOWED_DOMAINS: 'allowed.test, Other-Allowed.test' }));
-  });
-  afterAll(() => server.close());
-
-  it('lets only the listed domains in', async () => {
-    const outsider = uniqueLogin('outsider');
-    provider.accounts.set(outsider, { email: `${outsider}@elsewhere.test`, email_verified: true });
-    const refused = await signInThroughProvider(server, outsider);
-    expect(refused.answer.httpStatus).toBe(403);
-    expect(refused.answer.body.message).toBe('Addresses at elsewhere.test are not allowed to sign in here.');
-
-    const lookalike = uniqueLogin('lookalike');
-    provider.accounts.set(lookalike, { email: `${lookalike}@sub.allowed.test`, email_verified: true });
-    expect((await signInThroughProvider(server, lookalike)).answer.httpStatus).toBe(403);
-
-    const insider = uniqueLogin('insider');
-    provider.accounts.set(insider, { email: `${insider}@other-allowed.test`, email_verified: true });
-    const admitted = await signInThroughProvider(server, insider);
-    expect(admitted.answer.httpStatus).toBe(200);
-    expect(admitted.answer.body.data?.data.email).toBe(`${insider}@other-allowed.test`);
-  });
-});
-
-describe('external sign-in when it is not configured, or the provider is down', () => {
-  it('hides the button and answers a clear error', async () => {
-    const server = await startTestServer('pglite', { PUBLIC_URL });
-    try {
-      const config = await server.post('get-auth-config.php');
-      expect(config.body).toMatchObject({ status: 'success', data: { oidc: null } });
-      for (const call of ['start-external-login.php', 'meetcast-names-login.php']) {
-        const answer = await server.post(call, { token: 'some-code' });
-        expect(answer.httpStatus).toBe(404);
-        expect(answer.body).toEqual({
-          status: 'error',
-          message: 'Sign-in through an external provider is not set up on this server.',
-        });
-      }
-      const french = await server.post('start-external-login.php', { lng: 'fr' });
-      expect(french.body.message).not.toBe('Sign-in through an external provider is not set up on this server.');
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('answers 503 while the provider cannot be reached', async () => {
-    const server = await startTestServer('pglite', oidcEnv({ OIDC_ISSUER: 'http://127.0.0.1:9' }));
-    try {
-      const answer = await server.post('start-external-login.php');
-      expect(answer.httpStatus).toBe(503);
-      expect(answer.body.message).toBe('Test ID cannot be reached right now. Please try again later.');
-    } finally {
-      await server.close();
-    }
   });
 });

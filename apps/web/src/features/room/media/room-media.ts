@@ -12,52 +12,21 @@ import {
   type PluginHandle,
 } from './janus-api';
 
-export type FeedKind = 'camera' | 'screen';
-export type MediaStatus = 'connecting' | 'connected' | 'reconnecting' | 'failed';
-export type Quality = 'good' | 'fair' | 'poor';
+import {
+  debug,
+  inboundVideoStats,
+  parseDisplay,
+  REJOIN_WINDOW_MS,
+  type FeedKind,
+  type InboundVideo,
+  type MediaStatus,
+  type Publisher,
+  type RemoteFeed,
+  type RoomMediaListener,
+  type StreamInfo,
+} from './media-types';
 
-export interface RemoteFeed {
-  feedId: number;
-  participantId: string;
-  kind: FeedKind;
-  stream: MediaStream;
-}
-
-export interface RoomMediaListener {
-  onStatus(status: MediaStatus): void;
-  onFeeds(feeds: RemoteFeed[]): void;
-  onTalking(participantId: string, isTalking: boolean): void;
-}
-
-interface StreamInfo {
-  mid: string;
-  type: string;
-  feed_id?: number;
-  feed_display?: string;
-  active?: boolean;
-}
-
-interface Publisher {
-  id: number;
-  display?: string;
-}
-
-const REJOIN_WINDOW_MS = 30_000;
-const isDebug = () => {
-  try {
-    return window.localStorage.getItem('meetcast.debug') === '1';
-  } catch {
-    return false;
-  }
-};
-const debug = (...args: unknown[]) => {
-  if (isDebug()) console.debug('[room-media]', ...args);
-};
-
-function parseDisplay(display: string | undefined): { participantId: string; kind: FeedKind } | undefined {
-  const match = /^(.+):(camera|screen)$/.exec(display ?? '');
-  return match ? { participantId: match[1]!, kind: match[2] as FeedKind } : undefined;
-}
+export type { FeedKind, InboundVideo, MediaStatus, Quality, RemoteFeed, RoomMediaListener } from './media-types';
 
 /**
  * One participant's media in a meeting, over janus.js: a publisher handle for the camera and
@@ -442,35 +411,12 @@ export class RoomMedia {
   }
 
   /** Inbound video figures of every subscription (tests and the connection-quality badge use them). */
-  async inboundVideo(): Promise<
-    {
-      feedId: number;
-      participantId: string;
-      framesDecoded: number;
-      packetsLost: number;
-      packetsReceived: number;
-      framesPerSecond: number;
-    }[]
-  > {
-    const pc = peerConnection(this.subscriber);
-    if (!pc) return [];
-    const report = await pc.getStats();
-    const result: Awaited<ReturnType<RoomMedia['inboundVideo']>> = [];
-    report.forEach((entry: RTCInboundRtpStreamStats & { mid?: string; type: string }) => {
-      if (entry.type !== 'inbound-rtp' || entry.kind !== 'video' || entry.mid === undefined) return;
-      const feedId = this.streams.get(entry.mid)?.feed_id;
+  async inboundVideo(): Promise<InboundVideo[]> {
+    return inboundVideoStats(peerConnection(this.subscriber), (mid) => {
+      const feedId = this.streams.get(mid)?.feed_id;
       const owner = feedId === undefined ? undefined : this.publishers.get(feedId);
-      if (feedId === undefined || !owner) return;
-      result.push({
-        feedId,
-        participantId: owner.participantId,
-        framesDecoded: entry.framesDecoded ?? 0,
-        packetsLost: entry.packetsLost ?? 0,
-        packetsReceived: entry.packetsReceived ?? 0,
-        framesPerSecond: entry.framesPerSecond ?? 0,
-      });
+      return feedId === undefined || !owner ? undefined : { feedId, participantId: owner.participantId };
     });
-    return result;
   }
 
   close() {

@@ -1,0 +1,79 @@
+/** The vocabulary of room media: feeds, statuses, what Janus tells about streams, and inbound figures. */
+export type FeedKind = 'camera' | 'screen';
+export type MediaStatus = 'connecting' | 'connected' | 'reconnecting' | 'failed';
+export type Quality = 'good' | 'fair' | 'poor';
+
+export interface RemoteFeed {
+  feedId: number;
+  participantId: string;
+  kind: FeedKind;
+  stream: MediaStream;
+}
+
+export interface RoomMediaListener {
+  onStatus(status: MediaStatus): void;
+  onFeeds(feeds: RemoteFeed[]): void;
+  onTalking(participantId: string, isTalking: boolean): void;
+}
+
+export interface StreamInfo {
+  mid: string;
+  type: string;
+  feed_id?: number;
+  feed_display?: string;
+  active?: boolean;
+}
+
+export interface Publisher {
+  id: number;
+  display?: string;
+}
+
+export const REJOIN_WINDOW_MS = 30_000;
+const isDebug = () => {
+  try {
+    return window.localStorage.getItem('meetcast.debug') === '1';
+  } catch {
+    return false;
+  }
+};
+export const debug = (...args: unknown[]) => {
+  if (isDebug()) console.debug('[room-media]', ...args);
+};
+
+export function parseDisplay(display: string | undefined): { participantId: string; kind: FeedKind } | undefined {
+  const match = /^(.+):(camera|screen)$/.exec(display ?? '');
+  return match ? { participantId: match[1]!, kind: match[2] as FeedKind } : undefined;
+}
+
+export interface InboundVideo {
+  feedId: number;
+  participantId: string;
+  framesDecoded: number;
+  packetsLost: number;
+  packetsReceived: number;
+  framesPerSecond: number;
+}
+
+/** Inbound video figures of a subscriber connection, per feed that `ownerOf` recognises by its mid. */
+export async function inboundVideoStats(
+  pc: RTCPeerConnection | undefined,
+  ownerOf: (mid: string) => { feedId: number; participantId: string } | undefined,
+): Promise<InboundVideo[]> {
+  if (!pc) return [];
+  const report = await pc.getStats();
+  const result: InboundVideo[] = [];
+  report.forEach((entry: RTCInboundRtpStreamStats & { mid?: string; type: string }) => {
+    if (entry.type !== 'inbound-rtp' || entry.kind !== 'video' || entry.mid === undefined) return;
+    const owner = ownerOf(entry.mid);
+    if (!owner) return;
+    result.push({
+      ...owner,
+      framesDecoded: entry.framesDecoded ?? 0,
+      packetsLost: entry.packetsLost ?? 0,
+      packetsReceived: entry.packetsReceived ?? 0,
+      framesPerSecond: entry.framesPerSecond ?? 0,
+    });
+  });
+  return result;
+}
