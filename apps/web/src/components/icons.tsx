@@ -1,9 +1,10 @@
 import type { SVGProps } from 'react';
 
 /** Stroke icons (24×24, 2 px lines), drawn here so the shell needs no icon package. */
-type IconProps = SVGProps<SVGSVGElement>;
+export type IconProps = SVGProps<SVGSVGElement>;
 
-function Icon({ children, ...props }: IconProps) {
+/** The frame every icon shares; other icon sets draw their paths inside it. */
+export function Icon({ children, ...props }: IconProps) {
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"

@@ -1,97 +1,86 @@
-import type { SVGProps } from 'react';
+import { Icon, type IconProps } from '../../components/icons';
 
-type IconProps = SVGProps<SVGSVGElement>;
-const base = {
-  xmlns: 'http://www.w3.org/2000/svg',
-  viewBox: '0 0 24 24',
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-  strokeLinecap: 'round' as const,
-  strokeLinejoin: 'round' as const,
-  'aria-hidden': true,
-};
-
+/** The meeting room's control icons, drawn in the shared icon frame. */
 export const MicIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <rect x="9" y="2" width="6" height="12" rx="3" />
     <path d="M5 10a7 7 0 0 0 14 0M12 17v5" />
-  </svg>
+  </Icon>
 );
 export const MicOffIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <path d="M2 2l20 20M9 9v1a3 3 0 0 0 5.1 2.1M15 9.3V5a3 3 0 0 0-5.9-.7" />
     <path d="M19 10a7 7 0 0 1-1.2 3.9M5 10a7 7 0 0 0 11.2 5.6M12 17v5" />
-  </svg>
+  </Icon>
 );
 export const CamIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <rect x="2" y="6" width="14" height="12" rx="2" />
     <path d="M16 10l6-3v10l-6-3" />
-  </svg>
+  </Icon>
 );
 export const CamOffIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <path d="M2 2l20 20M16 16H4a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h2M10 6h4a2 2 0 0 1 2 2v4l6-3v8" />
-  </svg>
+  </Icon>
 );
 export const ScreenIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <rect x="2" y="3" width="20" height="14" rx="2" />
     <path d="M8 21h8M12 17v4M9 10l3-3 3 3M12 7v6" />
-  </svg>
+  </Icon>
 );
 export const HandIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <path d="M18 11V6a2 2 0 0 0-4 0v5M14 10V4a2 2 0 0 0-4 0v6M10 10.5V6a2 2 0 0 0-4 0v8" />
     <path d="M18 8a2 2 0 0 1 4 0v6a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.9-6-2.4l-3.6-3.6a2 2 0 0 1 2.8-2.8L7 15" />
-  </svg>
+  </Icon>
 );
 export const ChatIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
-  </svg>
+  </Icon>
 );
 export const PeopleIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <circle cx="9" cy="7" r="4" />
     <path d="M3 21v-2a4 4 0 0 1 4-4h4a4 4 0 0 1 4 4v2M16 3.1a4 4 0 0 1 0 7.8M21 21v-2a4 4 0 0 0-3-3.9" />
-  </svg>
+  </Icon>
 );
 export const LinkIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <path d="M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7" />
     <path d="M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7" />
-  </svg>
+  </Icon>
 );
 export const LeaveIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <path d="M10.7 13.3a16 16 0 0 0 3.4 2.6l1.3-1.3a2 2 0 0 1 2.1-.5c.9.3 1.8.5 2.8.6A2 2 0 0 1 22 16.9v3a2 2 0 0 1-2.2 2A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1 1 .3 1.9.6 2.8a2 2 0 0 1-.5 2.1L8 9.9" />
     <path d="M22 2L2 22" />
-  </svg>
+  </Icon>
 );
 export const LayoutIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <rect x="3" y="3" width="7" height="7" />
     <rect x="14" y="3" width="7" height="7" />
     <rect x="3" y="14" width="7" height="7" />
     <rect x="14" y="14" width="7" height="7" />
-  </svg>
+  </Icon>
 );
 export const SmileIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <circle cx="12" cy="12" r="10" />
     <path d="M8 14s1.5 2 4 2 4-2 4-2M9 9h.01M15 9h.01" />
-  </svg>
+  </Icon>
 );
 export const LockIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <rect x="3" y="11" width="18" height="11" rx="2" />
     <path d="M7 11V7a5 5 0 0 1 10 0v4" />
-  </svg>
+  </Icon>
 );
 export const SignalIcon = (p: IconProps) => (
-  <svg {...base} {...p}>
+  <Icon {...p}>
     <path d="M2 20h.01M7 20v-4M12 20v-8M17 20V8M22 4v16" />
-  </svg>
+  </Icon>
 );
