@@ -2,11 +2,11 @@ import { AdminChannelListBodySchema, type AdminChannel } from '@meetcast/contrac
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../components/page-header';
 import { useAdminAction, useAdminQuery } from './admin-api';
-import { DataTable, FilterSelect } from './data-table';
+import { AdminTablePage } from './admin-table-page';
+import { FilterSelect } from './data-table';
 import { useFormat } from './format';
-import { Badge, ExportButton, PersonCell, RowButton, useConfirmation } from './parts';
+import { Badge, PersonCell, RowButton, useConfirmation } from './parts';
 import { useTableState } from './use-table-state';
 
 export default function AdminChannelsPage() {
@@ -110,36 +110,30 @@ export default function AdminChannelsPage() {
   }, [t, format, ask, hideChannel, unhideChannel, deleteChannel]);
 
   return (
-    <section>
-      <PageHeader
-        title={t('channels.title')}
-        description={t('channels.description')}
-        actions={<ExportButton table="channels" fields={{ search: controls.fields.search }} />}
-      />
-      <DataTable
-        label={t('channels.title')}
-        searchLabel={t('channels.search')}
-        columns={columns}
-        rows={data?.data.data ?? []}
-        total={data?.data.total ?? 0}
-        controls={controls}
-        isLoading={isFetching}
-        error={error?.message}
-        getRowId={(channel) => String(channel.id)}
-        toolbar={
-          <FilterSelect
-            label={t('channels.columns.visibility')}
-            value={controls.state.filters.hidden ?? ''}
-            onChange={(value) => controls.setFilter('hidden', value)}
-            options={[
-              { value: '', label: t('filters.all') },
-              { value: 'no', label: t('channels.shown') },
-              { value: 'yes', label: t('channels.hidden') },
-            ]}
-          />
-        }
-      />
+    <AdminTablePage
+      section="channels"
+      exportTable="channels"
+      columns={columns}
+      rows={data?.data.data ?? []}
+      total={data?.data.total ?? 0}
+      controls={controls}
+      isLoading={isFetching}
+      error={error?.message}
+      getRowId={(channel) => String(channel.id)}
+      toolbar={
+        <FilterSelect
+          label={t('channels.columns.visibility')}
+          value={controls.state.filters.hidden ?? ''}
+          onChange={(value) => controls.setFilter('hidden', value)}
+          options={[
+            { value: '', label: t('filters.all') },
+            { value: 'no', label: t('channels.shown') },
+            { value: 'yes', label: t('channels.hidden') },
+          ]}
+        />
+      }
+    >
       {confirmation.dialog}
-    </section>
+    </AdminTablePage>
   );
 }

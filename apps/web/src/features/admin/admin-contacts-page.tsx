@@ -2,12 +2,12 @@ import { AdminContactListBodySchema, CONTACT_MESSAGE_STATUSES, type AdminContact
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../components/page-header';
 import { useAdminQuery } from './admin-api';
 import { ContactMessageDialog } from './contact-message-dialog';
-import { DataTable, FilterSelect } from './data-table';
+import { AdminTablePage } from './admin-table-page';
+import { FilterSelect } from './data-table';
 import { useFormat } from './format';
-import { Badge, ExportButton, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
+import { Badge, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
 import { useTableState } from './use-table-state';
 
 export default function AdminContactsPage() {
@@ -78,36 +78,30 @@ export default function AdminContactsPage() {
   );
 
   return (
-    <section>
-      <PageHeader
-        title={t('contacts.title')}
-        description={t('contacts.description')}
-        actions={<ExportButton table="contact_messages" fields={{ search: controls.fields.search }} />}
-      />
-      <DataTable
-        label={t('contacts.title')}
-        searchLabel={t('contacts.search')}
-        columns={columns}
-        rows={rows}
-        total={data?.data.total ?? 0}
-        controls={controls}
-        isLoading={isFetching}
-        error={error?.message}
-        getRowId={(message) => String(message.id)}
-        toolbar={
-          <FilterSelect
-            label={t('columns.status')}
-            value={controls.state.filters.status ?? ''}
-            onChange={(value) => controls.setFilter('status', value)}
-            options={[
-              { value: '', label: t('filters.all') },
-              ...CONTACT_MESSAGE_STATUSES.map((status) => ({ value: status, label: t(`contact_status.${status}`) })),
-            ]}
-          />
-        }
-      />
+    <AdminTablePage
+      section="contacts"
+      exportTable="contact_messages"
+      columns={columns}
+      rows={rows}
+      total={data?.data.total ?? 0}
+      controls={controls}
+      isLoading={isFetching}
+      error={error?.message}
+      getRowId={(message) => String(message.id)}
+      toolbar={
+        <FilterSelect
+          label={t('columns.status')}
+          value={controls.state.filters.status ?? ''}
+          onChange={(value) => controls.setFilter('status', value)}
+          options={[
+            { value: '', label: t('filters.all') },
+            ...CONTACT_MESSAGE_STATUSES.map((status) => ({ value: status, label: t(`contact_status.${status}`) })),
+          ]}
+        />
+      }
+    >
       <ContactMessageDialog message={open} onClose={() => setOpened(null)} confirm={confirmation.ask} />
       {confirmation.dialog}
-    </section>
+    </AdminTablePage>
   );
 }

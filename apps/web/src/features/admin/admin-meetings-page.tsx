@@ -2,11 +2,11 @@ import { AdminMeetingListBodySchema, PASSWORD_FLAG, PRIVACY, type AdminMeeting }
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../components/page-header';
 import { useAdminAction, useAdminQuery } from './admin-api';
-import { DataTable, FilterSelect } from './data-table';
+import { AdminTablePage } from './admin-table-page';
+import { FilterSelect } from './data-table';
 import { useFormat } from './format';
-import { Badge, ExportButton, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
+import { Badge, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
 import { useTableState } from './use-table-state';
 
 const STATES = ['scheduled', 'live', 'ended', 'cancelled'] as const;
@@ -133,35 +133,29 @@ export default function AdminMeetingsPage() {
   }, [t, format, ask, endMeeting, deleteMeeting]);
 
   return (
-    <section>
-      <PageHeader
-        title={t('meetings.title')}
-        description={t('meetings.description')}
-        actions={<ExportButton table="meetings" fields={{ search: controls.fields.search }} />}
-      />
-      <DataTable
-        label={t('meetings.title')}
-        searchLabel={t('meetings.search')}
-        columns={columns}
-        rows={data?.data.data ?? []}
-        total={data?.data.total ?? 0}
-        controls={controls}
-        isLoading={isFetching}
-        error={error?.message}
-        getRowId={(meeting) => String(meeting.id)}
-        toolbar={
-          <FilterSelect
-            label={t('columns.status')}
-            value={controls.state.filters.state ?? ''}
-            onChange={(value) => controls.setFilter('state', value)}
-            options={[
-              { value: '', label: t('filters.all') },
-              ...STATES.map((state) => ({ value: state, label: t(`meeting_state.${state}`) })),
-            ]}
-          />
-        }
-      />
+    <AdminTablePage
+      section="meetings"
+      exportTable="meetings"
+      columns={columns}
+      rows={data?.data.data ?? []}
+      total={data?.data.total ?? 0}
+      controls={controls}
+      isLoading={isFetching}
+      error={error?.message}
+      getRowId={(meeting) => String(meeting.id)}
+      toolbar={
+        <FilterSelect
+          label={t('columns.status')}
+          value={controls.state.filters.state ?? ''}
+          onChange={(value) => controls.setFilter('state', value)}
+          options={[
+            { value: '', label: t('filters.all') },
+            ...STATES.map((state) => ({ value: state, label: t(`meeting_state.${state}`) })),
+          ]}
+        />
+      }
+    >
       {confirmation.dialog}
-    </section>
+    </AdminTablePage>
   );
 }

@@ -3,12 +3,12 @@ import type { ColumnDef, RowSelectionState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
-import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../session/session-context';
 import { useAdminAction, useAdminQuery } from './admin-api';
-import { DataTable, FilterSelect } from './data-table';
+import { AdminTablePage } from './admin-table-page';
+import { FilterSelect } from './data-table';
 import { useFormat } from './format';
-import { Badge, ExportButton, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
+import { Badge, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
 import { UserDetailDialog } from './user-detail-dialog';
 import { useTableState } from './use-table-state';
 
@@ -99,73 +99,67 @@ export default function AdminUsersPage() {
   );
 
   return (
-    <section>
-      <PageHeader
-        title={t('users.title')}
-        description={t('users.description')}
-        actions={<ExportButton table="users" fields={{ search: controls.fields.search }} />}
-      />
-      <DataTable
-        label={t('users.title')}
-        searchLabel={t('users.search')}
-        columns={columns}
-        rows={data?.data.data ?? []}
-        total={data?.data.total ?? 0}
-        controls={controls}
-        isLoading={isFetching}
-        error={error?.message}
-        getRowId={(user) => String(user.id)}
-        selection={{ value: selection, onChange: setSelection, label: (user) => user.username }}
-        toolbar={
-          <>
-            <FilterSelect
-              label={t('users.columns.role')}
-              value={controls.state.filters.role_id ?? ''}
-              onChange={(value) => controls.setFilter('role_id', value)}
-              options={[
-                { value: '', label: t('filters.all') },
-                { value: String(ROLE.admin), label: t('roles.admin') },
-                { value: String(ROLE.user), label: t('roles.user') },
-              ]}
-            />
-            <FilterSelect
-              label={t('columns.status')}
-              value={controls.state.filters.status ?? ''}
-              onChange={(value) => controls.setFilter('status', value)}
-              options={[
-                { value: '', label: t('filters.all') },
-                ...(['active', 'disabled', 'pending'] as const).map((status) => ({
-                  value: status,
-                  label: t(`user_status.${status}`),
-                })),
-              ]}
-            />
-          </>
-        }
-        bulkActions={
-          <>
-            <Button
-              size="sm"
-              variant="secondary"
-              onClick={() => bulk('disable')}
-              disabled={selectedIds.includes(String(me?.id))}
-            >
-              {t('users.bulk.disable')}
-            </Button>
-            <Button size="sm" variant="secondary" onClick={() => bulk('enable')}>
-              {t('users.bulk.enable')}
-            </Button>
-            <Button size="sm" variant="danger" onClick={() => bulk('delete')}>
-              {t('users.bulk.delete')}
-            </Button>
-            <Button size="sm" variant="ghost" onClick={() => setSelection({})}>
-              {t('table.clear_selection')}
-            </Button>
-          </>
-        }
-      />
+    <AdminTablePage
+      section="users"
+      exportTable="users"
+      columns={columns}
+      rows={data?.data.data ?? []}
+      total={data?.data.total ?? 0}
+      controls={controls}
+      isLoading={isFetching}
+      error={error?.message}
+      getRowId={(user) => String(user.id)}
+      selection={{ value: selection, onChange: setSelection, label: (user) => user.username }}
+      toolbar={
+        <>
+          <FilterSelect
+            label={t('users.columns.role')}
+            value={controls.state.filters.role_id ?? ''}
+            onChange={(value) => controls.setFilter('role_id', value)}
+            options={[
+              { value: '', label: t('filters.all') },
+              { value: String(ROLE.admin), label: t('roles.admin') },
+              { value: String(ROLE.user), label: t('roles.user') },
+            ]}
+          />
+          <FilterSelect
+            label={t('columns.status')}
+            value={controls.state.filters.status ?? ''}
+            onChange={(value) => controls.setFilter('status', value)}
+            options={[
+              { value: '', label: t('filters.all') },
+              ...(['active', 'disabled', 'pending'] as const).map((status) => ({
+                value: status,
+                label: t(`user_status.${status}`),
+              })),
+            ]}
+          />
+        </>
+      }
+      bulkActions={
+        <>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => bulk('disable')}
+            disabled={selectedIds.includes(String(me?.id))}
+          >
+            {t('users.bulk.disable')}
+          </Button>
+          <Button size="sm" variant="secondary" onClick={() => bulk('enable')}>
+            {t('users.bulk.enable')}
+          </Button>
+          <Button size="sm" variant="danger" onClick={() => bulk('delete')}>
+            {t('users.bulk.delete')}
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setSelection({})}>
+            {t('table.clear_selection')}
+          </Button>
+        </>
+      }
+    >
       <UserDetailDialog userId={openUserId} onClose={() => setOpenUserId(null)} confirm={confirmation.ask} />
       {confirmation.dialog}
-    </section>
+    </AdminTablePage>
   );
 }

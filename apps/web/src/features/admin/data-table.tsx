@@ -19,7 +19,7 @@ const PAGE_SIZES = [10, 25, 50, 100];
 export const INPUT_CLASSES =
   'h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 focus:outline-none dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100';
 
-interface DataTableProps<Row> {
+export interface DataTableProps<Row> {
   /** Names the table for screen readers. */
   label: string;
   columns: ColumnDef<Row, unknown>[];
