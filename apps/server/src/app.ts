@@ -51,7 +51,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   installErrorHandler(app);
 
   await app.register(cookie);
-  await registerSecurityHeaders(app, {
+  registerSecurityHeaders(app, {
     extraFormActions: config.oidc ? [config.oidc.issuer] : [],
   });
   await registerBodyParsers(app);

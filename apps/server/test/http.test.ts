@@ -25,6 +25,14 @@ describe('HTTP surface', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  });
+
+  it('sends JSON answers with the API set: nothing loads, nothing frames them', async () => {
+    const response = await fetch(`${server.baseUrl}/api/tokenverify.php`, { method: 'POST' });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('serves the app for client routes and assets with long caching', async () => {

@@ -6,7 +6,10 @@ import { AppError } from './app-error.js';
 const BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_LIMIT = 5 * 1024 * 1024;
 
+const NEEDS_DECODING = /[%+]/;
+
 function decodeComponent(component: string): string {
+  if (!NEEDS_DECODING.test(component)) return component;
   try {
     return decodeURIComponent(component.replace(/\+/g, ' '));
   } catch {
