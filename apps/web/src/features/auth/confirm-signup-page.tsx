@@ -3,12 +3,12 @@ import { ConfirmSignupInputSchema, MessageBodySchema, SessionBodySchema } from '
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { Button } from '../../components/button';
-import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
+import { BackToLoginLink, CodeField, EmailField } from './auth-fields';
 import { AuthCard, LINK_CLASSES } from './auth-card';
 import { fieldError } from './field-error';
 import { useSignInSuccess } from './use-sign-in-success';
@@ -47,32 +47,10 @@ export default function ConfirmSignupPage() {
   const { errors } = form.formState;
 
   return (
-    <AuthCard
-      title={t('confirm.title')}
-      subtitle={t('confirm.subtitle')}
-      footer={
-        <Link to="/login" className={LINK_CLASSES}>
-          {t('common_links.back_to_login')}
-        </Link>
-      }
-    >
+    <AuthCard title={t('confirm.title')} subtitle={t('confirm.subtitle')} footer={<BackToLoginLink />}>
       <form noValidate onSubmit={form.handleSubmit((values) => confirm.mutate(values))} className="space-y-5">
-        <TextField
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          error={fieldError(t, 'email', errors.email)}
-          {...form.register('email')}
-        />
-        <TextField
-          label={t('fields.code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          className="[&_input]:font-mono [&_input]:tracking-[0.4em]"
-          error={fieldError(t, 'code', errors.code)}
-          {...form.register('code')}
-        />
+        <EmailField error={fieldError(t, 'email', errors.email)} {...form.register('email')} />
+        <CodeField error={fieldError(t, 'code', errors.code)} {...form.register('code')} />
         <Button type="submit" size="lg" className="w-full" isLoading={confirm.isPending}>
           {t('confirm.submit')}
         </Button>

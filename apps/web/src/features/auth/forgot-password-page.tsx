@@ -7,8 +7,8 @@ import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { Button } from '../../components/button';
-import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
+import { BackToLoginLink, EmailField } from './auth-fields';
 import { AuthCard, LINK_CLASSES } from './auth-card';
 import { fieldError } from './field-error';
 
@@ -36,23 +36,9 @@ export default function ForgotPasswordPage() {
   });
 
   return (
-    <AuthCard
-      title={t('forgot.title')}
-      subtitle={t('forgot.subtitle')}
-      footer={
-        <Link to="/login" className={LINK_CLASSES}>
-          {t('common_links.back_to_login')}
-        </Link>
-      }
-    >
+    <AuthCard title={t('forgot.title')} subtitle={t('forgot.subtitle')} footer={<BackToLoginLink />}>
       <form noValidate onSubmit={form.handleSubmit((values) => request.mutate(values))} className="space-y-5">
-        <TextField
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          error={fieldError(t, 'email', form.formState.errors.email)}
-          {...form.register('email')}
-        />
+        <EmailField error={fieldError(t, 'email', form.formState.errors.email)} {...form.register('email')} />
         <Button type="submit" size="lg" className="w-full" isLoading={request.isPending}>
           {t('forgot.submit')}
         </Button>

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
+import { EmailField } from './auth-fields';
 import { AuthCard, LINK_CLASSES } from './auth-card';
 import { ExternalSignInButton } from './external-sign-in-button';
 import { fieldError } from './field-error';
@@ -44,13 +45,7 @@ export default function LoginPage() {
       }
     >
       <form noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))} className="space-y-5">
-        <TextField
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          error={fieldError(t, 'email', errors.email)}
-          {...form.register('email')}
-        />
+        <EmailField error={fieldError(t, 'email', errors.email)} {...form.register('email')} />
         <div className="space-y-2">
           <TextField
             label={t('fields.password')}

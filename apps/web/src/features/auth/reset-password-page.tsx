@@ -3,13 +3,14 @@ import { MessageBodySchema, ResetPasswordInputSchema } from '@meetcast/contracts
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
-import { AuthCard, LINK_CLASSES } from './auth-card';
+import { BackToLoginLink, CodeField, EmailField, NewPasswordField } from './auth-fields';
+import { AuthCard } from './auth-card';
 import { fieldError } from './field-error';
 
 const FormSchema = ResetPasswordInputSchema.pick({ email: true, code: true, password: true })
@@ -37,40 +38,11 @@ export default function ResetPasswordPage() {
   const { errors } = form.formState;
 
   return (
-    <AuthCard
-      title={t('reset.title')}
-      subtitle={t('reset.subtitle')}
-      footer={
-        <Link to="/login" className={LINK_CLASSES}>
-          {t('common_links.back_to_login')}
-        </Link>
-      }
-    >
+    <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')} footer={<BackToLoginLink />}>
       <form noValidate onSubmit={form.handleSubmit((values) => reset.mutate(values))} className="space-y-5">
-        <TextField
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          error={fieldError(t, 'email', errors.email)}
-          {...form.register('email')}
-        />
-        <TextField
-          label={t('fields.code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          className="[&_input]:font-mono [&_input]:tracking-[0.4em]"
-          error={fieldError(t, 'code', errors.code)}
-          {...form.register('code')}
-        />
-        <TextField
-          label={t('fields.new_password')}
-          type="password"
-          autoComplete="new-password"
-          hint={t('signup.password_hint')}
-          error={fieldError(t, 'password', errors.password)}
-          {...form.register('password')}
-        />
+        <EmailField error={fieldError(t, 'email', errors.email)} {...form.register('email')} />
+        <CodeField error={fieldError(t, 'code', errors.code)} {...form.register('code')} />
+        <NewPasswordField error={fieldError(t, 'password', errors.password)} {...form.register('password')} />
         <TextField
           label={t('fields.confirm_password')}
           type="password"

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
+import { EmailField, NewPasswordField } from './auth-fields';
 import { AuthCard, LINK_CLASSES } from './auth-card';
 import { ExternalSignInButton } from './external-sign-in-button';
 import { fieldError } from './field-error';
@@ -57,18 +58,9 @@ export default function SignupPage() {
           error={fieldError(t, 'username', errors.username)}
           {...form.register('username')}
         />
-        <TextField
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          error={fieldError(t, 'email', errors.email)}
-          {...form.register('email')}
-        />
-        <TextField
+        <EmailField error={fieldError(t, 'email', errors.email)} {...form.register('email')} />
+        <NewPasswordField
           label={t('fields.password')}
-          type="password"
-          autoComplete="new-password"
-          hint={t('signup.password_hint')}
           error={fieldError(t, 'password', errors.password)}
           {...form.register('password')}
         />
