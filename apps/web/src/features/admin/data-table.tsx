@@ -8,7 +8,8 @@ import {
 } from '@tanstack/react-table';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChevronDownIcon, ChevronUpIcon, SearchIcon } from '../../components/icons';
+import { ChevronDownIcon, ChevronUpIcon } from '../../components/icons';
+import { SearchBox } from '../../components/search-box';
 import { Spinner } from '../../components/spinner';
 import { cn } from '../../lib/cn';
 import { useFormat } from './format';
@@ -128,18 +129,12 @@ export function DataTable<Row>({
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-3">
-        <label className="relative block min-w-64 flex-1">
-          <span className="sr-only">{searchLabel}</span>
-          <SearchIcon className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-slate-500" />
-          <input
-            type="search"
-            value={controls.searchText}
-            onChange={(event) => controls.setSearchText(event.target.value)}
-            placeholder={searchLabel}
-            maxLength={100}
-            className={cn(INPUT_CLASSES, 'w-full ps-9')}
-          />
-        </label>
+        <SearchBox
+          value={controls.searchText}
+          onChange={controls.setSearchText}
+          label={searchLabel}
+          className="min-w-64"
+        />
         {toolbar}
       </div>
 

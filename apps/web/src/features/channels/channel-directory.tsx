@@ -6,7 +6,8 @@ import { ChevronLeftIcon, ChevronRightIcon } from '../../components/action-icons
 import { Avatar } from '../../components/avatar';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { SearchIcon, TvIcon } from '../../components/icons';
+import { TvIcon } from '../../components/icons';
+import { FilterCheckbox, SearchBox } from '../../components/search-box';
 import { PageSpinner } from '../../components/spinner';
 import { imageUrl } from '../../lib/image-url';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -69,20 +70,14 @@ export function ChannelDirectory({ linkBase, isSignedIn }: { linkBase: string; i
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <div className="relative min-w-56 flex-1">
-          <SearchIcon className="pointer-events-none absolute inset-y-0 start-3 my-auto size-4 text-slate-500" />
-          <input
-            type="search"
-            value={searchText}
-            onChange={(event) => {
-              setSearchText(event.target.value);
-              setPage(1);
-            }}
-            aria-label={t('browse.search')}
-            placeholder={t('browse.search')}
-            className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 ps-9 pe-3 text-sm shadow-sm focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 focus:outline-none dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-          />
-        </div>
+        <SearchBox
+          value={searchText}
+          onChange={(text) => {
+            setSearchText(text);
+            setPage(1);
+          }}
+          label={t('browse.search')}
+        />
         <select
           value={category}
           aria-label={t('fields.category')}
@@ -100,18 +95,14 @@ export function ChannelDirectory({ linkBase, isSignedIn }: { linkBase: string; i
           ))}
         </select>
         {isSignedIn && (
-          <label className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
-            <input
-              type="checkbox"
-              checked={following}
-              onChange={(event) => {
-                setFollowing(event.target.checked);
-                setPage(1);
-              }}
-              className="size-4 rounded border-slate-300 text-primary-600"
-            />
-            {t('browse.following')}
-          </label>
+          <FilterCheckbox
+            checked={following}
+            onChange={(checked) => {
+              setFollowing(checked);
+              setPage(1);
+            }}
+            label={t('browse.following')}
+          />
         )}
       </div>
       {list.isPending ? (

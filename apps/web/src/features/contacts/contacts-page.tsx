@@ -8,6 +8,7 @@ import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, PlusIcon, UploadIcon }
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { SearchIcon, UsersIcon } from '../../components/icons';
+import { FilterCheckbox, SearchBox } from '../../components/search-box';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
 import { apiPost } from '../../lib/api';
@@ -131,32 +132,22 @@ export default function ContactsPage() {
       />
 
       <div className="mb-4 flex flex-wrap items-center gap-3">
-        <div className="relative min-w-56 flex-1">
-          <SearchIcon className="pointer-events-none absolute inset-y-0 start-3 my-auto size-4 text-slate-500" />
-          <input
-            type="search"
-            value={searchText}
-            onChange={(event) => {
-              setSearchText(event.target.value);
-              setPage(1);
-            }}
-            aria-label={t('search')}
-            placeholder={t('search')}
-            className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 ps-9 pe-3 text-sm text-slate-900 shadow-sm focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 focus:outline-none dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-          />
-        </div>
-        <label className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
-          <input
-            type="checkbox"
-            checked={favourites}
-            onChange={(event) => {
-              setFavourites(event.target.checked);
-              setPage(1);
-            }}
-            className="size-4 rounded border-slate-300 text-primary-600 focus:ring-primary-500"
-          />
-          {t('favourites_only')}
-        </label>
+        <SearchBox
+          value={searchText}
+          onChange={(text) => {
+            setSearchText(text);
+            setPage(1);
+          }}
+          label={t('search')}
+        />
+        <FilterCheckbox
+          checked={favourites}
+          onChange={(checked) => {
+            setFavourites(checked);
+            setPage(1);
+          }}
+          label={t('favourites_only')}
+        />
       </div>
 
       {list.isPending ? (
