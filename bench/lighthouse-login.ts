@@ -5,7 +5,7 @@
  *   node --import tsx bench/lighthouse-login.ts
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -53,6 +53,10 @@ try {
     onlyCategories: ['performance', 'accessibility'],
   });
   if (!result) throw new Error('Lighthouse returned no result');
+  // The whole report, for the diagnostics behind the scores (bench/results/ is not committed).
+  const resultsDir = new URL('./results/', import.meta.url).pathname;
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(join(resultsDir, 'lighthouse-login.json'), JSON.stringify(result.lhr, null, 2));
   const { categories, audits } = result.lhr;
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const performance = score('performance');
