@@ -74,8 +74,9 @@ export async function registerBodyParsers(app: FastifyInstance) {
     },
   );
   // A call without a body is a call with no fields, so a missing token answers 401 and not 400.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.method === 'POST' && (request.body === undefined || request.body === null)) request.body = {};
+    done();
   });
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
@@ -88,7 +89,7 @@ export async function registerBodyParsers(app: FastifyInstance) {
     },
   });
   // After the multipart hook, so that multipart fields are checked too.
-  app.addHook('preValidation', async (request) => {
-    if (hasNulCharacter(request.body)) throw new AppError(400, 'errors.nul_character');
+  app.addHook('preValidation', (request, _reply, done) => {
+    done(hasNulCharacter(request.body) ? new AppError(400, 'errors.nul_character') : undefined);
   });
 }
