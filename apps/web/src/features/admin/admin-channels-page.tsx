@@ -13,11 +13,7 @@ export default function AdminChannelsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const { data, isFetching, error } = useAdminQuery(
-    'admin-get-channels.php',
-    controls.fields,
-    AdminChannelListBodySchema,
-  );
+  const list = useAdminQuery('admin-get-channels.php', controls.fields, AdminChannelListBodySchema);
   const confirmation = useConfirmation();
   const ask = confirmation.ask;
   const hideChannel = useAdminAction('admin-hide-channel.php').mutateAsync;
@@ -114,11 +110,8 @@ export default function AdminChannelsPage() {
       section="channels"
       exportTable="channels"
       columns={columns}
-      rows={data?.data.data ?? []}
-      total={data?.data.total ?? 0}
+      list={list}
       controls={controls}
-      isLoading={isFetching}
-      error={error?.message}
       getRowId={(channel) => String(channel.id)}
       toolbar={
         <FilterSelect

@@ -14,14 +14,10 @@ export default function AdminContactsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const { data, isFetching, error } = useAdminQuery(
-    'admin-get-contact-messages.php',
-    controls.fields,
-    AdminContactListBodySchema,
-  );
+  const list = useAdminQuery('admin-get-contact-messages.php', controls.fields, AdminContactListBodySchema);
   const confirmation = useConfirmation();
   const [opened, setOpened] = useState<AdminContactMessage | null>(null);
-  const rows = data?.data.data ?? [];
+  const rows = list.data?.data.data ?? [];
   // The freshest copy while it is listed; the opened one when a filter no longer shows it.
   const open = rows.find((message) => message.id === opened?.id) ?? opened;
 
@@ -82,11 +78,8 @@ export default function AdminContactsPage() {
       section="contacts"
       exportTable="contact_messages"
       columns={columns}
-      rows={rows}
-      total={data?.data.total ?? 0}
+      list={list}
       controls={controls}
-      isLoading={isFetching}
-      error={error?.message}
       getRowId={(message) => String(message.id)}
       toolbar={
         <FilterSelect

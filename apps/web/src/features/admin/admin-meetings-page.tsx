@@ -15,11 +15,7 @@ export default function AdminMeetingsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const { data, isFetching, error } = useAdminQuery(
-    'admin-get-meetings.php',
-    controls.fields,
-    AdminMeetingListBodySchema,
-  );
+  const list = useAdminQuery('admin-get-meetings.php', controls.fields, AdminMeetingListBodySchema);
   const confirmation = useConfirmation();
   const ask = confirmation.ask;
   const endMeeting = useAdminAction('admin-end-meeting.php').mutateAsync;
@@ -137,11 +133,8 @@ export default function AdminMeetingsPage() {
       section="meetings"
       exportTable="meetings"
       columns={columns}
-      rows={data?.data.data ?? []}
-      total={data?.data.total ?? 0}
+      list={list}
       controls={controls}
-      isLoading={isFetching}
-      error={error?.message}
       getRowId={(meeting) => String(meeting.id)}
       toolbar={
         <FilterSelect

@@ -17,7 +17,7 @@ export default function AdminUsersPage() {
   const format = useFormat();
   const me = useCurrentUser();
   const controls = useTableState();
-  const { data, isFetching, error } = useAdminQuery('admin-get-users.php', controls.fields, AdminUserListBodySchema);
+  const list = useAdminQuery('admin-get-users.php', controls.fields, AdminUserListBodySchema);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [openUserId, setOpenUserId] = useState<number | null>(null);
   const confirmation = useConfirmation();
@@ -103,11 +103,8 @@ export default function AdminUsersPage() {
       section="users"
       exportTable="users"
       columns={columns}
-      rows={data?.data.data ?? []}
-      total={data?.data.total ?? 0}
+      list={list}
       controls={controls}
-      isLoading={isFetching}
-      error={error?.message}
       getRowId={(user) => String(user.id)}
       selection={{ value: selection, onChange: setSelection, label: (user) => user.username }}
       toolbar={

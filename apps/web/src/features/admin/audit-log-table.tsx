@@ -21,11 +21,7 @@ export function AuditLogTable() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState({ perPage: 10 });
-  const { data, isFetching, error } = useAdminQuery(
-    'admin-get-audit-log.php',
-    controls.fields,
-    AdminAuditListBodySchema,
-  );
+  const list = useAdminQuery('admin-get-audit-log.php', controls.fields, AdminAuditListBodySchema);
 
   const columns = useMemo<ColumnDef<AdminAuditEntry, unknown>[]>(
     () => [
@@ -89,11 +85,8 @@ export function AuditLogTable() {
         label={t('audit.title')}
         searchLabel={t('audit.search')}
         columns={columns}
-        rows={data?.data.data ?? []}
-        total={data?.data.total ?? 0}
+        list={list}
         controls={controls}
-        isLoading={isFetching}
-        error={error?.message}
         getRowId={(entry) => String(entry.id)}
       />
     </section>

@@ -20,16 +20,19 @@ const PAGE_SIZES = [10, 25, 50, 100];
 export const INPUT_CLASSES =
   'h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:border-primary-500 focus:ring-2 focus:ring-primary-500/30 focus:outline-none dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100';
 
+export interface AdminListQuery<Row> {
+  data?: { data: { data: Row[]; total: number } } | undefined;
+  isFetching: boolean;
+  error: Error | null;
+}
+
 export interface DataTableProps<Row> {
   /** Names the table for screen readers. */
   label: string;
   columns: ColumnDef<Row, unknown>[];
-  rows: Row[];
-  total: number;
+  /** The list call's query: its page of rows and total, whether it is loading, and its failure. */
+  list: AdminListQuery<Row>;
   controls: TableControls;
-  isLoading: boolean;
-  /** The list call's failure, shown in place of the rows. */
-  error?: string | undefined;
   getRowId: (row: Row) => string;
   /** Row selection for bulk actions (checkbox column added in front). */
   selection?: { value: RowSelectionState; onChange: (next: RowSelectionState) => void; label: (row: Row) => string };
@@ -47,11 +50,8 @@ export interface DataTableProps<Row> {
 export function DataTable<Row>({
   label,
   columns,
-  rows,
-  total,
+  list,
   controls,
-  isLoading,
-  error,
   getRowId,
   selection,
   toolbar,
@@ -61,6 +61,10 @@ export function DataTable<Row>({
   const { t } = useTranslation('admin');
   const format = useFormat();
   const { state } = controls;
+  const rows = list.data?.data.data ?? [];
+  const total = list.data?.data.total ?? 0;
+  const isLoading = list.isFetching;
+  const error = list.error?.message;
   const pageCount = Math.max(1, Math.ceil(total / state.perPage));
   const sorting: SortingState = state.sort ? [{ id: state.sort, desc: state.direction === 'desc' }] : [];
 
