@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 import { OIDC_SERVER_ENV } from './e2e/support/oidc';
 import { APP_URL, MAIL_API_URL, OIDC_ISSUER } from './e2e/support/ports';
 
@@ -6,18 +7,6 @@ import { APP_URL, MAIL_API_URL, OIDC_ISSUER } from './e2e/support/ports';
  * End-to-end suite: Debian's Chromium (never `npx playwright install`), a real SMTP sink, and the real
  * server serving the built web app on a fresh embedded database. `npm run test:e2e` builds first.
  */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-fake-device-for-media-stream',
-  '--use-fake-ui-for-media-stream',
-];
-
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
@@ -36,7 +25,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     locale: 'en-US',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     },
   },

@@ -11,18 +11,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 
 const BUDGET = { performance: 95, accessibility: 100 };
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const server = spawn(
   process.execPath,
@@ -40,8 +31,8 @@ for await (const line of createInterface({ input: server.stdout })) {
 }
 const userDataDir = mkdtempSync(join(tmpdir(), 'meetcast-lighthouse-'));
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: CHROMIUM_FLAGS,
+  chromePath: CHROMIUM_PATH,
+  chromeFlags: ['--headless', ...CHROMIUM_ARGS],
   userDataDir,
 });
 try {

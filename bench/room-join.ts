@@ -12,22 +12,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const JOINS = Number(process.env.BENCH_JOINS ?? 10);
 const GROUPS = (process.env.BENCH_GROUPS ?? '2,4,6').split(',').map(Number);
 const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-fake-device-for-media-stream',
-  '--use-fake-ui-for-media-stream',
-];
 
 interface ServerInfo {
   url: string;
@@ -183,7 +173,7 @@ async function measureGroup(browser: Browser, info: ServerInfo, size: number) {
 }
 
 const { child, info } = await startServer();
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   const times = await measureJoins(browser, info);
   const median = percentile(times, 50);

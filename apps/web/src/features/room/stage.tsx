@@ -2,7 +2,7 @@ import type { Participant } from '@meetcast/contracts';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
-import type { Quality, RemoteFeed } from './media/room-media';
+import type { Quality, RemoteFeed } from './media/media-types';
 import { HandIcon, MicOffIcon, SignalIcon } from './room-icons';
 import { VideoView } from './video-view';
 

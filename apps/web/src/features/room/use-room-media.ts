@@ -1,7 +1,8 @@
 import type { MediaAccess } from '@meetcast/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { captureScreen } from './media/local-media';
-import { RoomMedia, type MediaStatus, type Quality, type RemoteFeed } from './media/room-media';
+import type { MediaStatus, Quality, RemoteFeed } from './media/media-types';
+import { RoomMedia } from './media/room-media';
 import type { LocalMedia } from './use-local-media';
 
 declare global {

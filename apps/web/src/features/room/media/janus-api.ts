@@ -82,3 +82,25 @@ export function replaceTracks(handle: PluginHandle, tracks: TrackOption[]) {
 export function peerConnection(handle: PluginHandle | undefined): RTCPeerConnection | undefined {
   return (handle as unknown as { webrtcStuff?: { pc?: RTCPeerConnection } } | undefined)?.webrtcStuff?.pc;
 }
+
+/**
+ * Sends another camera track, or none, on a publisher without renegotiating when a video transceiver
+ * exists; adds one (simulcast) when the camera was off from the start.
+ */
+export async function switchVideoTrack(handle: PluginHandle, track: MediaStreamTrack | undefined) {
+  const pc = peerConnection(handle);
+  if (!pc) return;
+  const transceiver = pc
+    .getTransceivers()
+    .find((t) => t.sender.track?.kind === 'video' || t.receiver.track.kind === 'video');
+  if (transceiver?.mid) {
+    if (track) await replaceTracks(handle, [{ type: 'video', mid: transceiver.mid, capture: track, dontStop: true }]);
+    else await transceiver.sender.replaceTrack(null);
+    return;
+  }
+  if (!track) return;
+  const jsep = await offer(handle, {
+    tracks: [{ type: 'video', capture: track, recv: false, simulcast: true, add: true, dontStop: true }],
+  });
+  handle.send({ message: { request: 'configure', video: true }, jsep });
+}

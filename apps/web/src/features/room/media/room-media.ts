@@ -6,6 +6,7 @@ import {
   offer,
   peerConnection,
   replaceTracks,
+  switchVideoTrack,
   type JanusMessage,
   type JanusSession,
   type Jsep,
@@ -25,8 +26,7 @@ import {
   type RoomMediaListener,
   type StreamInfo,
 } from './media-types';
-
-export type { FeedKind, InboundVideo, MediaStatus, Quality, RemoteFeed, RoomMediaListener } from './media-types';
+import { updateFeedTracks, videoMidsOf } from './remote-feeds';
 
 /**
  * One participant's media in a meeting, over janus.js: a publisher handle for the camera and
@@ -155,22 +155,7 @@ export class RoomMedia {
 
   /** The camera was turned on or off, or switched: replace (or add) the sending track. */
   async setVideoTrack(track: MediaStreamTrack | undefined) {
-    const handle = this.publisher;
-    const pc = peerConnection(handle);
-    if (!handle || !pc) return;
-    const transceiver = pc
-      .getTransceivers()
-      .find((t) => t.sender.track?.kind === 'video' || t.receiver.track.kind === 'video');
-    if (transceiver?.mid) {
-      if (track) await replaceTracks(handle, [{ type: 'video', mid: transceiver.mid, capture: track, dontStop: true }]);
-      else await transceiver.sender.replaceTrack(null);
-      return;
-    }
-    if (!track) return;
-    const jsep = await offer(handle, {
-      tracks: [{ type: 'video', capture: track, recv: false, simulcast: true, add: true, dontStop: true }],
-    });
-    handle.send({ message: { request: 'configure', video: true }, jsep });
+    if (this.publisher) await switchVideoTrack(this.publisher, track);
   }
 
   async setAudioTrack(track: MediaStreamTrack) {
@@ -295,22 +280,7 @@ export class RoomMedia {
     if (feedId === undefined) return;
     const owner = this.publishers.get(feedId) ?? parseDisplay(info?.feed_display);
     if (!owner) return;
-    let feed = this.feeds.get(feedId);
-    if (on) {
-      if (!feed) {
-        feed = { feedId, ...owner, stream: new MediaStream() };
-        this.feeds.set(feedId, feed);
-      }
-      for (const old of feed.stream.getTracks().filter((t) => t.kind === track.kind && t.id !== track.id)) {
-        feed.stream.removeTrack(old);
-      }
-      if (!feed.stream.getTrackById(track.id)) feed.stream.addTrack(track);
-      feed.stream = new MediaStream(feed.stream.getTracks());
-    } else if (feed) {
-      feed.stream.removeTrack(track);
-      if (feed.stream.getTracks().length === 0) this.feeds.delete(feedId);
-      else feed.stream = new MediaStream(feed.stream.getTracks());
-    }
+    updateFeedTracks(this.feeds, { feedId, ...owner }, track, on);
     this.emitFeeds();
   }
 
@@ -318,7 +288,7 @@ export class RoomMedia {
   private readonly layers = new Map<number, number>();
   preferLayer(feedId: number, substream: 0 | 1 | 2) {
     if (this.layers.get(feedId) === substream) return;
-    const mids = [...this.streams.values()].filter((s) => s.feed_id === feedId && s.type === 'video').map((s) => s.mid);
+    const mids = videoMidsOf(this.streams, feedId);
     if (!this.subscriber || mids.length === 0) return;
     this.layers.set(feedId, substream);
     this.subscriber.send({ message: { request: 'configure', streams: mids.map((mid) => ({ mid, substream })) } });
