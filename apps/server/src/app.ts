@@ -1,7 +1,5 @@
-import cookie from '@fastify/cookie';
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { SessionStore } from './accounts/session-store.js';
@@ -11,8 +9,9 @@ import { registerBodyParsers } from './http/body-parsers.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { securityHeadersServer } from './http/security-headers.js';
 import { registerWebApp } from './http/web-app.js';
+import { serializerCompiler, validatorCompiler } from './http/zod-compilers.js';
 import { JanusProxy } from './media/janus-proxy.js';
 import { MediaService } from './media/media-service.js';
 import { createMailer } from './mail/mailer.js';
@@ -45,16 +44,17 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     logger: { level: config.logLevel, redact: REDACTED_PATHS },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    serverFactory: securityHeadersServer({ extraFormActions: config.oidc ? [config.oidc.issuer] : [] }),
+    // A request's own logger exists to tag its lines with the request id; when the level lets no
+    // line through (LOG_LEVEL=silent) there is nothing to tag, and building it cost ~5% of a small call.
+    childLoggerFactory: (logger, bindings, options) =>
+      logger.level !== 'silent' ? logger.child(bindings, options) : logger,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 
-  await app.register(cookie);
-  registerSecurityHeaders(app, {
-    extraFormActions: config.oidc ? [config.oidc.issuer] : [],
-  });
-  await registerBodyParsers(app);
+  registerBodyParsers(app);
   await registerOpenApi(app);
 
   const db =

@@ -51,6 +51,7 @@ const catalogs = new Map<Language, Catalog>(LANGUAGES.map((language) => [languag
 
 export function translate(language: Language, key: MessageKey, params: MessageParams = {}): string {
   const template = catalogs.get(language)?.[key] ?? english[key];
+  if (!template.includes('{{')) return template;
   return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(params[name] ?? whole));
 }
 

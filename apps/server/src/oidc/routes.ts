@@ -16,6 +16,7 @@ import { requireUser } from '../accounts/authenticate.js';
 import { toEpochSeconds, toUserDto } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
+import { clearCookie, readCookie, setCookie, type CookieOptions } from '../http/cookies.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
@@ -51,10 +52,10 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
   const tag = 'external sign-in';
   const settings = context.config.oidc;
   const provider = settings ? new OidcProviderClient(settings, context.config.publicUrl, context.log) : undefined;
-  const cookieOptions = {
+  const cookieOptions: CookieOptions = {
     path: `/api/${CALLBACK_CALL}`,
     httpOnly: true,
-    sameSite: 'lax' as const,
+    sameSite: 'lax',
     secure: context.config.publicUrl.startsWith('https:'),
   };
 
@@ -86,7 +87,7 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
       await enforceLimits(context, [[RATE_LIMITS.externalLoginByAddress, request.ip]]);
       const attempt = await createAttempt(context.db);
       const url = await client.authorizationUrl(attempt, requestLanguage(request));
-      reply.setCookie(ATTEMPT_COOKIE, attempt.handle, { ...cookieOptions, maxAge: ATTEMPT_LIFETIME_SECONDS });
+      setCookie(reply, ATTEMPT_COOKIE, attempt.handle, { ...cookieOptions, maxAge: ATTEMPT_LIFETIME_SECONDS });
       return success(message(request, 'oidc.started', { provider: client.displayName }), { url });
     },
   });
@@ -101,7 +102,7 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
     handler: async (body, request, reply) => {
       const client = requireProvider();
       await enforceLimits(context, [[RATE_LIMITS.externalLoginByAddress, request.ip]]);
-      const attempt = await consumeAttempt(context.db, request.cookies[ATTEMPT_COOKIE]);
+      const attempt = await consumeAttempt(context.db, readCookie(request, ATTEMPT_COOKIE));
       clearAttemptCookie(reply);
       const params = { provider: client.displayName };
       if (!attempt) throw new AppError(400, 'oidc.attempt_missing', params);
@@ -120,7 +121,7 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
   });
 
   function clearAttemptCookie(reply: FastifyReply) {
-    reply.clearCookie(ATTEMPT_COOKIE, cookieOptions);
+    clearCookie(reply, ATTEMPT_COOKIE, cookieOptions);
   }
 
   apiRoute(app, {
