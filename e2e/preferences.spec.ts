@@ -25,6 +25,28 @@ test.describe('theme', () => {
     expect(await htmlClass(page)).toBe(true);
   });
 
+  test('the stored theme and direction apply before any app script runs', async ({ page }) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(message.text());
+    });
+    await page.goto('/login');
+    await page.evaluate(() => {
+      localStorage.setItem('theme', 'light');
+      localStorage.setItem('i18nextLng', 'ar');
+      localStorage.setItem('rtlClass', 'rtl');
+    });
+    // Without the app's scripts, only the page's inline preferences script can set these.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.reload();
+    expect(await htmlClass(page)).toBe(false);
+    expect(await page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).toEqual([
+      'rtl',
+      'ar',
+    ]);
+    expect(violations).toEqual([]);
+  });
+
   test('the preferences are stored under the spec keys with their defaults', async ({ page }) => {
     await page.goto('/login');
     const stored = await page.evaluate(() =>

@@ -35,10 +35,42 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Puts the entry stylesheet and the preferences script into index.html: no render-blocking request
+ * before the first paint (Lighthouse on /login, issue 3). The CSP allows inline styles already
+ * (style-src 'unsafe-inline'); the server allows this one inline script by its hash
+ * (apps/server/src/http/security-headers.ts).
+ */
+function inlineFirstPaintResources(): Plugin {
+  let publicDir = 'public';
+  return {
+    name: 'meetcast-inline-first-paint-resources',
+    apply: 'build',
+    configResolved(config) {
+      publicDir = config.publicDir;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        return html
+          .replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (link, fileName: string) => {
+            const asset = bundle?.[fileName];
+            if (asset?.type !== 'asset') return link;
+            return `<style>${String(asset.source)}</style>`;
+          })
+          .replace(/<script src="\/(preferences-init\.js)"><\/script>/, (_script, fileName: string) => {
+            const source = readFileSync(join(publicDir, fileName), 'utf8');
+            return `<script>${source.replace(/^\/\/.*\n/gm, '').trim()}</script>`;
+          });
+      },
+    },
+  };
+}
+
 // The dev server forwards the API, the realtime socket and the locale files to the Fastify server;
 // in production that server serves this build itself (apps/server/src/http/web-app.ts).
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), inlineFirstPaintResources(), precompress()],
   server: {
     proxy: {
       '/api': { target: SERVER, changeOrigin: true },

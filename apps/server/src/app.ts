@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './accounts/routes.js';
@@ -44,7 +45,10 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     logger: { level: config.logLevel, redact: REDACTED_PATHS },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
-    serverFactory: securityHeadersServer({ extraFormActions: config.oidc ? [config.oidc.issuer] : [] }),
+    serverFactory: securityHeadersServer({
+      extraFormActions: config.oidc ? [config.oidc.issuer] : [],
+      indexFile: join(config.webDistDir, 'index.html'),
+    }),
     // A request's own logger exists to tag its lines with the request id; when the level lets no
     // line through (LOG_LEVEL=silent) there is nothing to tag, and building it cost ~5% of a small call.
     childLoggerFactory: (logger, bindings, options) =>

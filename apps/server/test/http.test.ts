@@ -1,8 +1,13 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './test-server.js';
+
+const INLINE_SCRIPT = "document.documentElement.setAttribute('dir', 'ltr');";
+const INDEX_HTML = `<!doctype html><script>${INLINE_SCRIPT}</script><div id="root"></div>`;
 
 describe('HTTP surface', () => {
   let server: TestServer;
@@ -10,7 +15,8 @@ describe('HTTP surface', () => {
 
   beforeAll(async () => {
     mkdirSync(join(webDist, 'assets'));
-    writeFileSync(join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(webDist, 'index.html'), INDEX_HTML);
+    writeFileSync(join(webDist, 'index.html.gz'), gzipSync(INDEX_HTML));
     writeFileSync(join(webDist, 'assets', 'app-1234.js'), 'console.log(1)');
     server = await startTestServer('pglite', { WEB_DIST_DIR: webDist });
   });
@@ -26,6 +32,18 @@ describe('HTTP surface', () => {
     expect(csp).toContain("object-src 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    // The build's one inline script (theme before the first paint) is allowed by its hash only.
+    const hash = createHash('sha256').update(INLINE_SCRIPT).digest('base64');
+    expect(csp).toMatch(new RegExp(`script-src 'self' 'sha256-${hash.replace(/[+/]/g, '\\$&')}';`));
+  });
+
+  it('sends the page compressed when the browser accepts it', async () => {
+    const gzipped = await fetch(`${server.baseUrl}/login`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(await gzipped.text()).toBe(INDEX_HTML);
+    const plain = await fetch(`${server.baseUrl}/login`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(INDEX_HTML);
   });
 
   it('sends JSON answers with the API set: nothing loads, nothing frames them', async () => {

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import './i18n/i18n';
@@ -9,8 +9,12 @@ seedPreferences();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const root = createRoot(container);
+// A transition renders in slices that yield to the browser, instead of one long task on a slow phone.
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

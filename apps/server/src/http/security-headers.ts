@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
 import helmet from 'helmet';
@@ -22,8 +24,13 @@ const API_HEADERS = new Map(
  * @fastify/helmet does). They are set where the HTTP server hands the request to Fastify: an
  * onRequest hook for them cost a tenth of a small API call's throughput.
  */
-export function securityHeadersServer(options: { extraFormActions: string[] }): FastifyServerFactory {
-  const pageHeaders = new Map(Object.entries(securityHeaders(options.extraFormActions)));
+export function securityHeadersServer(options: {
+  extraFormActions: string[];
+  indexFile: string;
+}): FastifyServerFactory {
+  const pageHeaders = new Map(
+    Object.entries(securityHeaders(options.extraFormActions, inlineScriptHashes(options.indexFile))),
+  );
   return (handler) => {
     const server = createServer((request, response) => {
       response.setHeaders(request.url?.startsWith('/api/') ? API_HEADERS : pageHeaders);
@@ -35,13 +42,28 @@ export function securityHeadersServer(options: { extraFormActions: string[] }): 
   };
 }
 
-function securityHeaders(extraFormActions: string[]): Record<string, string> {
+/**
+ * The build puts one small script into index.html (theme and text direction before the first
+ * paint); the policy allows exactly that script by its hash, and no other inline script.
+ */
+function inlineScriptHashes(indexFile: string): string[] {
+  if (!existsSync(indexFile)) return [];
+  const html = readFileSync(indexFile, 'utf8');
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, source]) =>
+      `'sha256-${createHash('sha256')
+        .update(source ?? '')
+        .digest('base64')}'`,
+  );
+}
+
+function securityHeaders(extraFormActions: string[], scriptHashes: string[]): Record<string, string> {
   const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...scriptHashes],
         // Radix and the toast library position elements through style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

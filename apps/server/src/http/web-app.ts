@@ -10,6 +10,21 @@ const LOCALES_DIR = new URL('../../../web/public/locales/', import.meta.url).pat
 const NAMESPACE = /^[a-z][a-z-]{0,30}$/;
 const NON_SPA_PREFIXES = ['/api/', '/locales/', '/socket.io/', '/janus', '/assets/', '/uploads/'];
 
+const ENCODINGS = ['br', 'gzip'] as const;
+
+/**
+ * index.html carries the entry stylesheet inline (apps/web/vite.config.ts), so it is sent compressed
+ * like the other assets; it is read once, since a new build means a restart anyway.
+ */
+function readIndexPage(indexFile: string): Record<(typeof ENCODINGS)[number] | 'identity', Buffer | undefined> {
+  const optional = (file: string) => (existsSync(file) ? readFileSync(file) : undefined);
+  return {
+    identity: readFileSync(indexFile),
+    br: optional(`${indexFile}.br`),
+    gzip: optional(`${indexFile}.gz`),
+  };
+}
+
 /** Serves the built SPA with a fallback to index.html for client routes, and the locale files. */
 export async function registerWebApp(app: FastifyInstance, webDistDir: string) {
   app.get<{ Params: { lng: string; ns: string } }>('/locales/:lng/:ns', (request, reply) => {
@@ -45,11 +60,19 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string) {
     });
   }
 
+  const indexPage = hasBuild ? readIndexPage(indexFile) : undefined;
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = request.method === 'GET' && !NON_SPA_PREFIXES.some((prefix) => path.startsWith(prefix));
-    if (wantsPage && hasBuild) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(readFileSync(indexFile));
+    if (wantsPage && indexPage) {
+      const accepted = request.headers['accept-encoding'] ?? '';
+      const encoding = ENCODINGS.find((name) => indexPage[name] && accepted.includes(name));
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding')
+        .type('text/html; charset=utf-8')
+        .send(encoding ? indexPage[encoding] : indexPage.identity);
     }
     return reply.status(404).send({
       status: 'error',
