@@ -61,7 +61,7 @@ function hasNulCharacter(value: unknown): boolean {
   return false;
 }
 
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   if (text.trim() === '') return {};
   let value: unknown;
   try {
@@ -107,7 +107,7 @@ export function parseMultipart(request: IncomingMessage): Promise<FormFields> {
       if (valueTruncated) tooLarge();
       else add(name, value);
     });
-    parser.on('file', (name: string, stream: NodeJS.ReadableStream & { truncated?: boolean }) => {
+    parser.on('file', (name: string, stream: NodeJS.ReadableStream) => {
       const chunks: Buffer[] = [];
       stream.on('limit', tooLarge);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
