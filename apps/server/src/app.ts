@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAccountRoutes } from './accounts/routes.js';
@@ -11,7 +10,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi } from './http/openapi.js';
 import { securityHeadersServer } from './http/security-headers.js';
-import { registerWebApp } from './http/web-app.js';
+import { readIndexPage, registerWebApp } from './http/web-app.js';
 import { serializerCompiler, validatorCompiler } from './http/zod-compilers.js';
 import { JanusProxy } from './media/janus-proxy.js';
 import { MediaService } from './media/media-service.js';
@@ -41,13 +40,14 @@ const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', '*.pa
 
 /** Load order: external plugins, then shared services, then routes (fastify/demo's layout). */
 export async function buildApp(config: AppConfig, database?: DatabaseHandle): Promise<BuiltApp> {
+  const indexPage = readIndexPage(config.webDistDir);
   const app = Fastify({
     logger: { level: config.logLevel, redact: REDACTED_PATHS },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     serverFactory: securityHeadersServer({
       extraFormActions: config.oidc ? [config.oidc.issuer] : [],
-      indexFile: join(config.webDistDir, 'index.html'),
+      indexHtml: indexPage?.identity.toString('utf8'),
     }),
     // A request's own logger exists to tag its lines with the request id; when the level lets no
     // line through (LOG_LEVEL=silent) there is nothing to tag, and building it cost ~5% of a small call.
@@ -98,7 +98,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   registerUploadRoutes(app, context);
   registerAdminRoutes(app, context);
   registerRoomRoutes(app, context);
-  await registerWebApp(app, config.webDistDir);
+  await registerWebApp(app, config.webDistDir, indexPage);
   context.io = startSocketServer(app, context);
   context.janusProxy = new JanusProxy(context, context.media);
   context.janusProxy.attach(app);

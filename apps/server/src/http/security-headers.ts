@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
 import helmet from 'helmet';
@@ -26,10 +25,11 @@ const API_HEADERS = new Map(
  */
 export function securityHeadersServer(options: {
   extraFormActions: string[];
-  indexFile: string;
+  /** The built index.html, whose one inline script the policy allows by hash. */
+  indexHtml: string | undefined;
 }): FastifyServerFactory {
   const pageHeaders = new Map(
-    Object.entries(securityHeaders(options.extraFormActions, inlineScriptHashes(options.indexFile))),
+    Object.entries(securityHeaders(options.extraFormActions, inlineScriptHashes(options.indexHtml ?? ''))),
   );
   return (handler) => {
     const server = createServer((request, response) => {
@@ -46,9 +46,7 @@ export function securityHeadersServer(options: {
  * The build puts one small script into index.html (theme and text direction before the first
  * paint); the policy allows exactly that script by its hash, and no other inline script.
  */
-function inlineScriptHashes(indexFile: string): string[] {
-  if (!existsSync(indexFile)) return [];
-  const html = readFileSync(indexFile, 'utf8');
+function inlineScriptHashes(html: string): string[] {
   return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
     ([, source]) =>
       `'sha256-${createHash('sha256')

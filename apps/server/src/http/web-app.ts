@@ -12,11 +12,21 @@ const NON_SPA_PREFIXES = ['/api/', '/locales/', '/socket.io/', '/janus', '/asset
 
 const ENCODINGS = ['br', 'gzip'] as const;
 
+export interface IndexPage {
+  identity: Buffer;
+  br: Buffer | undefined;
+  gzip: Buffer | undefined;
+}
+
 /**
- * index.html carries the entry stylesheet inline (apps/web/vite.config.ts), so it is sent compressed
- * like the other assets; it is read once, since a new build means a restart anyway.
+ * The built index.html with its precompressed copies, or undefined without a build. It carries the
+ * entry stylesheet inline (apps/web/vite.config.ts), so it is sent compressed like the other assets;
+ * it is read once at start (for this and for the CSP hash of its script), since a new build means a
+ * restart anyway.
  */
-function readIndexPage(indexFile: string): Record<(typeof ENCODINGS)[number] | 'identity', Buffer | undefined> {
+export function readIndexPage(webDistDir: string): IndexPage | undefined {
+  const indexFile = join(webDistDir, 'index.html');
+  if (!existsSync(indexFile)) return undefined;
   const optional = (file: string) => (existsSync(file) ? readFileSync(file) : undefined);
   return {
     identity: readFileSync(indexFile),
@@ -26,7 +36,7 @@ function readIndexPage(indexFile: string): Record<(typeof ENCODINGS)[number] | '
 }
 
 /** Serves the built SPA with a fallback to index.html for client routes, and the locale files. */
-export async function registerWebApp(app: FastifyInstance, webDistDir: string) {
+export async function registerWebApp(app: FastifyInstance, webDistDir: string, indexPage: IndexPage | undefined) {
   app.get<{ Params: { lng: string; ns: string } }>('/locales/:lng/:ns', (request, reply) => {
     const { lng, ns } = request.params;
     const namespace = ns.replace(/\.json$/, '');
@@ -43,9 +53,7 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string) {
       .send(readFileSync(file));
   });
 
-  const indexFile = join(webDistDir, 'index.html');
-  const hasBuild = existsSync(indexFile);
-  if (hasBuild) {
+  if (indexPage) {
     await app.register(fastifyStatic, {
       root: webDistDir,
       wildcard: false,
@@ -60,7 +68,6 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string) {
     });
   }
 
-  const indexPage = hasBuild ? readIndexPage(indexFile) : undefined;
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = request.method === 'GET' && !NON_SPA_PREFIXES.some((prefix) => path.startsWith(prefix));
