@@ -43,7 +43,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   const indexPage = readIndexPage(config.webDistDir);
   const app = Fastify({
     logger: { level: config.logLevel, redact: REDACTED_PATHS },
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     serverFactory: securityHeadersServer({
       extraFormActions: config.oidc ? [config.oidc.issuer] : [],
