@@ -14,7 +14,7 @@ import {
   REPEAT,
   SCHEDULE_FLAG,
 } from '@meetcast/contracts';
-import { eq, meetingExceptions, meetings, users } from '@meetcast/db';
+import { eq, isUniqueViolation, meetingExceptions, meetings, users } from '@meetcast/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../accounts/authenticate.js';
 import { hashPassword } from '../accounts/secrets.js';
@@ -28,13 +28,7 @@ import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
 import { addMeetingEvent, newCalendar } from './ics.js';
 import { listInvitees, replaceInvitees, resolveInvitees, type ResolvedInvitee } from './invitees.js';
 import { checkMeetingValues, checkSlugFormat, ensureSlugFree, generateMeetingPassword } from './meeting-rules.js';
-import {
-  MeetingDetails,
-  findVisibleMeeting,
-  isUniqueViolation,
-  type MeetingRow,
-  type Viewer,
-} from './meeting-store.js';
+import { MeetingDetails, findVisibleMeeting, type MeetingRow, type Viewer } from './meeting-store.js';
 import { MeetingMessenger } from './messenger.js';
 import { isOccurrenceStart, isRepeating } from './occurrences.js';
 
