@@ -52,6 +52,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     serverFactory: securityHeadersServer({
       extraFormActions: config.oidc ? [config.oidc.issuer] : [],
       indexHtml: indexPage?.identity.toString('utf8'),
+      isHttps: config.publicUrl.startsWith('https://'),
     }),
     // A request's own logger exists to tag its lines with the request id; when the level lets no
     // line through (LOG_LEVEL=silent) there is nothing to tag, and building it cost ~5% of a small call.

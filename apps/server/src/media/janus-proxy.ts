@@ -58,7 +58,7 @@ export class JanusProxy {
       });
     };
     app.server.on('upgrade', onUpgrade);
-    app.addHook('onClose', async () => {
+    app.addHook('preClose', async () => {
       app.server.off('upgrade', onUpgrade);
       for (const bridge of this.bridges) bridge.close(1001, 'server closing');
       this.server.close();
