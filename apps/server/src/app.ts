@@ -68,7 +68,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
 
   const db =
     database ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }));
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   const sessions = new SessionStore(db.db, redis, `${config.redisPrefix}:session-revocations`);
   await sessions.start();
   const context: AppContext = {

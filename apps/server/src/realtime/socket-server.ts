@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../context.js';
 import { apiSecurityHeaders } from '../http/security-headers.js';
+import { duplicateRedis } from '../platform/redis.js';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 
@@ -21,7 +22,7 @@ export function startSocketServer(app: FastifyInstance, context: AppContext): Se
   });
   if (context.redis)
     io.adapter(
-      createAdapter(context.redis.duplicate(), context.redis.duplicate(), {
+      createAdapter(duplicateRedis(context.redis), duplicateRedis(context.redis), {
         key: `${context.config.redisPrefix}:socket.io`,
       }),
     );
