@@ -162,8 +162,10 @@ export async function confirmSignUp(context: AppContext, input: { email: string;
 }
 
 export async function logIn(context: AppContext, input: { email: string; password: string }, meta: RequestMeta) {
+  const accountAtAddress = `${input.email}|${meta.ipAddress}`;
   await enforceLimits(context, [
     [RATE_LIMITS.loginByAddress, meta.ipAddress],
+    [RATE_LIMITS.loginByAccountAndAddress, accountAtAddress],
     [RATE_LIMITS.loginByAccount, input.email],
   ]);
   const user = await findByEmail(context, input.email);
@@ -174,7 +176,7 @@ export async function logIn(context: AppContext, input: { email: string; passwor
     await sendCodeMail(context, user, 'signup', meta.language);
     throw new AppError(403, 'accounts.login_unconfirmed');
   }
-  await context.limiter.reset(RATE_LIMITS.loginByAccount, input.email);
+  await context.limiter.reset(RATE_LIMITS.loginByAccountAndAddress, accountAtAddress);
   return startSession(context, user, meta);
 }
 
