@@ -1,7 +1,7 @@
 import type { SessionBody } from '@meetcast/contracts';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { useSession } from '../session/session-context';
+import { useSession } from '../session';
 
 /** After login or confirmation: keep the token in the cookie, the user in memory, and go home. */
 export function useSignInSuccess() {

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { TvIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
 import { ChannelMessage } from './channel-message';
-import { useCurrentUser } from '../session/session-context';
+import { useCurrentUser } from '../session';
 import { ChannelPageView } from './channel-page-view';
 import { useChannelPage } from './use-channels';
 

@@ -1,4 +1,10 @@
-import { CallContactBodySchema, ExportContactsBodySchema, type Contact, type ContactSort } from '@meetcast/contracts';
+import {
+  CallContactBodySchema,
+  type Contact,
+  type ContactSort,
+  ExportContactsBodySchema,
+  meetingRoomPath,
+} from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -85,8 +91,7 @@ export default function ContactsPage() {
       apiPost('call-contact.php', { id: contact.id }, { schema: CallContactBodySchema }),
     onSuccess: (body) => {
       toast.success(body.message);
-      const query = body.data.password ? `?password=${encodeURIComponent(body.data.password)}` : '';
-      void navigate(`/room/${body.data.url_slug}${query}`);
+      void navigate(meetingRoomPath(body.data));
     },
   });
   const exportCsv = useMutation({

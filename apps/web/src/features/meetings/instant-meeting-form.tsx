@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { TextField } from '../../components/text-field';
-import { meetingsApi } from './meetings-api';
+import { meetingsApi, roomAddressPreview } from './meetings-api';
 import type { useSlugCheck } from './use-slug-check';
 
 export const INSTANT_FORM_ID = 'instant-meeting-form';
@@ -68,7 +68,7 @@ export function InstantMeetingForm({
           slugCheck.check(event.target.value);
         }}
         error={slugCheck.error}
-        hint={t('form.slug_hint', { url: `${window.location.origin}/room/${slug || '…'}` })}
+        hint={t('form.slug_hint', { url: roomAddressPreview(slug) })}
       />
     </form>
   );

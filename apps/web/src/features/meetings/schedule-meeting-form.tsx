@@ -15,13 +15,13 @@ import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { ApiError } from '../../lib/api';
-import { useCurrentUser } from '../session/session-context';
-import { DateTimeField } from './date-time-field';
-import { SelectField, TextAreaField } from './form-fields';
+import { useCurrentUser } from '../session';
+import { DateTimeField } from '../../components/date-time-field';
+import { SelectField, TextAreaField } from '../../components/form-controls';
 import { InviteePicker, type InviteeSelection } from './invitee-picker';
-import { meetingsApi } from './meetings-api';
+import { meetingsApi, roomAddressPreview } from './meetings-api';
 import { useSlugCheck } from './use-slug-check';
-import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from './zoned-time';
+import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from '../../lib/zoned-time';
 
 export interface SchedulePreset {
   /** Epoch seconds, e.g. a slot selected in the calendar. */
@@ -123,7 +123,7 @@ export default function ScheduleMeetingForm({ meeting, preset, onClose }: Schedu
     }
   }
 
-  const roomAddress = `${window.location.origin}/room/${slug || '…'}`;
+  const roomAddress = roomAddressPreview(slug);
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('form.aria_schedule')}>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -163,32 +163,29 @@ export default function ScheduleMeetingForm({ meeting, preset, onClose }: Schedu
           name="is_private"
           value={isPrivate}
           onChange={(event) => setIsPrivate(Number(event.target.value))}
-        >
-          <option value={PRIVACY.public}>{t('form.public')}</option>
-          <option value={PRIVACY.private}>{t('form.private')}</option>
-        </SelectField>
+          options={[
+            { value: String(PRIVACY.public), label: t('form.public') },
+            { value: String(PRIVACY.private), label: t('form.private') },
+          ]}
+        />
         <SelectField
           label={t('form.repeat')}
           name="repeat"
           value={repeat}
           onChange={(event) => setRepeat(Number(event.target.value))}
-        >
-          {REPEAT_CODES.map((code) => (
-            <option key={code} value={code}>
-              {t(`repeat.${code}`)}
-            </option>
-          ))}
-        </SelectField>
+          options={REPEAT_CODES.map((code) => ({ value: String(code), label: t(`repeat.${code}`) }))}
+        />
         {isPrivate === PRIVACY.private && (
           <SelectField
             label={t('form.password_flag')}
             name="is_password"
             value={isPassword}
             onChange={(event) => setIsPassword(Number(event.target.value))}
-          >
-            <option value={PASSWORD_FLAG.no}>{t('form.no')}</option>
-            <option value={PASSWORD_FLAG.yes}>{t('form.yes')}</option>
-          </SelectField>
+            options={[
+              { value: String(PASSWORD_FLAG.no), label: t('form.no') },
+              { value: String(PASSWORD_FLAG.yes), label: t('form.yes') },
+            ]}
+          />
         )}
         {isPrivate === PRIVACY.private && isPassword === PASSWORD_FLAG.yes && (
           <TextField

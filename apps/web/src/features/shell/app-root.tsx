@@ -5,9 +5,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { PageSpinner } from '../../components/spinner';
 import { useThemeSync } from '../../lib/theme';
-import { isAdminPath, isPublicPath, SIGNED_OUT_ONLY_PATHS } from '../session/public-paths';
-import { useSession } from '../session/session-context';
-import { SessionProvider } from '../session/session-provider';
+import { isAdminPath, isPublicPath, SessionProvider, SIGNED_OUT_ONLY_PATHS, useSession } from '../session';
 import { useHideBootLoader } from './boot-loader';
 import { ServerUnreachablePage } from './server-unreachable-page';
 

@@ -4,7 +4,7 @@ import type { CustomLocale } from 'flatpickr/dist/types/locale';
 import type { Instance } from 'flatpickr/dist/types/instance';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cn } from '../../lib/cn';
+import { cn } from '../lib/cn';
 
 type LocaleModule = { default: Record<string, CustomLocale | undefined> };
 const LOCALES: Record<string, [string, () => Promise<LocaleModule>]> = {
