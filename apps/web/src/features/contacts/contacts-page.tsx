@@ -191,7 +191,7 @@ export default function ContactsPage() {
               aria-label={t('pagination.label')}
               className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700 dark:text-slate-300"
             >
-              <span>{t('pagination.summary', { total: data.total, page: data.page, pages: pageCount })}</span>
+              <span>{t('pagination.summary', { count: data.total, page: data.page, pages: pageCount })}</span>
               <div className="flex items-center gap-2">
                 <label className="flex items-center gap-2">
                   {t('pagination.per_page')}
