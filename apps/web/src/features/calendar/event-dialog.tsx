@@ -102,7 +102,6 @@ export function EventDialog({
             name="end"
             value={end}
             onChange={setEnd}
-            minDate={start ?? undefined}
             isDateOnly={isAllDay}
             error={errors.end}
           />
