@@ -149,4 +149,29 @@ test.describe('channels', () => {
     await expect(page.getByRole('heading', { name: 'Not available' })).toBeVisible();
     await expect(page.getByText('This channel or broadcast is not available.')).toBeVisible();
   });
+
+  test('signed out, Follow on a public channel page signs in and comes back followed', async ({ page, signUp }) => {
+    const owner = await signUp({ username: 'Felix Owner' });
+    const visitor = await signUp({ username: 'Vera Visitor' });
+    const slug = uniqueSlug('follow');
+    await callAs(owner, 'create-channel.php', { name: `Birds ${slug}`, slug, category: 'science' });
+
+    await page.goto(`/channel/${slug}`);
+    await page.getByRole('link', { name: 'Follow' }).click();
+    await expect(page).toHaveURL(/\/login\?next=/);
+    await page.getByLabel('E-mail address').fill(visitor.email);
+    await page.getByLabel('Password', { exact: true }).fill(visitor.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+
+    await expect(page).toHaveURL(`/channel/${slug}`);
+    await expect(page.getByRole('button', { name: 'Following' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText('Followers: 1')).toBeVisible();
+    // A crafted return address leaves the site nowhere: it goes home instead.
+    await page.context().clearCookies();
+    await page.goto(`/login?next=${encodeURIComponent('//evil.example.com/')}`);
+    await page.getByLabel('E-mail address').fill(visitor.email);
+    await page.getByLabel('Password', { exact: true }).fill(visitor.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL('/');
+  });
 });
