@@ -43,7 +43,11 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   const indexPage = readIndexPage(config.webDistDir);
   const app = Fastify({
     logger: { level: config.logLevel, redact: REDACTED_PATHS },
-    trustProxy: true,
+    // A hop count trusts that many proxies nearest to us; Fastify's types take it as a function.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     serverFactory: securityHeadersServer({
       extraFormActions: config.oidc ? [config.oidc.issuer] : [],

@@ -46,6 +46,17 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Scales every rate limit; test suites that sign many accounts in from one address raise it. */
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
+  /**
+   * Who may tell the client's address in X-Forwarded-For: a hop count (`1`), or a comma-separated
+   * list of proxy addresses/CIDRs (`127.0.0.1,10.0.0.0/8`). Unset: nobody, the socket's address counts.
+   */
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(\d{1,2}|[\da-fA-F:./]+(\s*,\s*[\da-fA-F:./]+)*)$/, 'a hop count or a list of addresses/CIDRs')
+      .optional(),
+  ),
   /** Where the built web app lives; the server serves it with a fallback for client routes. */
   WEB_DIST_DIR: z.string().optional(),
   /** How often each server process looks for meeting reminders to send; 0 turns the scheduler off. */
@@ -84,6 +95,8 @@ export interface AppConfig {
     | undefined;
   logLevel: Env['LOG_LEVEL'];
   rateLimitMultiplier: number;
+  /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses. */
+  trustProxy: false | number | string[];
   webDistDir: string;
   reminderIntervalSeconds: number;
 }
@@ -138,7 +151,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
     logLevel: env.LOG_LEVEL,
     rateLimitMultiplier: env.RATE_LIMIT_MULTIPLIER,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     webDistDir: resolve(env.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
   };
+}
+
+function parseTrustProxy(value: string | undefined): AppConfig['trustProxy'] {
+  if (!value) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((address) => address.trim());
 }

@@ -80,6 +80,19 @@ describe('HTTP surface', () => {
     }
   });
 
+  it('refuses deeply nested JSON with a 400 on every call, not a stack overflow', async () => {
+    const deep = '{"a":'.repeat(4000) + '1' + '}'.repeat(4000);
+    for (const call of ['get-channel.php', 'login.php', 'tokenverify.php']) {
+      const response = await fetch(`${server.baseUrl}/api/${call}`, {
+        method: 'POST',
+        body: deep,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status, call).toBe(400);
+      expect(await response.json(), call).toEqual({ status: 'error', message: expect.any(String) });
+    }
+  });
+
   it('answers health and readiness', async () => {
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);

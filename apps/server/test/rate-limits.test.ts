@@ -33,3 +33,39 @@ describe.each([
     expect(statuses.at(-1)).toBe(429);
   });
 });
+
+describe('client address behind proxies', () => {
+  const resetRequests = async (server: TestServer) => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const forwardedFor = `198.51.100.${attempt + 1}`;
+      const answer = await server.post(
+        'forgot-password.php',
+        { email: uniqueEmail('xff') },
+        { 'x-forwarded-for': forwardedFor },
+      );
+      statuses.push(answer.httpStatus);
+    }
+    return statuses;
+  };
+
+  it('ignores X-Forwarded-For from a caller that is not a configured proxy', async () => {
+    const server = await startTestServer('pglite', { RATE_LIMIT_MULTIPLIER: '1' });
+    try {
+      const statuses = await resetRequests(server);
+      expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
+      expect(statuses.slice(10)).toEqual([429, 429]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('takes the forwarded address from a configured proxy', async () => {
+    const server = await startTestServer('pglite', { RATE_LIMIT_MULTIPLIER: '1', TRUST_PROXY: '127.0.0.1' });
+    try {
+      expect((await resetRequests(server)).every((status) => status === 200)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});

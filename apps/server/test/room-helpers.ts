@@ -16,6 +16,7 @@ import type { TestServer } from './test-server.js';
 
 export interface MeetingOptions {
   hostId: number;
+  name?: string;
   isPrivate?: 1 | 2;
   password?: string;
   isSchedule?: 0 | 1;
@@ -31,7 +32,7 @@ export async function insertMeeting(server: TestServer, options: MeetingOptions)
     .insert(meetings)
     .values({
       hostId: options.hostId,
-      name: `Meeting ${slug}`,
+      name: options.name ?? `Meeting ${slug}`,
       slug,
       isSchedule: options.isSchedule ?? 1,
       isPrivate: options.isPrivate ?? 2,

@@ -41,6 +41,29 @@ describe.each(BACKENDS)('meeting rooms on %s', (backend) => {
     expect(JSON.stringify(room.body)).not.toContain('sesame');
   });
 
+  it('reaches rooms by their slug only, and tells outsiders nothing about a private meeting', async () => {
+    const open = await insertMeeting(server, { hostId: host.user.id });
+    const byNumber = await server.post('get-room.php', { meetId: String(open.id) });
+    expect(byNumber.httpStatus).toBe(404);
+    expect((await join({ meetId: String(open.id), display_name: 'Walker' })).httpStatus).toBe(404);
+
+    const secret = await insertMeeting(server, { hostId: host.user.id, isPrivate: 1, name: 'Board: layoffs' });
+    type RoomAnswer = { meeting: { name: string; host_name: string; start_time: number } };
+    const outsider = await server.post<RoomAnswer>('get-room.php', { meetId: secret.slug });
+    expect(outsider.httpStatus).toBe(200);
+    expect(outsider.body.data?.meeting).toMatchObject({
+      name: 'This meeting needs an invitation.',
+      host_name: '',
+      start_time: 0,
+    });
+    expect(JSON.stringify(outsider.body)).not.toContain('layoffs');
+    const knocking = await join({ meetId: secret.slug, display_name: 'Knocker' });
+    expect(knocking.body.data?.state).toBe('lobby');
+    expect(JSON.stringify(knocking.body)).not.toContain('layoffs');
+    const owner = await server.post<RoomAnswer>('get-room.php', { meetId: secret.slug, token: host.token });
+    expect(owner.body.data?.meeting).toMatchObject({ name: 'Board: layoffs', host_name: 'Hosting Hanna' });
+  });
+
   it('gates password-protected meetings and leaks nothing', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id, isPrivate: 1, password: 'open-sesame' });
     const missing = await join({ meetId: meeting.slug, display_name: 'Guest' });

@@ -31,8 +31,9 @@ export function injectOpenGraph(html: string, og: OpenGraph | undefined): string
       ]
     : [`<meta name="robots" content="noindex" />`];
   let page = html;
-  if (og) page = page.replace(/<title>[^<]*<\/title>/i, `<title>${escapeHtml(og.title)} · Meetcast</title>`);
-  return page.replace(/<\/head>/i, `${tags.join('\n    ')}\n  </head>`);
+  // Replacement functions, never strings: a `$` in a channel's text must not act as a replace pattern.
+  if (og) page = page.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(og.title)} · Meetcast</title>`);
+  return page.replace(/<\/head>/i, () => `${tags.join('\n    ')}\n  </head>`);
 }
 
 function summary(text: string) {

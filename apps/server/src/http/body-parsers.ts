@@ -52,13 +52,28 @@ function utf8Text(body: Buffer): string {
   return body.toString('utf8');
 }
 
-function hasNulCharacter(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasNulCharacter);
-  if (value && typeof value === 'object') {
-    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || hasNulCharacter(item));
+/** Deeper JSON than any call takes is refused before anything walks it (no recursion, no stack overflow). */
+const MAX_JSON_DEPTH = 32;
+
+/**
+ * Walks a parsed JSON value with an explicit stack: refuses NUL in any key or string (PostgreSQL text
+ * cannot hold it) and nesting deeper than MAX_JSON_DEPTH.
+ */
+function checkJsonValue(root: unknown) {
+  const pending: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) throw new AppError(400, 'errors.nul_character');
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) throw new AppError(400, 'errors.bad_request');
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) throw new AppError(400, 'errors.nul_character');
+      pending.push({ value: item, depth: depth + 1 });
+    }
   }
-  return false;
 }
 
 function parseJson(text: string): unknown {
@@ -69,7 +84,7 @@ function parseJson(text: string): unknown {
   } catch {
     throw new AppError(400, 'errors.bad_request');
   }
-  if (hasNulCharacter(value)) throw new AppError(400, 'errors.nul_character');
+  checkJsonValue(value);
   return value;
 }
 

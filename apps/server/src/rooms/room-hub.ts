@@ -1,4 +1,5 @@
 import {
+  FALLBACK_LANGUAGE,
   ROOM_EVENT,
   ROOM_MESSAGE,
   ROOM_NAMESPACE,
@@ -162,7 +163,8 @@ export class RoomHub {
       await socket.join(lobby(meeting.id));
       socket.emit(ROOM_EVENT, {
         type: 'lobby.waiting',
-        meeting: await roomMeeting(this.context, meeting),
+        // Whoever knocks was not invited (invitees are admitted at once): they see no details.
+        meeting: await roomMeeting(this.context, meeting, { user: undefined, language: FALLBACK_LANGUAGE }),
       } satisfies RoomServerEvent);
       await this.announceLobby(meeting.id);
       return;

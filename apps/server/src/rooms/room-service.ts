@@ -1,6 +1,7 @@
-import { PASSWORD_FLAG, PRIVACY, type RoomMeeting } from '@meetcast/contracts';
+import { PASSWORD_FLAG, PRIVACY, type Language, type RoomMeeting } from '@meetcast/contracts';
 import { and, eq, meetingInvitees, meetings, or, roomParticipants, users } from '@meetcast/db';
 import { verifyPassword } from '../accounts/secrets.js';
+import { translate } from '../i18n/messages.js';
 import type { AppContext } from '../context.js';
 import { forbidden, gone, notFound, unavailable } from '../http/app-error.js';
 import { JanusError } from '../media/janus-client.js';
@@ -11,16 +12,13 @@ type UserRow = typeof users.$inferSelect;
 
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** Finds a meeting by its slug (the /room/{meetId} address), or by its number. */
+/**
+ * Finds a meeting by its slug (the /room/{meetId} address) only: meeting numbers are sequential, so
+ * answering to them would let anyone walk through every meeting.
+ */
 export async function findMeeting(context: AppContext, meetId: string): Promise<MeetingRow | undefined> {
-  const bySlug = await context.db.select().from(meetings).where(eq(meetings.slug, meetId));
-  if (bySlug[0]) return bySlug[0];
-  if (!/^\d{1,9}$/.test(meetId)) return undefined;
-  const [byId] = await context.db
-    .select()
-    .from(meetings)
-    .where(eq(meetings.id, Number(meetId)));
-  return byId;
+  const [bySlug] = await context.db.select().from(meetings).where(eq(meetings.slug, meetId));
+  return bySlug;
 }
 
 /** A meeting people may still enter: unknown answers 404, ended or cancelled 410. */
@@ -31,7 +29,31 @@ export async function requireOpenMeeting(context: AppContext, meetId: string): P
   return meeting;
 }
 
-export async function roomMeeting(context: AppContext, meeting: MeetingRow): Promise<RoomMeeting> {
+/**
+ * What the pre-join screen may show. Someone who is neither host nor invited learns nothing about a
+ * private meeting beyond that it needs an invitation (they may still knock at the lobby).
+ */
+export async function roomMeeting(
+  context: AppContext,
+  meeting: MeetingRow,
+  /** Who is asking, before admission; people already admitted to the room see everything. */
+  viewer?: { user: UserRow | undefined; language: Language },
+): Promise<RoomMeeting> {
+  if (viewer && meeting.isPrivate === PRIVACY.private && !(await isHostOrInvited(context, meeting, viewer.user))) {
+    return {
+      id: meeting.id,
+      name: translate(viewer.language, 'room.invitation_needed'),
+      slug: meeting.slug,
+      is_private: meeting.isPrivate,
+      is_password: needsPassword(meeting) ? PASSWORD_FLAG.yes : PASSWORD_FLAG.no,
+      is_schedule: meeting.isSchedule,
+      state: meeting.state,
+      locked: meeting.isLocked,
+      host_name: '',
+      start_time: 0,
+      end_time: 0,
+    };
+  }
   const [host] = await context.db.select({ username: users.username }).from(users).where(eq(users.id, meeting.hostId));
   return {
     id: meeting.id,
@@ -55,6 +77,10 @@ export function needsPassword(meeting: MeetingRow): boolean {
 /** Against the argon2id hash only, in constant time (ADR 005); the plain copy is never compared. */
 function passwordMatches(meeting: MeetingRow, given: string): Promise<boolean> {
   return verifyPassword(meeting.passwordHash, given);
+}
+
+async function isHostOrInvited(context: AppContext, meeting: MeetingRow, user: UserRow | undefined) {
+  return user?.id === meeting.hostId || Boolean(await inviteeOf(context, meeting, user));
 }
 
 async function inviteeOf(context: AppContext, meeting: MeetingRow, user: UserRow | undefined) {

@@ -36,8 +36,9 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
     handler: async (body, request) => {
       const meeting = await requireOpenMeeting(context, body.meetId);
       const user = await optionalUser(context, request);
-      return success(translate(requestLanguage(request), 'room.found'), {
-        meeting: await roomMeeting(context, meeting),
+      const language = requestLanguage(request);
+      return success(translate(language, 'room.found'), {
+        meeting: await roomMeeting(context, meeting, { user, language }),
         is_host: user?.id === meeting.hostId,
       });
     },
@@ -68,7 +69,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
         display_name: participant.displayName,
         role: participant.role,
         state,
-        meeting: await roomMeeting(context, meeting),
+        meeting: await roomMeeting(context, meeting, { user, language }),
       });
     },
   });

@@ -197,9 +197,11 @@ export function PreJoin({
       <form onSubmit={(event) => void onSubmit(event)} className="space-y-4" noValidate>
         <div>
           <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{meeting.name}</h1>
-          <p className="text-sm text-slate-600 dark:text-slate-300">
-            {t('prejoin.hosted_by', { name: meeting.host_name })}
-          </p>
+          {meeting.host_name && (
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {t('prejoin.hosted_by', { name: meeting.host_name })}
+            </p>
+          )}
         </div>
         {user ? (
           <p className="text-sm text-slate-700 dark:text-slate-200">
