@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import meetcast from './scripts/eslint/feature-borders.js';
 
 export default tseslint.config(
   {
@@ -26,9 +27,11 @@ export default tseslint.config(
   {
     // The web app never reaches into the server or the database (DESIGN.md, convention 5).
     files: ['apps/web/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, meetcast },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      // Feature folders meet only through their index.ts (docs/ARCHITECTURE.md, "The web app frame").
+      'meetcast/feature-borders': 'error',
       'no-restricted-imports': [
         'error',
         {

@@ -47,19 +47,21 @@ test.describe('channels', () => {
 
     await page.getByRole('button', { name: 'Schedule a broadcast' }).click();
     const dialog = page.getByRole('dialog', { name: 'Schedule a broadcast' });
-    await dialog.getByLabel('Ends').fill('2020-01-01T10:00');
+    // The same picker as meetings (`Y-m-d H:i`); the browser and the account run on UTC here.
+    await expect(dialog.getByLabel('Starts')).toHaveValue(/^\d{4}-\d{2}-\d{2} \d{2}:00$/);
+    await dialog.getByLabel('Ends').fill('2020-01-01 10:00');
+    await dialog.getByLabel('Ends').press('Enter');
     await dialog.getByRole('button', { name: 'Schedule' }).click();
     await expect(dialog.getByText('Give the broadcast a title.')).toBeVisible();
     await expect(dialog.getByText('The end must be after the start.')).toBeVisible();
     await dialog.getByLabel('Title').fill('Pasta night');
     const start = new Date(Date.now() + 2 * 3600_000);
     const end = new Date(start.getTime() + 3600_000);
-    const local = (date: Date) => {
-      const pad = (n: number) => String(n).padStart(2, '0');
-      return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-    };
-    await dialog.getByLabel('Starts').fill(local(start));
-    await dialog.getByLabel('Ends').fill(local(end));
+    const picker = (date: Date) => date.toISOString().slice(0, 16).replace('T', ' ');
+    for (const [label, date] of [['Starts', start] as const, ['Ends', end] as const]) {
+      await dialog.getByLabel(label).fill(picker(date));
+      await dialog.getByLabel(label).press('Enter');
+    }
     await dialog.getByRole('button', { name: 'Schedule' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('link', { name: 'Pasta night' })).toBeVisible();
@@ -146,5 +148,30 @@ test.describe('channels', () => {
     await page.goto('/channel/no-such-channel-here');
     await expect(page.getByRole('heading', { name: 'Not available' })).toBeVisible();
     await expect(page.getByText('This channel or broadcast is not available.')).toBeVisible();
+  });
+
+  test('signed out, Follow on a public channel page signs in and comes back followed', async ({ page, signUp }) => {
+    const owner = await signUp({ username: 'Felix Owner' });
+    const visitor = await signUp({ username: 'Vera Visitor' });
+    const slug = uniqueSlug('follow');
+    await callAs(owner, 'create-channel.php', { name: `Birds ${slug}`, slug, category: 'science' });
+
+    await page.goto(`/channel/${slug}`);
+    await page.getByRole('link', { name: 'Follow' }).click();
+    await expect(page).toHaveURL(/\/login\?next=/);
+    await page.getByLabel('E-mail address').fill(visitor.email);
+    await page.getByLabel('Password', { exact: true }).fill(visitor.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+
+    await expect(page).toHaveURL(`/channel/${slug}`);
+    await expect(page.getByRole('button', { name: 'Following' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText('Followers: 1')).toBeVisible();
+    // A crafted return address leaves the site nowhere: it goes home instead.
+    await page.context().clearCookies();
+    await page.goto(`/login?next=${encodeURIComponent('//evil.example.com/')}`);
+    await page.getByLabel('E-mail address').fill(visitor.email);
+    await page.getByLabel('Password', { exact: true }).fill(visitor.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL('/');
   });
 });

@@ -1,6 +1,11 @@
-import { expect, test } from './fixtures';
+import { expect, test, type Account } from './fixtures';
 import { callAs } from './support/people';
 import { uniqueEmail } from './support/api';
+
+async function firstContactId(account: Account) {
+  const answer = await callAs<{ data: { id: number }[] }>(account, 'get-contacts.php', {});
+  return answer.data[0]?.id;
+}
 
 test.describe('contacts', () => {
   // Several server round trips each, on a machine that may be busy.
@@ -69,6 +74,24 @@ test.describe('contacts', () => {
     await expect(page.getByRole('row', { name: /Grace Hopper/ })).toHaveCount(0);
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect(page.getByRole('row', { name: /Grace Hopper/ })).toBeVisible();
+  });
+
+  test("counts contacts with each language's plural rules: 1 contact, 2 контакта, 5 kontaktów", async ({
+    page,
+    account,
+    signIn,
+  }) => {
+    await callAs(account, 'add-contact.php', { name: 'Only One' });
+    await signIn(page, account, '/contacts');
+    await expect(page.getByText('1 contact · page 1 of 1', { exact: true })).toBeVisible();
+    for (const name of ['Second', 'Third', 'Fourth', 'Fifth']) await callAs(account, 'add-contact.php', { name });
+    await page.goto('/contacts?lng=pl');
+    await expect(page.getByText('5 kontaktów · strona 1 z 1', { exact: true })).toBeVisible();
+    await callAs(account, 'delete-contact.php', { id: (await firstContactId(account)) ?? 0 });
+    await callAs(account, 'delete-contact.php', { id: (await firstContactId(account)) ?? 0 });
+    await callAs(account, 'delete-contact.php', { id: (await firstContactId(account)) ?? 0 });
+    await page.goto('/contacts?lng=ru');
+    await expect(page.getByText('2 контакта · страница 1 из 1', { exact: true })).toBeVisible();
   });
 
   test('imports a file with good and bad rows and shows what happened to each', async ({ page, account, signIn }) => {

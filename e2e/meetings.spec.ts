@@ -91,18 +91,24 @@ test.describe('Schedule a meeting', () => {
     await add.click();
     await expect(toast(page, 'Invalid data found.').first()).toBeVisible();
 
-    // The picker refuses a start in the past (minDate now): the field stays empty.
+    // A start in the past stays as typed and is explained under the field; Add waits for a fix.
     await pick(page, 'Start time', '2020-01-01 10:00');
-    await expect(dialog.getByLabel('Start time', { exact: true })).not.toHaveValue('2020-01-01 10:00');
+    await expect(dialog.getByLabel('Start time', { exact: true })).toHaveValue('2020-01-01 10:00');
+    await expect(dialog.getByText('The start is in the past. Choose a later time.')).toBeVisible();
+    await expect(add).toBeDisabled();
 
     const start = tomorrowAtTen();
     await pick(page, 'Start time', pickerText(start));
+    await expect(dialog.getByText('The start is in the past. Choose a later time.')).toHaveCount(0);
     await pick(page, 'End time', pickerText(start + 5400));
     await expect(dialog.getByLabel('End time', { exact: true })).toHaveValue(pickerText(start + 5400));
-    // The end cannot be earlier than the chosen start: the picker does not take it.
+    // An end before the start is kept and said so under the end field, not silently dropped.
     await pick(page, 'End time', pickerText(start - 3600));
-    await expect(dialog.getByLabel('End time', { exact: true })).not.toHaveValue(pickerText(start - 3600));
+    await expect(dialog.getByLabel('End time', { exact: true })).toHaveValue(pickerText(start - 3600));
+    await expect(dialog.getByText('The end must be after the start.')).toBeVisible();
+    await expect(add).toBeDisabled();
     await pick(page, 'End time', pickerText(start + 5400));
+    await expect(dialog.getByText('The end must be after the start.')).toHaveCount(0);
     await expect(dialog.getByLabel('End time', { exact: true })).toHaveValue(pickerText(start + 5400));
 
     // The password flag appears only for private meetings; a missing password comes back from the server.

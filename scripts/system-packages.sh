@@ -8,6 +8,10 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.
 dpkg -s fonts-noto-core >/dev/null 2>&1 || missing+=(fonts-noto-core)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+# The strict calendar-file check of the server tests (scripts/ics-strict-check.py).
+dpkg -s python3-icalendar >/dev/null 2>&1 || missing+=(python3-icalendar)
+# Java for the Nu HTML checker (vnu-jar) of the end-to-end suite.
+command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing system packages: ${missing[*]}"
   SUDO=""

@@ -1,6 +1,12 @@
-import { meetingRoomPath } from '@meetcast/contracts';
+import { meetingRoomPath, PASSWORD_FLAG } from '@meetcast/contracts';
 import type { calendarEvents } from '@meetcast/db';
-import ical, { ICalCalendarMethod, ICalEventRepeatingFreq, ICalEventStatus, type ICalCalendar } from 'ical-generator';
+import ical, {
+  ICalAlarmType,
+  ICalCalendarMethod,
+  ICalEventRepeatingFreq,
+  ICalEventStatus,
+  type ICalCalendar,
+} from 'ical-generator';
 import { DateTime } from 'luxon';
 import type { MeetingRow } from './meeting-store.js';
 import { occurrencesBetween, recurrenceOf } from './occurrences.js';
@@ -23,8 +29,39 @@ const FREQUENCIES = {
   MONTHLY: ICalEventRepeatingFreq.MONTHLY,
 } as const;
 
+/** A calendar app reminds this long before each occurrence, the same as the default mail reminder. */
+export const ALARM_MINUTES_BEFORE = 10;
+
+/** Whether an edit moves the meeting in a calendar (and so must raise its SEQUENCE). */
+export function isScheduleChange(
+  before: Pick<MeetingRow, 'startTime' | 'endTime' | 'repeat' | 'timeZone'>,
+  after: Pick<MeetingRow, 'startTime' | 'endTime' | 'repeat' | 'timeZone'>,
+): boolean {
+  return (
+    before.startTime.getTime() !== after.startTime.getTime() ||
+    before.endTime.getTime() !== after.endTime.getTime() ||
+    before.repeat !== after.repeat ||
+    before.timeZone !== after.timeZone
+  );
+}
+
+/** What the event tells a person who only sees their calendar: the link, the password, the host. */
+function meetingDescription(meeting: IcsMeeting, url: string): string {
+  const { row } = meeting;
+  const lines = [`Join: ${url}`];
+  if (row.isPassword === PASSWORD_FLAG.yes) {
+    lines.push(
+      row.passwordPlain
+        ? `Password: ${row.passwordPlain} (the link above already carries it)`
+        : 'This meeting asks for a password; the host will share it.',
+    );
+  }
+  lines.push(`Host: ${meeting.hostName}`);
+  return [row.description, lines.join('\n')].filter(Boolean).join('\n\n');
+}
+
 export function joinUrl(publicUrl: string, row: MeetingRow): string {
-  return `${publicUrl}${meetingRoomPath({ url_slug: row.slug, password: row.isPassword === 1 ? row.passwordPlain : null })}`;
+  return `${publicUrl}${meetingRoomPath({ url_slug: row.slug, password: row.isPassword === PASSWORD_FLAG.yes ? row.passwordPlain : null })}`;
 }
 
 function uidDomain(publicUrl: string): string {
@@ -62,14 +99,15 @@ export function addMeetingEvent(
     if (before.length > 0) until = at(new Date(row.cancelledAt.getTime() - 1000));
     else status = ICalEventStatus.CANCELLED;
   }
+  const excluded = [...meeting.cancelled].map((ms) => at(new Date(ms)));
   calendar.createEvent({
     id: `meeting-${row.id}@${uidDomain(publicUrl)}`,
-    sequence: Math.max(0, Math.floor((row.updatedAt.getTime() - row.createdAt.getTime()) / 1000)),
+    sequence: row.scheduleSequence,
     start: at(row.startTime),
     end: at(row.endTime),
     timezone: zone,
     summary: row.name,
-    description: [row.description, url].filter(Boolean).join('\n\n'),
+    description: meetingDescription(meeting, url),
     location: url,
     url,
     status,
@@ -77,12 +115,17 @@ export function addMeetingEvent(
     lastModified: row.updatedAt,
     organizer: { name: meeting.hostName, email: meeting.hostEmail },
     attendees: meeting.invitees.map((email) => ({ email, rsvp: true })),
+    alarms:
+      status === ICalEventStatus.CANCELLED
+        ? []
+        : [{ type: ICalAlarmType.display, triggerBefore: ALARM_MINUTES_BEFORE * 60, description: row.name }],
     repeating: recurrence
       ? {
           freq: FREQUENCIES[recurrence.freq],
           interval: recurrence.interval,
           until,
-          exclude: [...meeting.cancelled].map((ms) => at(new Date(ms))),
+          // An empty list would be written as an empty EXDATE line, which strict parsers refuse.
+          exclude: excluded.length > 0 ? excluded : undefined,
         }
       : undefined,
   });

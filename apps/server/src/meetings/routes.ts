@@ -14,7 +14,7 @@ import {
   REPEAT,
   SCHEDULE_FLAG,
 } from '@meetcast/contracts';
-import { eq, isUniqueViolation, meetingExceptions, meetings, users } from '@meetcast/db';
+import { eq, isUniqueViolation, meetingExceptions, meetings, sql, users } from '@meetcast/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../accounts/authenticate.js';
 import { hashPassword } from '../accounts/secrets.js';
@@ -25,7 +25,7 @@ import { conflict, forbidden, notFound } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
 import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
-import { addMeetingEvent, newCalendar } from './ics.js';
+import { addMeetingEvent, isScheduleChange, newCalendar } from './ics.js';
 import { listInvitees, replaceInvitees, resolveInvitees, type ResolvedInvitee } from './invitees.js';
 import { checkMeetingValues, checkSlugFormat, ensureSlugFree, generateMeetingPassword } from './meeting-rules.js';
 import { MeetingDetails, findVisibleMeeting, type MeetingRow, type Viewer } from './meeting-store.js';
@@ -220,6 +220,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
             endTime: values.endTime,
             repeat: values.repeat,
             timeZone: values.timeZone,
+            scheduleSequence: previous.scheduleSequence + (isScheduleChange(previous, values) ? 1 : 0),
             updatedAt: new Date(),
           })
           .where(eq(meetings.id, previous.id))
@@ -272,7 +273,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
         if (inserted.length === 0) throw conflict('meetings.occurrence_already_cancelled');
         const [touched] = await db
           .update(meetings)
-          .set({ updatedAt: new Date() })
+          .set({ scheduleSequence: sql`${meetings.scheduleSequence} + 1`, updatedAt: new Date() })
           .where(eq(meetings.id, row.id))
           .returning();
         inBackground(messenger.sendToInvitees('occurrence_cancel', touched ?? row, user, invitees, start));
@@ -284,7 +285,12 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       const now = new Date();
       const [cancelled] = await db
         .update(meetings)
-        .set({ cancelledAt: now, state: 'cancelled', updatedAt: now })
+        .set({
+          cancelledAt: now,
+          state: 'cancelled',
+          scheduleSequence: sql`${meetings.scheduleSequence} + 1`,
+          updatedAt: now,
+        })
         .where(eq(meetings.id, row.id))
         .returning();
       inBackground(messenger.sendToInvitees('cancel', cancelled ?? row, user, invitees));

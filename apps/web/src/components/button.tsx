@@ -20,6 +20,14 @@ const SIZES: Record<Size, string> = {
   lg: 'h-11 px-5 text-base',
 };
 
+const BASE =
+  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-500 disabled:cursor-not-allowed disabled:opacity-60';
+
+/** A button's look, for a link that acts as one (navigation, not an action). */
+export function buttonClasses(variant: Variant = 'primary', size: Size = 'md') {
+  return cn(BASE, VARIANTS[variant], SIZES[size]);
+}
+
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   size?: Size;
@@ -36,12 +44,7 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       type={type}
       disabled={disabled || isLoading}
       aria-busy={isLoading || undefined}
-      className={cn(
-        'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-500 disabled:cursor-not-allowed disabled:opacity-60',
-        VARIANTS[variant],
-        SIZES[size],
-        className,
-      )}
+      className={cn(buttonClasses(variant, size), className)}
       {...rest}
     >
       {isLoading && <Spinner className="size-4" />}

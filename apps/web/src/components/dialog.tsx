@@ -2,6 +2,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../lib/cn';
+import { Button } from './button';
 import { CloseIcon } from './icons';
 
 export interface DialogProps {
@@ -12,21 +13,43 @@ export interface DialogProps {
   children?: ReactNode;
   footer?: ReactNode;
   className?: string;
+  /**
+   * Something was typed that closing would lose: Escape, the close button, a click outside and
+   * `DialogClose` buttons then ask before closing.
+   */
+  isDirty?: boolean;
 }
 
-/** A modal dialog (Radix): focus is trapped inside and returns to the opener on close; Escape closes. */
-export function Dialog({ open, onOpenChange, title, description, children, footer, className }: DialogProps) {
+/**
+ * A modal dialog (Radix): focus is trapped inside and returns to the opener on close; Escape closes.
+ * The body scrolls between the fixed title and footer, so actions stay on screen however long it is.
+ */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  className,
+  isDirty = false,
+}: DialogProps) {
   const { t, i18n } = useTranslation('common');
   // The element that had focus when the dialog opened (a sidebar entry, a button): focus goes back
   // to it on close, also when the dialog was opened without a Radix trigger.
   const [opener, setOpener] = useState<HTMLElement | null>(null);
   const [wasOpen, setWasOpen] = useState(open);
+  const [isAskingToDiscard, setIsAskingToDiscard] = useState(false);
   if (open !== wasOpen) {
     setWasOpen(open);
     if (open) setOpener(document.activeElement instanceof HTMLElement ? document.activeElement : null);
   }
+  const requestOpenChange = (next: boolean) => {
+    if (!next && isDirty) setIsAskingToDiscard(true);
+    else onOpenChange(next);
+  };
   return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+    <RadixDialog.Root open={open} onOpenChange={requestOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 animate-fade-in bg-slate-950/60 backdrop-blur-sm" />
         <RadixDialog.Content
@@ -38,11 +61,11 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
             opener.focus();
           }}
           className={cn(
-            'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 animate-fade-in overflow-y-auto rounded-2xl border border-slate-200 bg-white p-6 shadow-2xl focus:outline-none dark:border-slate-700 dark:bg-slate-900',
+            'fixed top-1/2 left-1/2 z-50 flex max-h-[90dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 animate-fade-in flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-2xl focus:outline-none dark:border-slate-700 dark:bg-slate-900',
             className,
           )}
         >
-          <div className="flex items-start justify-between gap-4">
+          <div className="flex shrink-0 items-start justify-between gap-4">
             <div>
               <RadixDialog.Title className="text-lg font-semibold text-slate-900 dark:text-white">
                 {title}
@@ -60,8 +83,59 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
               <CloseIcon className="size-5" />
             </RadixDialog.Close>
           </div>
-          {children && <div className="mt-5">{children}</div>}
-          {footer && <div className="mt-6 flex flex-wrap justify-end gap-2">{footer}</div>}
+          {/* The padding keeps focus rings inside the scrolling area. */}
+          {children && <div className="-mx-6 mt-4 min-h-0 overflow-y-auto px-6 pt-1">{children}</div>}
+          {footer && <div className="mt-6 flex shrink-0 flex-wrap justify-end gap-2">{footer}</div>}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+      {isAskingToDiscard && (
+        <DiscardQuestion
+          onKeep={() => setIsAskingToDiscard(false)}
+          onDiscard={() => {
+            setIsAskingToDiscard(false);
+            onOpenChange(false);
+          }}
+        />
+      )}
+    </RadixDialog.Root>
+  );
+}
+
+/** A button that closes the dialog it is in, asking first when the dialog has typed content. */
+export function DialogClose({ children }: { children: ReactNode }) {
+  return (
+    <RadixDialog.Close asChild>
+      <Button variant="secondary">{children}</Button>
+    </RadixDialog.Close>
+  );
+}
+
+/** "Discard what you typed?" over the dialog; Escape or Keep editing goes back to it. */
+function DiscardQuestion({ onKeep, onDiscard }: { onKeep(): void; onDiscard(): void }) {
+  const { t, i18n } = useTranslation('common');
+  return (
+    <RadixDialog.Root open onOpenChange={(isOpen) => !isOpen && onKeep()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/40" />
+        <RadixDialog.Content
+          role="alertdialog"
+          dir={i18n.dir()}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-slate-200 bg-white p-6 shadow-2xl focus:outline-none dark:border-slate-700 dark:bg-slate-900"
+        >
+          <RadixDialog.Title className="text-lg font-semibold text-slate-900 dark:text-white">
+            {t('discard.title')}
+          </RadixDialog.Title>
+          <RadixDialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {t('discard.text')}
+          </RadixDialog.Description>
+          <div className="mt-6 flex flex-wrap justify-end gap-2">
+            <Button variant="secondary" onClick={onKeep} autoFocus>
+              {t('discard.keep')}
+            </Button>
+            <Button variant="danger" onClick={onDiscard}>
+              {t('discard.confirm')}
+            </Button>
+          </div>
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

@@ -42,6 +42,33 @@ function isLanguageNeutral(text: string, language: string): boolean {
   return !/\p{L}/u.test(text.replace(/{{[^}]*}}/g, ''));
 }
 
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/** The key's plural base when English gives it plural forms (i18next's `key_one`, `key_other`). */
+function pluralBase(key: string, english: Map<string, string>): string | undefined {
+  const base = key.replace(PLURAL_SUFFIX, '');
+  return base !== key && english.has(`${base}_other`) ? base : undefined;
+}
+
+/**
+ * The keys a language must have, with the English text each is compared with: English's plain keys,
+ * and for each plural key exactly the forms the language's plural rules use (Intl.PluralRules, as
+ * i18next picks them), compared with English's form of the same name or else its `_other`.
+ */
+function expectedKeys(english: Map<string, string>, language: string): Map<string, string> {
+  const expected = new Map<string, string>();
+  const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+  for (const [key, text] of english) {
+    const base = pluralBase(key, english);
+    if (!base) expected.set(key, text);
+    else if (key === `${base}_other`) {
+      for (const category of categories)
+        expected.set(`${base}_${category}`, english.get(`${base}_${category}`) ?? text);
+    }
+  }
+  return expected;
+}
+
 const namespaces = readdirSync(join(LOCALES_DIR, FALLBACK_LANGUAGE)).filter((file) => file.endsWith('.json'));
 
 describe('locale files', () => {
@@ -52,19 +79,24 @@ describe('locale files', () => {
   for (const language of LANGUAGES.filter((lng) => lng !== FALLBACK_LANGUAGE)) {
     describe(language, () => {
       for (const file of namespaces) {
-        it(`${file}: every key, translated, same placeholders`, () => {
+        it(`${file}: every key, translated, same placeholders, every plural form`, () => {
           const english = read(FALLBACK_LANGUAGE, file);
           const translated = read(language, file);
-          const missing = [...english.keys()].filter((key) => !translated.has(key));
-          const extra = [...translated.keys()].filter((key) => !english.has(key));
-          const untranslated = [...english].filter(([key, text]) => {
-            const value = translated.get(key);
-            return value !== undefined && value.trim() === text.trim() && !isLanguageNeutral(text, language);
+          const expected = expectedKeys(english, language);
+          const missing = [...expected.keys()].filter((key) => !translated.has(key));
+          const extra = [...translated.keys()].filter((key) => !expected.has(key));
+          const untranslated = [...translated].filter(([key, value]) => {
+            const text = expected.get(key);
+            return text !== undefined && value.trim() === text.trim() && !isLanguageNeutral(text, language);
           });
           const empty = [...translated].filter(([, value]) => value.trim() === '');
-          const wrongPlaceholders = [...english].filter(([key, text]) => {
-            const value = translated.get(key);
-            return value !== undefined && placeholders(value).join() !== placeholders(text).join();
+          const wrongPlaceholders = [...translated].filter(([key, value]) => {
+            const text = expected.get(key);
+            if (text === undefined) return false;
+            // A plural form may say the number in words ("one contact"), so {{count}} is optional there.
+            const optional = pluralBase(key, english) ? ['count'] : [];
+            const without = (list: (string | undefined)[]) => list.filter((name) => !optional.includes(name ?? ''));
+            return without(placeholders(value)).join() !== without(placeholders(text)).join();
           });
           expect({ missing, extra, untranslated, empty, wrongPlaceholders }).toEqual({
             missing: [],

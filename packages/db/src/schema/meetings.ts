@@ -33,6 +33,11 @@ export const meetings = pgTable(
     janusRoomId: integer('janus_room_id'),
     /** When the host cancelled the whole series; occurrences from then on no longer take place. */
     cancelledAt: instant('cancelled_at'),
+    /**
+     * The calendar files' SEQUENCE: raised only when the schedule changes (start, end, repeat rule,
+     * time zone, a cancelled occurrence, the cancellation), so that calendar apps take the change.
+     */
+    scheduleSequence: integer('schedule_sequence').notNull().default(0),
     startedAt: instant('started_at'),
     endedAt: instant('ended_at'),
     createdAt: createdAt(),

@@ -1,4 +1,4 @@
-import { AdminDashboardBodySchema } from '@meetcast/contracts';
+import { AdminDashboardBodySchema, meetingRoomPath } from '@meetcast/contracts';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -133,7 +133,7 @@ export default function AdminDashboardPage() {
                       <span className="block text-xs text-slate-600 dark:text-slate-400">
                         {meeting.started_at
                           ? t('dashboard.started', { time: format.dateTime(meeting.started_at) })
-                          : `/room/${meeting.url_slug}`}
+                          : meetingRoomPath(meeting)}
                       </span>
                     </span>
                     <PersonCell name={meeting.host.username} email={meeting.host.email} />

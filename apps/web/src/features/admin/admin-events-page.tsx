@@ -254,7 +254,7 @@ export default function AdminEventsPage() {
           <EventsCalendar month={month} events={events} onSelect={setSelected} />
         </Suspense>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <div className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
           <table className="min-w-full text-sm" aria-label={t('events.title')}>
             <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:bg-slate-800/60 dark:text-slate-300">
               {table.getHeaderGroups().map((group) => (

@@ -1,4 +1,10 @@
-import { AdminMeetingListBodySchema, PASSWORD_FLAG, PRIVACY, type AdminMeeting } from '@meetcast/contracts';
+import {
+  type AdminMeeting,
+  AdminMeetingListBodySchema,
+  meetingRoomPath,
+  PASSWORD_FLAG,
+  PRIVACY,
+} from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +52,9 @@ export default function AdminMeetingsPage() {
         cell: ({ row }) => (
           <span className="block">
             <span className="block font-medium text-slate-900 dark:text-white">{row.original.name}</span>
-            <span className="block text-xs text-slate-600 dark:text-slate-400">/room/{row.original.url_slug}</span>
+            <span className="block text-xs text-slate-600 dark:text-slate-400">
+              {meetingRoomPath({ url_slug: row.original.url_slug })}
+            </span>
           </span>
         ),
       },

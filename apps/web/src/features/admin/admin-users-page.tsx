@@ -3,7 +3,7 @@ import type { ColumnDef, RowSelectionState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
-import { useCurrentUser } from '../session/session-context';
+import { useCurrentUser } from '../session';
 import { useAdminAction, useAdminQuery } from './admin-api';
 import { AdminTablePage } from './admin-table-page';
 import { FilterSelect } from './data-table';

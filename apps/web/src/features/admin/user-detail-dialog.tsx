@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { Spinner } from '../../components/spinner';
-import { useCurrentUser } from '../session/session-context';
+import { useCurrentUser } from '../session';
 import { useAdminAction, useAdminQuery } from './admin-api';
 import { useFormat } from './format';
 import { Badge, STATUS_TONES, type PendingConfirmation } from './parts';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
-import { formatRange } from '../meetings/zoned-time';
+import { formatRange } from '../../lib/zoned-time';
 
 /** A slot was selected: a personal event, or a meeting at that time. */
 export function SlotChoiceDialog({

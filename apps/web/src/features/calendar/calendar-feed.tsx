@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
-import { meetingsApi } from '../meetings/meetings-api';
+import { meetingsApi } from '../meetings';
 
 /** The private ICS feed address that calendar apps subscribe to, with a way to give it a new one. */
 export function CalendarFeed() {

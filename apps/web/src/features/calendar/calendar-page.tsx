@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
-import { useMeetingDialogs } from '../meetings/meeting-dialogs';
-import { browserTimeZone, isKnownTimeZone } from '../meetings/zoned-time';
-import { useCurrentUser } from '../session/session-context';
+import { useMeetingDialogs } from '../meetings';
+import { browserTimeZone, isKnownTimeZone } from '../../lib/zoned-time';
+import { useCurrentUser } from '../session';
 import { CalendarFeed } from './calendar-feed';
 
 // FullCalendar is the heaviest part of the app: it loads only on this page.

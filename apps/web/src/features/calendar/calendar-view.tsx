@@ -15,8 +15,8 @@ import {
   useCalendarLocale,
   useDecorativeCalendarIcons,
 } from '../../components/full-calendar/calendar-support';
-import { useMeetingDialogs } from '../meetings/meeting-dialogs';
-import { fromWall, toWall } from '../meetings/zoned-time';
+import { useMeetingDialogs } from '../meetings';
+import { fromWall, toWall } from '../../lib/zoned-time';
 import { calendarApi, fieldsOf, type EventFields } from './calendar-api';
 import { EventDialog, type EventDraft } from './event-dialog';
 import { MeetingDetailsDialog, SlotChoiceDialog } from './calendar-dialogs';

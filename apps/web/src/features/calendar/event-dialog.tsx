@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { TextField } from '../../components/text-field';
-import { DateTimeField } from '../meetings/date-time-field';
-import { TextAreaField } from '../meetings/form-fields';
-import { fromWall, toWall } from '../meetings/zoned-time';
+import { DateTimeField } from '../../components/date-time-field';
+import { TextAreaField } from '../../components/form-controls';
+import { fromWall, toWall } from '../../lib/zoned-time';
 import type { EventFields } from './calendar-api';
 
 const DAY_MS = 86_400_000;
@@ -102,7 +102,6 @@ export function EventDialog({
             name="end"
             value={end}
             onChange={setEnd}
-            minDate={start ?? undefined}
             isDateOnly={isAllDay}
             error={errors.end}
           />

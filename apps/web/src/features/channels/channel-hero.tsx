@@ -3,7 +3,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LinkIcon } from '../../components/action-icons';
 import { Avatar } from '../../components/avatar';
-import { Button } from '../../components/button';
+import { Link } from 'react-router';
+import { Button, buttonClasses } from '../../components/button';
+import { signInPath } from '../../lib/sign-in-return';
 import { imageUrl } from '../../lib/image-url';
 import { useFollow } from './use-channels';
 
@@ -29,6 +31,19 @@ export function FollowButton({ channel }: { channel: Channel }) {
     >
       {channel.is_following ? t('actions.unfollow') : t('actions.follow')}
     </Button>
+  );
+}
+
+/**
+ * Follow for a signed-out visitor: sign in first, then come back to this page, which follows
+ * (`?follow=1`, see useFollowAfterSignIn).
+ */
+export function SignInToFollowLink({ returnTo }: { returnTo: string }) {
+  const { t } = useTranslation('channels');
+  return (
+    <Link to={signInPath(`${returnTo}?follow=1`)} className={buttonClasses('primary')}>
+      {t('actions.follow')}
+    </Link>
   );
 }
 

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { BroadcastList } from './broadcast-list';
-import { ChannelHero, FollowButton } from './channel-hero';
+import { ChannelHero, FollowButton, SignInToFollowLink } from './channel-hero';
 import { ChannelStage } from './channel-stage';
 import { ShareLinks } from './share-links';
 
@@ -34,7 +34,9 @@ export function ChannelPageView({
               </Button>
             ) : isSignedIn ? (
               <FollowButton channel={channel} />
-            ) : undefined
+            ) : (
+              <SignInToFollowLink returnTo={publicPath} />
+            )
           }
         />
       )}

@@ -1,3 +1,4 @@
+import { meetingRoomPath } from '@meetcast/contracts';
 import type { Broadcast, ChannelPage } from '@meetcast/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -82,7 +83,7 @@ export function ChannelStage({ page }: { page: ChannelPage }) {
             )}
           </div>
           {state === 'live' && (
-            <Link to={`/room/${focus.url_slug}`} className={JOIN}>
+            <Link to={meetingRoomPath(focus)} className={JOIN}>
               {t('stage.watch')}
             </Link>
           )}

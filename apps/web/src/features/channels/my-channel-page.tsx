@@ -1,3 +1,4 @@
+import { meetingRoomPath } from '@meetcast/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -57,7 +58,7 @@ export default function MyChannelPage() {
         <Panel title={t('mine.go_live_title')} description={t('mine.go_live')}>
           <div className="flex flex-wrap gap-2">
             {channel.live ? (
-              <Button onClick={() => void navigate(`/room/${channel.live?.url_slug ?? ''}`)}>
+              <Button onClick={() => void navigate(meetingRoomPath({ url_slug: channel.live?.url_slug ?? '' }))}>
                 <BroadcastIcon className="size-4" />
                 {t('mine.open_live')}
               </Button>

@@ -1,11 +1,13 @@
+import type { Channel } from '@meetcast/contracts';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { TvIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
 import { ChannelMessage } from './channel-message';
-import { useCurrentUser } from '../session/session-context';
+import { useCurrentUser } from '../session';
 import { ChannelPageView } from './channel-page-view';
-import { useChannelPage } from './use-channels';
+import { useChannelPage, useFollow } from './use-channels';
 
 /** `/channel/{meetId}`: the public page of a channel or broadcast; blank layout, no sign-in. */
 export default function PublicChannelPage() {
@@ -13,6 +15,7 @@ export default function PublicChannelPage() {
   const { meetId = '' } = useParams();
   const user = useCurrentUser();
   const page = useChannelPage(meetId, { withToken: user !== undefined });
+  useFollowAfterSignIn(user !== undefined ? page.data?.channel : undefined);
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-8">
       {page.isPending ? (
@@ -33,4 +36,22 @@ export default function PublicChannelPage() {
       )}
     </section>
   );
+}
+
+/** Back from signing in to follow (`?follow=1`, SignInToFollowLink): follow once, then drop the flag. */
+function useFollowAfterSignIn(channel: Channel | null | undefined) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { mutate: follow } = useFollow();
+  const wantsFollow = searchParams.get('follow') === '1';
+  useEffect(() => {
+    if (!wantsFollow || !channel) return;
+    setSearchParams(
+      (params) => {
+        params.delete('follow');
+        return params;
+      },
+      { replace: true },
+    );
+    if (!channel.is_following && !channel.can_edit) follow({ id: channel.id, follow: true });
+  }, [wantsFollow, channel, follow, setSearchParams]);
 }

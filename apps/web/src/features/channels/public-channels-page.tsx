@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../session/session-context';
+import { useCurrentUser } from '../session';
 import { ChannelDirectory } from './channel-directory';
 
 /** `/channel`: the public directory, no sign-in needed. */

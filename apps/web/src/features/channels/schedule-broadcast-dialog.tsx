@@ -4,23 +4,21 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
+import { DateTimeField } from '../../components/date-time-field';
+import { Dialog, DialogClose } from '../../components/dialog';
 import { TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
+import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from '../../lib/zoned-time';
+import { useCurrentUser } from '../session';
 import { useRefreshChannels } from './use-channels';
 
-/** `YYYY-MM-DDTHH:mm` in local time, the value a datetime-local input takes. */
-function localInputValue(date: Date) {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
+const HOUR = 3600;
 
-function nextHour(offsetHours: number) {
-  const date = new Date();
-  date.setMinutes(0, 0, 0);
-  date.setHours(date.getHours() + 1 + offsetHours);
-  return localInputValue(date);
+/** The start of the hour after next `offsetHours`, as a wall-clock Date of the zone. */
+function nextHour(offsetHours: number, zone: string) {
+  const now = Math.floor(Date.now() / 1000);
+  return toWall((Math.floor(now / HOUR) + 1 + offsetHours) * HOUR, zone);
 }
 
 type Problem = 'name' | 'start' | 'start_past' | 'end';
@@ -36,24 +34,44 @@ export function ScheduleBroadcastDialog({
   onOpenChange(open: boolean): void;
 }) {
   const { t } = useTranslation('channels');
+  const [isDirty, setIsDirty] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={t('schedule.title')} description={t('schedule.description')}>
-      <ScheduleForm channelId={channelId} onDone={() => onOpenChange(false)} />
+    <Dialog
+      open={open}
+      onOpenChange={(isOpen) => {
+        if (!isOpen) setIsDirty(false);
+        onOpenChange(isOpen);
+      }}
+      isDirty={isDirty}
+      title={t('schedule.title')}
+      description={t('schedule.description')}
+    >
+      <ScheduleForm
+        channelId={channelId}
+        onTyped={() => setIsDirty(true)}
+        onDone={() => {
+          setIsDirty(false);
+          onOpenChange(false);
+        }}
+      />
     </Dialog>
   );
 }
 
 /** Lives only while the dialog is open, so each opening starts with fresh times. */
-function ScheduleForm({ channelId, onDone }: { channelId: number; onDone(): void }) {
+function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDone(): void; onTyped(): void }) {
   const { t } = useTranslation('channels');
   const refresh = useRefreshChannels();
+  const user = useCurrentUser();
+  const zone = isKnownTimeZone(user?.time_zone) ? user.time_zone : browserTimeZone();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [start, setStart] = useState(nextHour(0));
-  const [end, setEnd] = useState(nextHour(1));
+  const [start, setStart] = useState<Date | null>(() => nextHour(0, zone));
+  const [end, setEnd] = useState<Date | null>(() => nextHour(1, zone));
   const [problems, setProblems] = useState<Problem[]>([]);
 
   const schedule = useMutation({
+    mutationKey: ['schedule-broadcast'],
     mutationFn: () =>
       apiPost(
         'schedule-broadcast.php',
@@ -61,8 +79,8 @@ function ScheduleForm({ channelId, onDone }: { channelId: number; onDone(): void
           id: channelId,
           name,
           description,
-          start_time: Math.floor(new Date(start).getTime() / 1000),
-          end_time: Math.floor(new Date(end).getTime() / 1000),
+          start_time: start ? fromWall(start, zone) : 0,
+          end_time: end ? fromWall(end, zone) : 0,
         },
         { schema: BroadcastBodySchema },
       ),
@@ -75,11 +93,10 @@ function ScheduleForm({ channelId, onDone }: { channelId: number; onDone(): void
 
   const validate = (): Problem[] => {
     const found: Problem[] = [];
-    const startTime = new Date(start).getTime();
     if (!name.trim()) found.push('name');
-    if (Number.isNaN(startTime)) found.push('start');
-    else if (startTime < Date.now() - 60_000) found.push('start_past');
-    if (Number.isNaN(new Date(end).getTime()) || new Date(end).getTime() <= startTime) found.push('end');
+    if (!start) found.push('start');
+    else if (fromWall(start, zone) * 1000 < Date.now() - 60_000) found.push('start_past');
+    if (!end || (start && end <= start)) found.push('end');
     return found;
   };
 
@@ -98,7 +115,10 @@ function ScheduleForm({ channelId, onDone }: { channelId: number; onDone(): void
         label={t('schedule.name')}
         value={name}
         maxLength={120}
-        onChange={(event) => setName(event.target.value)}
+        onChange={(event) => {
+          setName(event.target.value);
+          onTyped();
+        }}
         error={problems.includes('name') ? t('schedule.errors.name') : undefined}
       />
       <TextAreaField
@@ -106,14 +126,17 @@ function ScheduleForm({ channelId, onDone }: { channelId: number; onDone(): void
         rows={3}
         maxLength={2000}
         value={description}
-        onChange={(event) => setDescription(event.target.value)}
+        onChange={(event) => {
+          setDescription(event.target.value);
+          onTyped();
+        }}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
+        <DateTimeField
           label={t('schedule.start')}
-          type="datetime-local"
+          name="start_time"
           value={start}
-          onChange={(event) => setStart(event.target.value)}
+          onChange={setStart}
           error={
             problems.includes('start')
               ? t('schedule.errors.start')
@@ -122,18 +145,16 @@ function ScheduleForm({ channelId, onDone }: { channelId: number; onDone(): void
                 : undefined
           }
         />
-        <TextField
+        <DateTimeField
           label={t('schedule.end')}
-          type="datetime-local"
+          name="end_time"
           value={end}
-          onChange={(event) => setEnd(event.target.value)}
+          onChange={setEnd}
           error={problems.includes('end') ? t('schedule.errors.end') : undefined}
         />
       </div>
       <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onDone}>
-          {t('actions.cancel')}
-        </Button>
+        <DialogClose>{t('actions.cancel')}</DialogClose>
         <Button type="submit" isLoading={schedule.isPending}>
           {t('schedule.submit')}
         </Button>

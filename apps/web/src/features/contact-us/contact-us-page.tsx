@@ -11,7 +11,7 @@ import { CheckIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
-import { useCurrentUser } from '../session/session-context';
+import { useCurrentUser } from '../session';
 
 const FormSchema = ContactUsInputSchema.pick({ name: true, email: true, subject: true, message: true, website: true });
 type FormInput = z.input<typeof FormSchema>;

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
+import { Dialog, DialogClose } from '../../components/dialog';
 import { TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
@@ -50,6 +50,7 @@ export function ContactDialog({
   }, [open, contact, form]);
 
   const save = useMutation({
+    mutationKey: ['contact-form'],
     mutationFn: (values: FormOutput) =>
       contact
         ? apiPost('update-contact.php', { ...values, id: contact.id }, { schema: ContactBodySchema })
@@ -65,6 +66,7 @@ export function ContactDialog({
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
+      isDirty={form.formState.isDirty}
       title={contact ? t('dialog.edit_title') : t('dialog.add_title')}
       description={t('dialog.description')}
     >
@@ -104,9 +106,7 @@ export function ContactDialog({
           {...form.register('notes')}
         />
         <div className="flex justify-end gap-2 pt-2">
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            {t('actions.cancel')}
-          </Button>
+          <DialogClose>{t('actions.cancel')}</DialogClose>
           <Button type="submit" isLoading={save.isPending}>
             {contact ? t('actions.save') : t('actions.add')}
           </Button>

@@ -1,4 +1,10 @@
-import { CallContactBodySchema, ExportContactsBodySchema, type Contact, type ContactSort } from '@meetcast/contracts';
+import {
+  CallContactBodySchema,
+  type Contact,
+  type ContactSort,
+  ExportContactsBodySchema,
+  meetingRoomPath,
+} from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -85,8 +91,7 @@ export default function ContactsPage() {
       apiPost('call-contact.php', { id: contact.id }, { schema: CallContactBodySchema }),
     onSuccess: (body) => {
       toast.success(body.message);
-      const query = body.data.password ? `?password=${encodeURIComponent(body.data.password)}` : '';
-      void navigate(`/room/${body.data.url_slug}${query}`);
+      void navigate(meetingRoomPath(body.data));
     },
   });
   const exportCsv = useMutation({
@@ -186,7 +191,7 @@ export default function ContactsPage() {
               aria-label={t('pagination.label')}
               className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-700 dark:text-slate-300"
             >
-              <span>{t('pagination.summary', { total: data.total, page: data.page, pages: pageCount })}</span>
+              <span>{t('pagination.summary', { count: data.total, page: data.page, pages: pageCount })}</span>
               <div className="flex items-center gap-2">
                 <label className="flex items-center gap-2">
                   {t('pagination.per_page')}

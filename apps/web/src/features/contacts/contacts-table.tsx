@@ -67,7 +67,7 @@ export function ContactsTable({
 }) {
   const { t } = useTranslation('contacts');
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+    <div className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <table className="w-full min-w-[720px] text-sm">
         <caption className="sr-only">{t('table.caption')}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600 dark:border-slate-800 dark:bg-slate-800/60 dark:text-slate-300">

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { meetingRoomPath } from '@meetcast/contracts';
 import { Spinner } from '../../components/spinner';
-import { meetingsApi } from '../meetings/meetings-api';
-import { formatRange } from '../meetings/zoned-time';
-import { useCurrentUser } from '../session/session-context';
+import { meetingsApi } from '../meetings';
+import { formatRange } from '../../lib/zoned-time';
+import { useCurrentUser } from '../session';
 import { MeetingsChart } from './meetings-chart';
 
 const PANEL = 'rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900';

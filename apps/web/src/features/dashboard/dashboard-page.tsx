@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BroadcastIcon, CalendarIcon, CalendarPlusIcon, UsersIcon, VideoIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
-import { useMeetingDialogs } from '../meetings/meeting-dialogs';
-import { useCurrentUser } from '../session/session-context';
+import { useMeetingDialogs } from '../meetings';
+import { useCurrentUser } from '../session';
 import { DashboardOverview } from './dashboard-overview';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;

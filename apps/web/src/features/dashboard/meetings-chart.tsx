@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatDay } from '../meetings/zoned-time';
+import { formatDay } from '../../lib/zoned-time';
 
 const WIDTH = 320;
 const HEIGHT = 140;

@@ -6,7 +6,7 @@ import { toast } from 'react-toastify';
 import { PageSpinner } from '../../components/spinner';
 import { apiPost } from '../../lib/api';
 import { readSessionToken } from '../../lib/session-cookie';
-import { useSession } from '../session/session-context';
+import { useSession } from '../session';
 import { decideCallback } from './callback-guard';
 
 /**

@@ -2,12 +2,14 @@ import { MEETING_NAME_MAX, meetingRoomPath } from '@meetcast/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
 import { TextField } from '../../components/text-field';
+import { dismissFormError, showFormError } from '../../lib/form-toast';
 import { meetingsApi } from './meetings-api';
+import { SlugField, useProposedSlug } from './slug-field';
 import type { useSlugCheck } from './use-slug-check';
 
 export const INSTANT_FORM_ID = 'instant-meeting-form';
+const FORM = 'instant-meeting';
 
 /**
  * "Enter your meeting name": name and slug (checked like the scheduling form); Start Meeting, in the
@@ -18,30 +20,34 @@ export function InstantMeetingForm({
   slugCheck,
   onStarted,
   onBusyChange,
+  onDirtyChange,
 }: {
   slugCheck: ReturnType<typeof useSlugCheck>;
   onStarted(): void;
   onBusyChange(isBusy: boolean): void;
+  onDirtyChange(isDirty: boolean): void;
 }) {
   const { t } = useTranslation('meetings');
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [slug, setSlug] = useState('');
+  const proposal = useProposedSlug(slugCheck);
+  const slug = proposal.slug;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (slugCheck.error) return;
     if (!name.trim() || !slug.trim()) {
-      toast.error(t('form.invalid_data'));
+      showFormError(FORM, t('form.invalid_data'));
       return;
     }
     onBusyChange(true);
     try {
       const answer = await meetingsApi.addInstantMeeting(name, slug);
+      dismissFormError(FORM);
       onStarted();
       void navigate(meetingRoomPath({ url_slug: answer.data.url_slug, password: answer.data.password }));
     } catch (failure) {
-      toast.error(failure instanceof Error ? failure.message : String(failure));
+      showFormError(FORM, failure instanceof Error ? failure.message : String(failure));
     } finally {
       onBusyChange(false);
     }
@@ -54,21 +60,20 @@ export function InstantMeetingForm({
         name="name"
         value={name}
         maxLength={MEETING_NAME_MAX}
-        onChange={(event) => setName(event.target.value)}
+        onChange={(event) => {
+          setName(event.target.value);
+          onDirtyChange(true);
+          proposal.onNameChange(event.target.value);
+        }}
         autoFocus
       />
-      <TextField
-        label={t('form.slug')}
-        name="slug"
-        value={slug}
-        autoComplete="off"
-        spellCheck={false}
-        onChange={(event) => {
-          setSlug(event.target.value);
-          slugCheck.check(event.target.value);
-        }}
+      <SlugField
+        slug={slug}
         error={slugCheck.error}
-        hint={t('form.slug_hint', { url: `${window.location.origin}/room/${slug || '…'}` })}
+        onChange={(value) => {
+          onDirtyChange(true);
+          proposal.onSlugChange(value);
+        }}
       />
     </form>
   );

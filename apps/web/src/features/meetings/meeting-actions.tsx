@@ -6,11 +6,12 @@ import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { meetingRoomPath } from '@meetcast/contracts';
-import { useCurrentUser } from '../session/session-context';
-import { ConfirmDialog } from './confirm-dialog';
+import { useCurrentUser } from '../session';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useMeetingDialogs } from './meeting-dialogs';
-import { downloadFile, meetingsApi, roomUrl } from './meetings-api';
-import { formatDateTime } from './zoned-time';
+import { downloadFile } from '../../lib/download';
+import { meetingsApi, roomUrl } from './meetings-api';
+import { formatDateTime } from '../../lib/zoned-time';
 
 type Pending = 'cancel' | 'delete' | null;
 

@@ -1,10 +1,10 @@
-import { PRIVACY } from '@meetcast/contracts';
+import { meetingRoomPath, PRIVACY } from '@meetcast/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../session/session-context';
+import { useCurrentUser } from '../session';
 import { MeetingActions } from './meeting-actions';
 import type { MeetingOccurrence } from './meeting-labels';
-import { formatRange, formatTime } from './zoned-time';
+import { formatRange, formatTime } from '../../lib/zoned-time';
 
 const BADGE = 'rounded-full px-2 py-0.5 text-xs font-medium';
 
@@ -53,7 +53,8 @@ export function MeetingCard({ item, isUpcoming }: { item: MeetingOccurrence; isU
             </time>
           </p>
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {item.is_host ? t('card.you_host') : t('card.host', { name: item.host_name })} · /room/{item.url_slug}
+            {item.is_host ? t('card.you_host') : t('card.host', { name: item.host_name })} ·{' '}
+            {meetingRoomPath({ url_slug: item.url_slug })}
           </p>
         </div>
         <ul className="flex flex-wrap gap-1.5" aria-label={t('card.details')}>

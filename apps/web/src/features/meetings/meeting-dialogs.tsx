@@ -39,14 +39,22 @@ export function useMeetingDialogs(): MeetingDialogsApi {
 export interface ScheduleMeetingDialogProps {
   open: boolean;
   onOpenChange(open: boolean): void;
+  /** Closing asks first (something was typed). */
+  isDirty?: boolean;
   /** The scheduling form. */
   children?: ReactNode;
 }
 
-export function ScheduleMeetingDialog({ open, onOpenChange, children }: ScheduleMeetingDialogProps) {
+export function ScheduleMeetingDialog({ open, onOpenChange, isDirty, children }: ScheduleMeetingDialogProps) {
   const { t } = useTranslation('shell');
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={t('dialogs.schedule.title')} className="max-w-2xl">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      isDirty={isDirty}
+      title={t('dialogs.schedule.title')}
+      className="max-w-2xl"
+    >
       {children}
     </Dialog>
   );
@@ -62,6 +70,7 @@ export interface InstantMeetingDialogProps {
   /** Disables Start Meeting, e.g. while the slug has an error (spec section 5). */
   isStartDisabled?: boolean;
   isStarting?: boolean;
+  isDirty?: boolean;
 }
 
 export function InstantMeetingDialog({
@@ -71,12 +80,14 @@ export function InstantMeetingDialog({
   startFormId,
   isStartDisabled = false,
   isStarting = false,
+  isDirty,
 }: InstantMeetingDialogProps) {
   const { t } = useTranslation('shell');
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
+      isDirty={isDirty}
       title={t('dialogs.instant.title')}
       description={t('dialogs.instant.text')}
       footer={
@@ -105,14 +116,17 @@ export function MeetingDialogsProvider({ children }: { children: ReactNode }) {
   const [preset, setPreset] = useState<SchedulePreset | undefined>();
   const [editing, setEditing] = useState<Meeting | undefined>();
   const [isStarting, setIsStarting] = useState(false);
+  const [isDirty, setIsDirty] = useState(false);
   const instantSlug = useSlugCheck();
   useTimeZoneDetection();
   const open = useCallback((dialog: MeetingDialog, chosen?: SchedulePreset) => {
     setPreset(chosen);
+    setIsDirty(false);
     setOpenDialog(dialog);
   }, []);
   const openEdit = useCallback((meeting: Meeting) => {
     setEditing(meeting);
+    setIsDirty(false);
     setOpenDialog('edit');
   }, []);
   const close = useCallback(() => setOpenDialog(null), []);
@@ -124,22 +138,23 @@ export function MeetingDialogsProvider({ children }: { children: ReactNode }) {
   return (
     <MeetingDialogsContext.Provider value={api}>
       {children}
-      <ScheduleMeetingDialog open={openDialog === 'schedule'} onOpenChange={onOpenChange('schedule')}>
+      <ScheduleMeetingDialog open={openDialog === 'schedule'} onOpenChange={onOpenChange('schedule')} isDirty={isDirty}>
         {openDialog === 'schedule' && (
           <Suspense fallback={<FormFallback />}>
-            <ScheduleMeetingForm preset={preset} onClose={close} />
+            <ScheduleMeetingForm preset={preset} onClose={close} onDirtyChange={setIsDirty} />
           </Suspense>
         )}
       </ScheduleMeetingDialog>
       <Dialog
         open={openDialog === 'edit'}
         onOpenChange={onOpenChange('edit')}
+        isDirty={isDirty}
         title={t('edit.title')}
         className="max-w-2xl"
       >
         {openDialog === 'edit' && editing && (
           <Suspense fallback={<FormFallback />}>
-            <ScheduleMeetingForm meeting={editing} onClose={close} />
+            <ScheduleMeetingForm meeting={editing} onClose={close} onDirtyChange={setIsDirty} />
           </Suspense>
         )}
       </Dialog>
@@ -149,11 +164,13 @@ export function MeetingDialogsProvider({ children }: { children: ReactNode }) {
         startFormId={INSTANT_FORM_ID}
         isStartDisabled={Boolean(instantSlug.error)}
         isStarting={isStarting}
+        isDirty={isDirty}
       >
         {openDialog === 'instant' && (
           <InstantMeetingForm
             slugCheck={instantSlug}
             onBusyChange={setIsStarting}
+            onDirtyChange={setIsDirty}
             onStarted={() => {
               instantSlug.reset();
               close();

@@ -37,14 +37,9 @@ export function roomUrl(meeting: Pick<Meeting, 'url_slug' | 'password'>): string
   return `${window.location.origin}${meetingRoomPath(meeting)}`;
 }
 
-/** Saves text as a file the browser downloads. */
-export function downloadFile(filename: string, content: string, type: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/** The room address a meeting link would get, for the hint under the link field while it is typed. */
+export function roomAddressPreview(slug: string): string {
+  return slug
+    ? roomUrl({ url_slug: slug, password: null })
+    : `${window.location.origin}${meetingRoomPath({ url_slug: '' })}…`;
 }

@@ -11,17 +11,18 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
+import { DateTimeField } from '../../components/date-time-field';
+import { DialogClose } from '../../components/dialog';
+import { SelectField, TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import { ApiError } from '../../lib/api';
-import { useCurrentUser } from '../session/session-context';
-import { DateTimeField } from './date-time-field';
-import { SelectField, TextAreaField } from './form-fields';
+import { showFormError, showFormSuccess, showSuccessAfterReload } from '../../lib/form-toast';
+import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from '../../lib/zoned-time';
+import { useCurrentUser } from '../session';
 import { InviteePicker, type InviteeSelection } from './invitee-picker';
 import { meetingsApi } from './meetings-api';
+import { SlugField, useProposedSlug } from './slug-field';
 import { useSlugCheck } from './use-slug-check';
-import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from './zoned-time';
 
 export interface SchedulePreset {
   /** Epoch seconds, e.g. a slot selected in the calendar. */
@@ -34,13 +35,18 @@ export interface ScheduleMeetingFormProps {
   meeting?: Meeting;
   preset?: SchedulePreset;
   onClose(): void;
+  /** Whether something was typed that closing the dialog would lose. */
+  onDirtyChange(isDirty: boolean): void;
 }
 
 const REPEAT_CODES = [REPEAT.none, REPEAT.daily, REPEAT.weekly, REPEAT.biweekly, REPEAT.monthly];
 const HOUR_MS = 3_600_000;
+const FORM = 'schedule-meeting';
+// Past means before the form opened, less a minute: a start picked as "now" stays valid.
+const PAST_SLACK_MS = 60_000;
 
 /** The "Schedule a meeting" form, exactly per spec sections 3-5; also edits a meeting. */
-export default function ScheduleMeetingForm({ meeting, preset, onClose }: ScheduleMeetingFormProps) {
+export default function ScheduleMeetingForm({ meeting, preset, onClose, onDirtyChange }: ScheduleMeetingFormProps) {
   const { t } = useTranslation('meetings');
   const user = useCurrentUser();
   const queryClient = useQueryClient();
@@ -49,7 +55,8 @@ export default function ScheduleMeetingForm({ meeting, preset, onClose }: Schedu
   const initialStart = meeting?.start_time ?? preset?.start;
   const initialEnd = meeting?.end_time ?? preset?.end;
   const [name, setName] = useState(meeting?.name ?? '');
-  const [slug, setSlug] = useState(meeting?.slug ?? '');
+  const proposal = useProposedSlug(slugCheck, meeting?.slug);
+  const slug = proposal.slug;
   const [start, setStart] = useState<Date | null>(initialStart ? toWall(initialStart, zone) : null);
   const [end, setEnd] = useState<Date | null>(initialEnd ? toWall(initialEnd, zone) : null);
   const [isPrivate, setIsPrivate] = useState<number>(meeting?.is_private ?? PRIVACY.public);
@@ -63,29 +70,35 @@ export default function ScheduleMeetingForm({ meeting, preset, onClose }: Schedu
   });
   const [isSubmitting, setIsSubmitting] = useState(false);
 
-  // Start not earlier than now (an edited series may keep a start in the past); end not before start.
-  const [minStart] = useState(() => {
-    const now = toWall(Math.floor(Date.now() / 1000), zone);
-    const original = meeting ? toWall(meeting.start_time, zone) : undefined;
-    return original && original < now ? original : now;
-  });
+  // Said under the field rather than silently cleared: a start in the past (an edited series may
+  // keep its own past start) and an end that is not after the start.
+  const [openedAt] = useState(() => Date.now());
+  const keepsOriginalStart = meeting !== undefined && start?.getTime() === toWall(meeting.start_time, zone).getTime();
+  const startError =
+    start && !keepsOriginalStart && fromWall(start, zone) * 1000 < openedAt - PAST_SLACK_MS
+      ? t('form.errors.start_past')
+      : undefined;
+  const endError = start && end && end <= start ? t('form.errors.end_before_start') : undefined;
 
-  function onSlugChange(value: string) {
-    setSlug(value);
-    if (meeting && value === meeting.slug) slugCheck.reset();
-    else slugCheck.check(value);
-  }
+  const typed =
+    <T,>(setter: (value: T) => void) =>
+    (value: T) => {
+      setter(value);
+      onDirtyChange(true);
+    };
 
   function onStartChange(value: Date | null) {
+    // Moving the start keeps the meeting's length, as calendars do; an end typed before it is flagged.
+    if (value && start && end && end > start) setEnd(new Date(value.getTime() + (end.getTime() - start.getTime())));
+    else if (value && !end) setEnd(new Date(value.getTime() + HOUR_MS));
     setStart(value);
-    if (value && (!end || end < value)) setEnd(new Date(value.getTime() + HOUR_MS));
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (slugCheck.error) return;
+    if (slugCheck.error || startError || endError) return;
     if (!name.trim() || !start || !end || !slug.trim()) {
-      toast.error(t('form.invalid_data'));
+      showFormError(FORM, t('form.invalid_data'));
       return;
     }
     const isPrivateMeeting = isPrivate === PRIVACY.private;
@@ -108,22 +121,22 @@ export default function ScheduleMeetingForm({ meeting, preset, onClose }: Schedu
     try {
       if (meeting) {
         const answer = await meetingsApi.editMeeting({ ...fields, id: meeting.id });
-        toast.success(answer.message);
+        showFormSuccess(FORM, answer.message);
         await queryClient.invalidateQueries({ queryKey: ['meetings'] });
         onClose();
       } else {
-        await meetingsApi.addMeeting(fields);
-        // Spec section 4: scheduling success reloads the page.
+        const answer = await meetingsApi.addMeeting(fields);
+        // Spec section 4: scheduling success reloads the page; the toast waits for the new page.
+        showSuccessAfterReload(answer.message);
         window.location.reload();
       }
     } catch (failure) {
-      toast.error(failure instanceof ApiError || failure instanceof Error ? failure.message : String(failure));
+      showFormError(FORM, failure instanceof Error ? failure.message : String(failure));
     } finally {
       setIsSubmitting(false);
     }
   }
 
-  const roomAddress = `${window.location.origin}/room/${slug || '…'}`;
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={t('form.aria_schedule')}>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -132,63 +145,49 @@ export default function ScheduleMeetingForm({ meeting, preset, onClose }: Schedu
           name="name"
           value={name}
           maxLength={MEETING_NAME_MAX}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => {
+            setName(event.target.value);
+            onDirtyChange(true);
+            if (!meeting) proposal.onNameChange(event.target.value);
+          }}
         />
-        <TextField
-          label={t('form.slug')}
-          name="slug"
-          value={slug}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(event) => onSlugChange(event.target.value)}
-          error={slugCheck.error}
-          hint={t('form.slug_hint', { url: roomAddress })}
-        />
+        <SlugField slug={slug} error={slugCheck.error} onChange={typed(proposal.onSlugChange)} />
         <DateTimeField
           label={t('form.start')}
           name="start_time"
           value={start}
-          minDate={minStart}
+          error={startError}
           onChange={onStartChange}
         />
-        <DateTimeField
-          label={t('form.end')}
-          name="end_time"
-          value={end}
-          minDate={start ?? minStart}
-          onChange={setEnd}
-        />
+        <DateTimeField label={t('form.end')} name="end_time" value={end} error={endError} onChange={setEnd} />
         <SelectField
           label={t('form.privacy')}
           name="is_private"
           value={isPrivate}
           onChange={(event) => setIsPrivate(Number(event.target.value))}
-        >
-          <option value={PRIVACY.public}>{t('form.public')}</option>
-          <option value={PRIVACY.private}>{t('form.private')}</option>
-        </SelectField>
+          options={[
+            { value: String(PRIVACY.public), label: t('form.public') },
+            { value: String(PRIVACY.private), label: t('form.private') },
+          ]}
+        />
         <SelectField
           label={t('form.repeat')}
           name="repeat"
           value={repeat}
           onChange={(event) => setRepeat(Number(event.target.value))}
-        >
-          {REPEAT_CODES.map((code) => (
-            <option key={code} value={code}>
-              {t(`repeat.${code}`)}
-            </option>
-          ))}
-        </SelectField>
+          options={REPEAT_CODES.map((code) => ({ value: String(code), label: t(`repeat.${code}`) }))}
+        />
         {isPrivate === PRIVACY.private && (
           <SelectField
             label={t('form.password_flag')}
             name="is_password"
             value={isPassword}
             onChange={(event) => setIsPassword(Number(event.target.value))}
-          >
-            <option value={PASSWORD_FLAG.no}>{t('form.no')}</option>
-            <option value={PASSWORD_FLAG.yes}>{t('form.yes')}</option>
-          </SelectField>
+            options={[
+              { value: String(PASSWORD_FLAG.no), label: t('form.no') },
+              { value: String(PASSWORD_FLAG.yes), label: t('form.yes') },
+            ]}
+          />
         )}
         {isPrivate === PRIVACY.private && isPassword === PASSWORD_FLAG.yes && (
           <TextField
@@ -198,7 +197,7 @@ export default function ScheduleMeetingForm({ meeting, preset, onClose }: Schedu
             autoComplete="new-password"
             maxLength={MEETING_PASSWORD_MAX}
             value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            onChange={(event) => typed(setPassword)(event.target.value)}
             hint={meeting?.password ? undefined : t('form.password_hint')}
           />
         )}
@@ -208,15 +207,14 @@ export default function ScheduleMeetingForm({ meeting, preset, onClose }: Schedu
         name="description"
         value={description}
         maxLength={MEETING_DESCRIPTION_MAX}
-        onChange={(event) => setDescription(event.target.value)}
+        onChange={(event) => typed(setDescription)(event.target.value)}
       />
-      <InviteePicker value={invitees} onChange={setInvitees} />
+      <InviteePicker value={invitees} onChange={typed(setInvitees)} />
       <p className="text-xs text-slate-600 dark:text-slate-400">{t('form.time_zone_note', { zone })}</p>
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          {t('form.cancel')}
-        </Button>
-        <Button type="submit" disabled={Boolean(slugCheck.error)} isLoading={isSubmitting}>
+      {/* Stays in view at the bottom of the dialog however many invitees the form lists. */}
+      <div className="sticky bottom-0 z-10 -mx-6 flex justify-end gap-2 border-t border-slate-200 bg-white px-6 py-3 dark:border-slate-700 dark:bg-slate-900">
+        <DialogClose>{t('form.cancel')}</DialogClose>
+        <Button type="submit" disabled={Boolean(slugCheck.error || startError || endError)} isLoading={isSubmitting}>
           {meeting ? t('form.save') : t('form.add')}
         </Button>
       </div>

@@ -1,8 +1,8 @@
 import { ProfileBodySchema } from '@meetcast/contracts';
 import { useEffect } from 'react';
 import { apiPost } from '../../lib/api';
-import { useSession } from '../session/session-context';
-import { browserTimeZone, isKnownTimeZone } from './zoned-time';
+import { useSession } from '../session';
+import { browserTimeZone, isKnownTimeZone } from '../../lib/zoned-time';
 
 /**
  * Every user has a time zone (issue 4, item 8): accounts start on UTC, so the first signed-in visit

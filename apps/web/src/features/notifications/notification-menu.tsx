@@ -3,7 +3,7 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BellIcon, CloseIcon, InboxIcon } from '../../components/icons';
-import { MENU_CONTENT_CLASSES } from '../shell/menu-styles';
+import { MENU_CONTENT_CLASSES } from '../../components/menu-styles';
 import { sanitizeNotificationHtml } from './sanitize';
 import { useClearNotification, useNotifications } from './use-notifications';
 

@@ -1,6 +1,6 @@
 import { PasswordSchema, type Profile } from '@meetcast/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SIGN_IN_METHODS_QUERY_KEY } from '../auth/sign-in-methods';
+import { SIGN_IN_METHODS_QUERY_KEY } from '../auth';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';

@@ -7,7 +7,7 @@ import { Button } from '../../components/button';
 import { Panel, SelectField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
-import { LANGUAGE_NAMES } from '../shell/language-picker';
+import { LANGUAGE_NAMES } from '../../lib/language-names';
 import { useApplyProfile } from './use-profile';
 
 function timeZones(current: string): string[] {

@@ -3,7 +3,7 @@ import { EmptyState } from '../../components/empty-state';
 import { UserIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
-import { SignInMethods } from '../auth/sign-in-methods';
+import { SignInMethods } from '../auth';
 import { AccountSection } from './account-section';
 import { AvatarSection } from './avatar-section';
 import { DataSection } from './data-section';

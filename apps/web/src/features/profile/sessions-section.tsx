@@ -7,7 +7,7 @@ import { Panel } from '../../components/form-controls';
 import { MonitorIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { apiPost } from '../../lib/api';
-import { useSession } from '../session/session-context';
+import { useSession } from '../session';
 import { describeDevice } from './device-name';
 
 export const SESSIONS_KEY = ['sessions'] as const;

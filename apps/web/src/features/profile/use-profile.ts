@@ -1,7 +1,7 @@
 import { ProfileBodySchema, type Profile } from '@meetcast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../lib/api';
-import { useSession } from '../session/session-context';
+import { useSession } from '../session';
 
 export const PROFILE_KEY = ['profile'] as const;
 

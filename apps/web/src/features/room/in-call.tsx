@@ -1,3 +1,4 @@
+import { meetingRoomPath } from '@meetcast/contracts';
 import type { RoomClientMessage } from '@meetcast/contracts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -90,7 +91,7 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
 
   const copyLink = useCallback(() => {
     const slug = state.meeting?.slug ?? joined.meeting.slug;
-    const link = `${window.location.origin}/room/${encodeURIComponent(slug)}`;
+    const link = `${window.location.origin}${meetingRoomPath({ url_slug: slug })}`;
     void navigator.clipboard.writeText(link).then(
       () => toast.success(t('controls.link_copied')),
       () => toast.info(link),

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { ApiError, apiPost } from '../../lib/api';
-import { useCurrentUser } from '../session/session-context';
+import { useCurrentUser } from '../session';
 import { LevelMeter } from './media/local-media';
 import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../session/session-context';
+import { useSession } from '../session';
 import { ADMIN_NAVIGATION } from './navigation';
 import { ShellFrame } from './shell-frame';
 

@@ -1,13 +1,12 @@
 import { ROLE } from '@meetcast/contracts';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { PageSpinner } from '../../components/spinner';
+import { showPendingSuccess } from '../../lib/form-toast';
 import { useThemeSync } from '../../lib/theme';
-import { isAdminPath, isPublicPath, SIGNED_OUT_ONLY_PATHS } from '../session/public-paths';
-import { useSession } from '../session/session-context';
-import { SessionProvider } from '../session/session-provider';
+import { isAdminPath, isPublicPath, SessionProvider, SIGNED_OUT_ONLY_PATHS, useSession } from '../session';
 import { useHideBootLoader } from './boot-loader';
 import { ServerUnreachablePage } from './server-unreachable-page';
 
@@ -35,6 +34,7 @@ function RouteGuard() {
 export function AppRoot() {
   const { i18n } = useTranslation('common');
   useThemeSync();
+  useEffect(showPendingSuccess, []);
   return (
     <SessionProvider>
       <RouteGuard />

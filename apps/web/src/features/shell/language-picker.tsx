@@ -3,26 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronDownIcon, GlobeIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
-
-/** Each language in its own name, so that anyone can find theirs whatever is shown now. */
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English',
-  zh: '中文',
-  da: 'Dansk',
-  fr: 'Français',
-  de: 'Deutsch',
-  el: 'Ελληνικά',
-  hu: 'Magyar',
-  it: 'Italiano',
-  ja: '日本語',
-  pl: 'Polski',
-  pt: 'Português',
-  ru: 'Русский',
-  es: 'Español',
-  sv: 'Svenska',
-  tr: 'Türkçe',
-  ar: 'العربية',
-};
+import { LANGUAGE_NAMES } from '../../lib/language-names';
 
 /** A native select: tiny, keyboard- and screen-reader-friendly; i18next keeps the choice (i18nextLng). */
 export function LanguagePicker({ className }: { className?: string }) {

@@ -1,4 +1,4 @@
-import { useSession } from '../session/session-context';
+import { useSession } from '../session';
 import { BlankLayout } from './blank-layout';
 import { USER_NAVIGATION } from './navigation';
 import { ShellFrame } from './shell-frame';

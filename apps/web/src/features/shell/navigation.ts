@@ -16,7 +16,7 @@ import {
   UsersIcon,
   VideoIcon,
 } from '../../components/icons';
-import type { MeetingDialog } from '../meetings/meeting-dialogs';
+import type { MeetingDialog } from '../meetings';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
-import { useSession } from '../session/session-context';
+import { useSession } from '../session';
 
 /** The session could not be checked because the server did not answer; the cookie is kept. */
 export function ServerUnreachablePage({ message }: { message: string }) {

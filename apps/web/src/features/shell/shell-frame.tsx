@@ -4,8 +4,8 @@ import { Outlet, useLocation } from 'react-router';
 import { PageSpinner } from '../../components/spinner';
 import { cn } from '../../lib/cn';
 import { usePreference } from '../../lib/preferences';
-import { MeetingDialogsProvider } from '../meetings/meeting-dialogs';
-import { useUserEvents } from '../notifications/use-user-events';
+import { MeetingDialogsProvider } from '../meetings';
+import { useUserEvents } from '../notifications';
 import type { NavEntry } from './navigation';
 import { ScrollToTop } from './scroll-to-top';
 import { Sidebar } from './sidebar';
@@ -24,6 +24,9 @@ export function ShellFrame({ token, navigation, sidebarHeading, homePath }: Shel
   const { t } = useTranslation('shell');
   const sidebar = useSidebar();
   const { pathname } = useLocation();
+  // The room marks its call stage as the page's main content itself (features/room/in-call.tsx);
+  // a <main> here as well would put one main inside another.
+  const MainElement = pathname.startsWith('/room/') ? 'div' : 'main';
   const layout = usePreference('layout');
   const animation = usePreference('animation');
   useUserEvents(token);
@@ -51,7 +54,7 @@ export function ShellFrame({ token, navigation, sidebarHeading, homePath }: Shel
         )}
       >
         <TopBar isSidebarOpen={sidebar.isOpen} onToggleSidebar={sidebar.toggle} />
-        <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
+        <MainElement id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
           <div
             key={pathname}
             className={cn(
@@ -63,7 +66,7 @@ export function ShellFrame({ token, navigation, sidebarHeading, homePath }: Shel
               <Outlet />
             </Suspense>
           </div>
-        </main>
+        </MainElement>
       </div>
       <ScrollToTop />
     </MeetingDialogsProvider>

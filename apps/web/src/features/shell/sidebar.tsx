@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
 import { CloseIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
-import { useMeetingDialogs } from '../meetings/meeting-dialogs';
-import { useCurrentUser } from '../session/session-context';
+import { useMeetingDialogs } from '../meetings';
+import { useCurrentUser } from '../session';
 import { Brand } from './brand';
 import type { NavEntry } from './navigation';
 

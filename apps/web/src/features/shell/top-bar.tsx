@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { MenuIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
 import { usePreference } from '../../lib/preferences';
-import { NotificationMenu } from '../notifications/notification-menu';
+import { NotificationMenu } from '../notifications';
 import { LanguagePicker } from './language-picker';
 import { SIDEBAR_ID } from './sidebar';
 import { ThemeToggle } from './theme-toggle';

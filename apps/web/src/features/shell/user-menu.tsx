@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar';
 import { ChevronDownIcon, LogOutIcon, UserIcon } from '../../components/icons';
-import { useSession } from '../session/session-context';
-import { MENU_CONTENT_CLASSES, MENU_ITEM_CLASSES } from './menu-styles';
+import { useSession } from '../session';
+import { MENU_CONTENT_CLASSES, MENU_ITEM_CLASSES } from '../../components/menu-styles';
 
 /** Top bar: avatar, username (default "User") and e-mail, with Profile and Sign Out. */
 export function UserMenu() {

@@ -1,3 +1,4 @@
+import { JANUS_PATH } from '@meetcast/contracts';
 import {
   answer,
   attachVideoRoom,
@@ -74,7 +75,7 @@ export class RoomMedia {
 
   private serverUrl() {
     const origin = window.location.origin.replace(/^http/, 'ws');
-    return `${origin}/janus?grant=${encodeURIComponent(this.options.grant)}`;
+    return `${origin}${JANUS_PATH}?grant=${encodeURIComponent(this.options.grant)}`;
   }
 
   async start(): Promise<void> {

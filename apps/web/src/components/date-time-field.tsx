@@ -1,10 +1,11 @@
 import 'flatpickr/dist/flatpickr.css';
+import './date-time-field.css';
 import flatpickr from 'flatpickr';
 import type { CustomLocale } from 'flatpickr/dist/types/locale';
 import type { Instance } from 'flatpickr/dist/types/instance';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cn } from '../../lib/cn';
+import { cn } from '../lib/cn';
 
 type LocaleModule = { default: Record<string, CustomLocale | undefined> };
 const LOCALES: Record<string, [string, () => Promise<LocaleModule>]> = {
@@ -30,8 +31,8 @@ export interface DateTimeFieldProps {
   /** A wall-clock Date (see zoned-time.ts), or null when nothing is chosen. */
   value: Date | null;
   onChange(value: Date | null): void;
-  minDate?: Date;
-  error?: string;
+  /** Said under the field; the picker never clears a typed value silently, the form judges it. */
+  error?: string | undefined;
   name: string;
   /** Dates only (all-day events). */
   isDateOnly?: boolean;
@@ -40,16 +41,11 @@ export interface DateTimeFieldProps {
 const INPUT_CLASSES =
   'block w-full rounded-lg border bg-white px-3 py-2.5 text-sm text-slate-900 shadow-sm transition-colors focus:outline-none focus:ring-2 dark:bg-slate-900 dark:text-slate-100';
 
-/** A flatpickr date-time picker in the spec's format `Y-m-d H:i`, inside the dialog (static). */
-export function DateTimeField({
-  label,
-  value,
-  onChange,
-  minDate,
-  error,
-  name,
-  isDateOnly = false,
-}: DateTimeFieldProps) {
+/**
+ * A flatpickr date-time picker in the spec's format `Y-m-d H:i`, inside the dialog (static). While its
+ * calendar is open, Escape closes the calendar only, not the dialog around it.
+ */
+export function DateTimeField({ label, value, onChange, error, name, isDateOnly = false }: DateTimeFieldProps) {
   const { i18n } = useTranslation();
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -61,6 +57,13 @@ export function DateTimeField({
 
   useEffect(() => {
     if (!input.current) return;
+    // Capturing on window runs before the dialog's own Escape handler (on document).
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      event.preventDefault();
+      instance.close();
+    };
     const instance = flatpickr(input.current, {
       enableTime: !isDateOnly,
       time_24hr: true,
@@ -69,9 +72,12 @@ export function DateTimeField({
       static: true,
       disableMobile: true,
       onChange: ([date]) => onChangeRef.current(date ?? null),
+      onOpen: () => window.addEventListener('keydown', closeOnEscape, true),
+      onClose: () => window.removeEventListener('keydown', closeOnEscape, true),
     });
     picker.current = instance;
     return () => {
+      window.removeEventListener('keydown', closeOnEscape, true);
       instance.destroy();
       picker.current = null;
     };
@@ -93,10 +99,6 @@ export function DateTimeField({
       isCurrent = false;
     };
   }, [i18n.resolvedLanguage]);
-
-  useEffect(() => {
-    picker.current?.set('minDate', minDate ?? undefined);
-  }, [minDate]);
 
   useEffect(() => {
     const current = picker.current?.selectedDates[0];

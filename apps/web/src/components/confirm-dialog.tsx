@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/button';
-import { Dialog } from '../../components/dialog';
+import { Button } from './button';
+import { Dialog } from './dialog';
 
 /** A yes/no question before something that cannot be undone. */
 export function ConfirmDialog({
@@ -23,7 +23,7 @@ export function ConfirmDialog({
   onCancel(): void;
   children?: ReactNode;
 }) {
-  const { t } = useTranslation('meetings');
+  const { t } = useTranslation('common');
   return (
     <Dialog
       open={open}
@@ -33,7 +33,7 @@ export function ConfirmDialog({
       footer={
         <>
           <Button variant="secondary" onClick={onCancel}>
-            {t('confirm.keep')}
+            {t('actions.keep')}
           </Button>
           <Button variant="danger" onClick={onConfirm} isLoading={isBusy}>
             {confirmLabel}

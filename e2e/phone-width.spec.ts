@@ -1,0 +1,52 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { PAGE_PATHS_SIGNED_IN, PAGE_PATHS_SIGNED_OUT } from './support/shell-pages';
+
+/**
+ * Issue 16 item 10: at a phone's 390 px no page is wider than the screen. Tables may scroll inside
+ * their own frame; the document and the page's main area may not scroll sideways.
+ */
+const PHONE = { width: 390, height: 844 };
+
+async function open(page: Page, path: string, language: string) {
+  await page.setViewportSize(PHONE);
+  await page.addInitScript((lng) => localStorage.setItem('i18nextLng', lng), language);
+  await page.goto(path);
+  await expect(page.locator('#boot-loader')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('h1').first()).toBeVisible();
+  // Data tables, charts and the calendar fill in after their first answer.
+  await page.waitForLoadState('networkidle');
+}
+
+/** Elements wider than the screen: the document itself and every main area. */
+async function overflows(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    if (document.documentElement.scrollWidth > width) {
+      found.push(`document ${document.documentElement.scrollWidth}px`);
+    }
+    for (const main of Array.from(document.querySelectorAll('main'))) {
+      if (main.scrollWidth > main.clientWidth + 1) found.push(`main ${main.scrollWidth}px in ${main.clientWidth}px`);
+    }
+    return found;
+  });
+}
+
+for (const language of ['en', 'ar']) {
+  test.describe(`390 px wide, ${language}`, () => {
+    for (const path of PAGE_PATHS_SIGNED_OUT) {
+      test(`signed out ${path}`, async ({ page }) => {
+        await open(page, path, language);
+        expect(await overflows(page)).toEqual([]);
+      });
+    }
+    for (const path of PAGE_PATHS_SIGNED_IN) {
+      test(`signed in ${path}`, async ({ page, adminSession }) => {
+        await adminSession(page);
+        await open(page, path, language);
+        expect(await overflows(page)).toEqual([]);
+      });
+    }
+  });
+}

@@ -1,0 +1,56 @@
+import { dirname, relative, resolve, sep } from 'node:path';
+
+const WEB_SOURCE = resolve(import.meta.dirname, '../../apps/web/src');
+
+/** Where a file of the web app sits: a feature folder, a shared folder, or the app frame. */
+function placeOf(file) {
+  const [top, feature, ...rest] = relative(WEB_SOURCE, file).split(sep);
+  if (top === 'features' && feature && rest.length > 0) return { kind: 'feature', feature, rest: rest.join('/') };
+  if (top === 'features' && feature) return { kind: 'feature', feature, rest: '' };
+  if (top === 'lib' || top === 'components') return { kind: 'shared', name: top };
+  return { kind: 'other' };
+}
+
+/**
+ * Feature folders talk to each other only through their index.ts, and lib/ and components/ (shared
+ * by all features) never reach into a feature. The app frame (app/: the route table) may lazy-load
+ * any page, since that is what keeps every page its own chunk.
+ */
+export const featureBorders = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Features import each other only through index.ts; shared folders import no feature.' },
+    schema: [],
+    messages: {
+      deep: "Import '{{feature}}' through its index ('{{suggestion}}'), or export this from its index.ts on purpose.",
+      shared: "{{name}}/ is shared by every feature and must not import the '{{feature}}' feature.",
+    },
+  },
+  create(context) {
+    const from = placeOf(context.filename);
+    if (from.kind === 'other') return {};
+    function check(node) {
+      const source = node.source;
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      if (!source.value.startsWith('.')) return;
+      const target = placeOf(resolve(dirname(context.filename), source.value));
+      if (target.kind !== 'feature') return;
+      if (from.kind === 'shared') {
+        context.report({ node: source, messageId: 'shared', data: { name: from.name, feature: target.feature } });
+        return;
+      }
+      if (target.feature === from.feature) return;
+      if (target.rest === '' || target.rest === 'index' || target.rest === 'index.ts') return;
+      const suggestion = source.value.slice(0, source.value.length - target.rest.length - 1);
+      context.report({ node: source, messageId: 'deep', data: { feature: target.feature, suggestion } });
+    }
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
+export default { rules: { 'feature-borders': featureBorders } };
