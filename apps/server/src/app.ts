@@ -1,5 +1,6 @@
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { requireAdmin, requireUser } from './accounts/authenticate.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { SessionStore } from './accounts/session-store.js';
@@ -90,6 +91,9 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     log: app.log,
   };
 
+  app.decorate('authenticateRequest', (request: FastifyRequest, level: 'user' | 'admin') =>
+    level === 'admin' ? requireAdmin(context, request) : requireUser(context, request),
+  );
   registerHealthRoutes(app, context);
   registerAccountRoutes(app, context);
   registerNotificationRoutes(app, context);

@@ -83,6 +83,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'check-meet-name.php',
+    auth: 'user',
     tag,
     summary: 'Check that a meeting link (slug) is well-formed and free',
     input: CheckMeetNameInputSchema,
@@ -103,6 +104,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'add-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Schedule a meeting; invitees get an e-mail with a calendar file and a notification',
     input: AddMeetingInputSchema,
@@ -138,6 +140,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'add-instant-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Start a meeting now; a password is generated when the user asks for one by default',
     input: AddInstantMeetingInputSchema,
@@ -172,6 +175,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-meeting.php',
+    auth: 'user',
     tag,
     summary: 'One meeting the caller hosts or is invited to',
     input: MeetingIdInputSchema,
@@ -186,6 +190,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'edit-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Change a meeting (host only); every rule of add-meeting applies again',
     input: EditMeetingInputSchema,
@@ -253,6 +258,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'cancel-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Cancel one occurrence (occurrence_start) or the whole meeting (host only); invitees are told',
     input: CancelMeetingInputSchema,
@@ -300,6 +306,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'delete-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Delete a meeting and its history (host only); invitees of a coming meeting are told',
     input: MeetingIdInputSchema,
@@ -319,6 +326,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-meeting-ics.php',
+    auth: 'user',
     tag,
     summary: 'The calendar file (ICS) of one meeting, with its repeat rule and cancelled occurrences',
     input: MeetingIdInputSchema,
