@@ -147,6 +147,26 @@ describe('the /janus media proxy and the managed Janus', () => {
       .toBe(true);
     hostClient.close();
   });
+
+  it('caps the Janus sessions one grant can hold', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const guest = (await join({ meetId: meeting.slug, display_name: 'Greedy' })).body.data!;
+    const first = await JanusBrowser.open(wsUrl(guest.grant));
+    const firstClosed = new Promise<number>((resolve) => first.socket.once('close', (code) => resolve(code)));
+    expect((await first.request({ janus: 'create' })).janus).toBe('success');
+    expect((await first.request({ janus: 'create' })).janus).toBe('success');
+    expect(await first.request({ janus: 'create' })).toMatchObject({
+      janus: 'error',
+      error: { reason: 'too_many_sessions' },
+    });
+
+    const second = await JanusBrowser.open(wsUrl(guest.grant));
+    const third = await JanusBrowser.open(wsUrl(guest.grant));
+    expect(await firstClosed).toBe(4009);
+    expect((await third.request({ janus: 'create' })).janus).toBe('success');
+    second.socket.close();
+    third.socket.close();
+  });
 });
 
 describe('without a Janus binary', () => {
