@@ -30,6 +30,11 @@ export const roomParticipants = pgTable(
       .references(() => meetings.id, { onDelete: 'cascade' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     displayName: text('display_name').notNull(),
+    /**
+     * SHA-256 of the random identity the browser keeps for itself, so that a removed guest who comes
+     * back under another name is still known as removed.
+     */
+    browserHash: text('browser_hash'),
     role: text('role', { enum: PARTICIPANT_ROLES }).notNull(),
     state: text('state', { enum: PARTICIPANT_STATES }).notNull(),
     grantHash: text('grant_hash').notNull(),
@@ -41,5 +46,6 @@ export const roomParticipants = pgTable(
   (table) => [
     uniqueIndex('room_participants_grant_unique').on(table.grantHash),
     index('room_participants_meeting_idx').on(table.meetingId, table.state),
+    index('room_participants_browser_idx').on(table.meetingId, table.browserHash),
   ],
 );
