@@ -49,3 +49,15 @@ export const roomParticipants = pgTable(
     index('room_participants_browser_idx').on(table.meetingId, table.browserHash),
   ],
 );
+
+/**
+ * The Janus instances server processes started themselves (no JANUS_URL), so that every process of
+ * an installation can reach a room wherever it was placed. A process refreshes its row while it
+ * lives; a row not refreshed for a while names an instance that is gone.
+ */
+export const mediaServers = pgTable('media_servers', {
+  url: text('url').primaryKey(),
+  apiSecret: text('api_secret').notNull(),
+  adminKey: text('admin_key').notNull(),
+  heartbeatAt: instant('heartbeat_at').notNull(),
+});
