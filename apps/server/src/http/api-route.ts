@@ -40,6 +40,9 @@ export function apiRoute<Input extends z.ZodType, Output extends z.ZodType>(
       schema: {
         tags: [definition.tag],
         summary: definition.summary,
+        ...(level === 'user' || level === 'admin'
+          ? { security: [{ token: level === 'admin' ? ['administrator'] : [] }] }
+          : {}),
         body: definition.input,
         response: {
           200: definition.output,
