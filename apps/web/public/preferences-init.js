@@ -19,4 +19,8 @@
   var direction = read('rtlClass', language === 'ar' ? 'rtl' : 'ltr');
   root.setAttribute('dir', direction === 'rtl' ? 'rtl' : 'ltr');
   root.setAttribute('lang', language);
+  // zod (the shared schemas) probes for eval when its first schemas are built, before any app code
+  // could configure it; the CSP forbids eval, so the probe was reported as a violation on every page.
+  // zod reads its configuration from this global, so it must exist before the first module runs.
+  window.__zod_globalConfig = { jitless: true };
 })();
