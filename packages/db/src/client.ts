@@ -56,7 +56,8 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   } finally {
     await migrationClient.end();
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A request waits at most 5 s for a connection while PostgreSQL is unreachable, then fails (503).
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // An idle connection that the server drops must not take the process down.
   pool.on('error', () => undefined);
   const db = drizzlePostgres({ client: pool, schema });

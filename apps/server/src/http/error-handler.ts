@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '@meetcast/db';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { translate, type MessageKey } from '../i18n/messages.js';
 import { AppError } from './app-error.js';
@@ -89,6 +90,11 @@ export function installErrorHandler(app: FastifyInstance) {
     if (statusCode === 429) return send(reply, 429, translate(language, 'errors.rate_limited', { seconds: 60 }));
     if (statusCode >= 400 && statusCode < 500)
       return send(reply, statusCode, translate(language, 'errors.bad_request'));
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return send(reply, 503, translate(language, 'errors.temporarily_unavailable'));
+    }
     request.log.error({ err: error }, 'request failed');
     return send(reply, 500, translate(language, 'errors.internal'));
   });
