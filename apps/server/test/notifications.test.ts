@@ -49,6 +49,34 @@ describe.each(BACKENDS)('notifications on %s', (backend) => {
     socket.close();
   });
 
+  it('tells a tab at once when its session ends, and only that tab', async () => {
+    const ann = await server.signUp();
+    const other = await server.post<{ token: string }>('login.php', { email: ann.email, password: ann.password });
+    const open = async (token: string) => {
+      const socket = connect(server.baseUrl, {
+        auth: { token, protocol: REALTIME_PROTOCOL_VERSION },
+        transports: ['websocket'],
+      });
+      const events: UserEvent[] = [];
+      socket.on(USER_EVENT, (payload: unknown) => events.push(UserEventSchema.parse(payload)));
+      await new Promise<void>((resolve, reject) => {
+        socket.on('connect', resolve);
+        socket.on('connect_error', reject);
+      });
+      const ended = new Promise<string>((resolve) => socket.on('disconnect', (reason) => resolve(reason)));
+      return { socket, events, ended };
+    };
+    const first = await open(ann.token);
+    const second = await open(other.body.data!.token);
+    expect((await server.post('logout.php', { token: ann.token })).httpStatus).toBe(200);
+    expect(await first.ended).toBe('io server disconnect');
+    expect(first.events).toEqual([{ type: 'session.revoked' }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(second.socket.connected).toBe(true);
+    expect(second.events).toEqual([]);
+    second.socket.close();
+  });
+
   it('refuses realtime connections without a valid token', async () => {
     const socket = connect(server.baseUrl, {
       auth: { token: 'nope', protocol: REALTIME_PROTOCOL_VERSION },

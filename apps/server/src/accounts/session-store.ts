@@ -23,11 +23,18 @@ interface CacheEntry extends VerifiedSession {
 }
 
 const RevocationSchema = z.union([z.object({ userId: z.number() }), z.object({ tokenHash: z.string() })]);
-type Revocation = z.infer<typeof RevocationSchema>;
+/** Sessions that may have ended: all of one user's, or the one with this token. */
+export type Revocation = z.infer<typeof RevocationSchema>;
 
 export class SessionStore {
   private readonly cache = new Map<string, CacheEntry>();
   private subscriber: Redis | undefined;
+  private readonly revocationListeners: ((revocation: Revocation) => void)[] = [];
+
+  /** Called in every process for every revocation (its own and, through Redis, the others'). */
+  onRevocation(listener: (revocation: Revocation) => void) {
+    this.revocationListeners.push(listener);
+  }
 
   constructor(
     private readonly db: Database,
@@ -141,11 +148,9 @@ export class SessionStore {
   }
 
   private applyRevocation(revocation: Revocation) {
-    if ('tokenHash' in revocation) {
-      this.cache.delete(revocation.tokenHash);
-      return;
-    }
-    for (const [hash, entry] of this.cache) if (entry.user.id === revocation.userId) this.cache.delete(hash);
+    if ('tokenHash' in revocation) this.cache.delete(revocation.tokenHash);
+    else for (const [hash, entry] of this.cache) if (entry.user.id === revocation.userId) this.cache.delete(hash);
+    for (const listener of this.revocationListeners) listener(revocation);
   }
 }
 

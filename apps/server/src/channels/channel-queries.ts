@@ -1,10 +1,10 @@
 import { CHANNEL_CATEGORIES, ROLE, type Broadcast, type Channel, type ChannelDetail } from '@meetcast/contracts';
 import { and, asc, channelFollowers, channels, desc, eq, gt, lte, meetings, or, sql, users } from '@meetcast/db';
+import type { MeetingRow } from '@meetcast/db';
 import { toEpochSeconds, type UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 
 export type ChannelRow = typeof channels.$inferSelect;
-type MeetingRow = typeof meetings.$inferSelect;
 export type Viewer = Pick<UserRow, 'id' | 'roleId'> | undefined;
 
 const BROADCAST_LIST_LIMIT = 20;

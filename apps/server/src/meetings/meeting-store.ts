@@ -1,3 +1,4 @@
+import { PASSWORD_FLAG } from '@meetcast/contracts';
 import type { AttendanceSummary, Invitee, Meeting, MeetingOccurrence } from '@meetcast/contracts';
 import {
   and,
@@ -12,11 +13,11 @@ import {
   users,
   type Database,
 } from '@meetcast/db';
+import type { MeetingRow } from '@meetcast/db';
+export type { MeetingRow };
 import type { SQL } from 'drizzle-orm';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import { occurrencesBetween, type Occurrence } from './occurrences.js';
-
-export type MeetingRow = typeof meetings.$inferSelect;
 
 /** Who is looking: meetings are visible to their host and to their invitees (by account or address). */
 export interface Viewer {
@@ -152,7 +153,7 @@ export function toMeetingDto(
     end_time: toEpochSeconds(row.endTime),
     is_private: row.isPrivate,
     is_password: row.isPassword,
-    password: row.isPassword === 1 ? row.passwordPlain : null,
+    password: row.isPassword === PASSWORD_FLAG.yes ? row.passwordPlain : null,
     repeat: row.repeat,
     time_zone: row.timeZone,
     state: row.cancelledAt ? 'cancelled' : row.state,

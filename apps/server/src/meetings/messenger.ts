@@ -1,4 +1,4 @@
-import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@meetcast/contracts';
+import { FALLBACK_LANGUAGE, isLanguage, type Language, PASSWORD_FLAG } from '@meetcast/contracts';
 import { eq, inArray, meetingExceptions, users } from '@meetcast/db';
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
@@ -126,7 +126,7 @@ export class MeetingMessenger {
               ? [t('meetings.mail_repeat', { repeat: t(`meetings.repeat_${row.repeat}` as MessageKey) })]
               : []),
             t('meetings.mail_join', { url }),
-            ...(row.isPassword === 1 && row.passwordPlain
+            ...(row.isPassword === PASSWORD_FLAG.yes && row.passwordPlain
               ? [t('meetings.mail_password', { password: row.passwordPlain })]
               : []),
             ...(row.description ? [t('meetings.mail_description', { description: row.description })] : []),

@@ -1,7 +1,15 @@
 import { createAdapter } from '@socket.io/redis-adapter';
-import { REALTIME_PROTOCOL_VERSION, RealtimeAuthSchema, USER_EVENT, type UserEvent } from '@meetcast/contracts';
+import {
+  REALTIME_PROTOCOL_VERSION,
+  RealtimeAuthSchema,
+  USER_EVENT,
+  type RealtimeErrorReason,
+  type UserEvent,
+} from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
+import { sha256 } from '../accounts/secrets.js';
+import type { Revocation } from '../accounts/session-store.js';
 import type { AppContext } from '../context.js';
 import { apiSecurityHeaders } from '../http/security-headers.js';
 import { duplicateRedis } from '../platform/redis.js';
@@ -27,19 +35,28 @@ export function startSocketServer(app: FastifyInstance, context: AppContext): Se
       }),
     );
 
+  const refusal = (reason: RealtimeErrorReason) => new Error(reason);
   io.use(async (socket: Socket, next) => {
     const auth = RealtimeAuthSchema.safeParse(socket.handshake.auth);
     if (!auth.success || auth.data.protocol !== REALTIME_PROTOCOL_VERSION) {
-      next(new Error(auth.success ? 'protocol_mismatch' : 'invalid_message'));
+      next(refusal(auth.success ? 'protocol_mismatch' : 'invalid_message'));
       return;
     }
     const session = auth.data.token ? await context.sessions.verify(auth.data.token).catch(() => undefined) : undefined;
-    if (!session) {
-      next(new Error('unauthorized'));
+    if (!session || !auth.data.token) {
+      next(refusal('unauthorized'));
       return;
     }
     socket.data.userId = session.user.id;
+    socket.data.token = auth.data.token;
     next();
+  });
+  // A tab whose session ended (signed out elsewhere, password changed, revoked from the session
+  // list) is told at once and closes its session instead of failing at its next call.
+  context.sessions.onRevocation((revocation) => {
+    void endRevokedSockets(io, context, revocation).catch((error: unknown) =>
+      context.log.warn({ err: error }, 'realtime: telling revoked sessions failed'),
+    );
   });
   io.on('connection', (socket) => {
     void socket.join(userRoom(socket.data.userId as number));
@@ -58,4 +75,18 @@ export function startSocketServer(app: FastifyInstance, context: AppContext): Se
     await io.close();
   });
   return io;
+}
+
+async function endRevokedSockets(io: Server, context: AppContext, revocation: Revocation) {
+  const sockets =
+    'userId' in revocation
+      ? await io.in(userRoom(revocation.userId)).local.fetchSockets()
+      : await io.local.fetchSockets();
+  for (const socket of sockets) {
+    const token = socket.data.token as string;
+    if ('tokenHash' in revocation && sha256(token) !== revocation.tokenHash) continue;
+    if (await context.sessions.verify(token).catch(() => undefined)) continue;
+    socket.emit(USER_EVENT, { type: 'session.revoked' } satisfies UserEvent);
+    socket.disconnect(true);
+  }
 }

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, meetings, roomParticipants, type Database } from '@meetcast/db';
+import type { MeetingRow } from '@meetcast/db';
+export type { MeetingRow };
 
 /** A grant not used for this long stops working; a connected participant keeps extending it. */
 export const GRANT_TTL_MS = 5 * 60 * 1000;
 
 export type ParticipantRow = typeof roomParticipants.$inferSelect;
-export type MeetingRow = typeof meetings.$inferSelect;
 
 export const hashGrant = (token: string) => createHash('sha256').update(token).digest('base64url');
 export const newParticipantId = () => randomBytes(9).toString('base64url');

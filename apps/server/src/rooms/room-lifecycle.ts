@@ -1,3 +1,4 @@
+import { toEpochSeconds } from '../accounts/user-dto.js';
 import { REPEAT, SCHEDULE_FLAG, type ChatMessage } from '@meetcast/contracts';
 import {
   and,
@@ -14,8 +15,6 @@ import {
 } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import type { MeetingRow, ParticipantRow } from './grants.js';
-
-const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The meeting is live from its first admitted arrival. */
 export async function markLive(context: AppContext, meetingId: number) {
@@ -76,7 +75,7 @@ export async function chatHistory(context: AppContext, meetingId: number): Promi
     participant_id: null,
     display_name: row.displayName,
     text: row.body,
-    created_at: epoch(row.createdAt),
+    created_at: toEpochSeconds(row.createdAt),
   }));
 }
 
@@ -96,7 +95,7 @@ export async function storeChat(context: AppContext, participant: ParticipantRow
     participant_id: participant.id,
     display_name: row.displayName,
     text: row.body,
-    created_at: epoch(row.createdAt),
+    created_at: toEpochSeconds(row.createdAt),
   };
 }
 

@@ -1,3 +1,4 @@
+import { toEpochSeconds } from '../accounts/user-dto.js';
 import { PASSWORD_FLAG, PRIVACY, type Language, type RoomMeeting } from '@meetcast/contracts';
 import { and, eq, meetingInvitees, meetings, or, roomParticipants, users } from '@meetcast/db';
 import { sha256, verifyPassword } from '../accounts/secrets.js';
@@ -9,8 +10,6 @@ import { MediaUnavailableError } from '../media/media-service.js';
 import { issueGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 
 type UserRow = typeof users.$inferSelect;
-
-const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
  * Finds a meeting by its slug (the /room/{meetId} address) only: meeting numbers are sequential, so
@@ -65,8 +64,8 @@ export async function roomMeeting(
     state: meeting.state,
     locked: meeting.isLocked,
     host_name: host?.username ?? '',
-    start_time: epoch(meeting.startTime),
-    end_time: epoch(meeting.endTime),
+    start_time: toEpochSeconds(meeting.startTime),
+    end_time: toEpochSeconds(meeting.endTime),
   };
 }
 

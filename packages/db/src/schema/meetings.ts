@@ -126,3 +126,6 @@ export const sentReminders = pgTable(
   },
   (table) => [uniqueIndex('sent_reminders_unique').on(table.meetingId, table.occurrenceStart, table.recipient)],
 );
+
+/** A row of `meetings`, as every feature reads it. */
+export type MeetingRow = typeof meetings.$inferSelect;
