@@ -1,7 +1,7 @@
 import { LANGUAGES, REPEAT, type AdminDashboard, type AdminEvent } from '@meetcast/contracts';
 import { channels, contactMessages, eq, meetingAttendance, meetingExceptions, meetings, users } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onMeetingEndedForEveryone } from '../src/admin/routes.js';
+import { onMeetingEndedForEveryone } from '../src/rooms/meeting-ended.js';
 import { catalogFor, englishCatalog } from '../src/i18n/messages.js';
 import { HOUR, rawPost, seedCalendarEvent, seedChannel, seedContactMessage, seedMeeting } from './admin-fixtures.js';
 import { BACKENDS } from './test-database.js';

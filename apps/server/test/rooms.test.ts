@@ -118,6 +118,25 @@ describe.each(BACKENDS)('meeting rooms on %s', (backend) => {
     await hostClient.next('participant.joined', (e) => e.participant.display_name === 'Lobby Larry');
   });
 
+  it('tears the live room down when an administrator ends the meeting', async () => {
+    // The first account of the installation (the host here) is its administrator.
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const guestJoin = (await join({ meetId: meeting.slug, display_name: 'Guest Gil' })).body.data!;
+    const guest = client(guestJoin.grant);
+    await guest.next('room.state');
+    const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    expect(placed?.janusRoomId).toBeGreaterThan(0);
+    const disconnected = new Promise<string>((resolve) => guest.socket.once('disconnect', (reason) => resolve(reason)));
+
+    const ended = await server.post('admin-end-meeting.php', { token: host.token, id: meeting.id });
+    expect(ended.httpStatus).toBe(200);
+    await guest.next('room.ended');
+    expect(await disconnected).toBe('io server disconnect');
+    const [after] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    expect(after).toMatchObject({ state: 'ended', janusRoomId: null, janusServer: null });
+    expect(await client(guestJoin.grant).refused()).toBeTruthy();
+  });
+
   it('keeps a removed guest out when they come back under another name from the same browser', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id });
     const hostClient = client((await join({ meetId: meeting.slug, token: host.token })).body.data!.grant);

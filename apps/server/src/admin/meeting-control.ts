@@ -1,16 +1,7 @@
+export { notifyMeetingsEnded } from '../rooms/meeting-ended.js';
 import { and, eq, inArray, isNull, meetingAttendance, meetings } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import type { Transaction } from './audit.js';
-
-/** Told after a meeting was ended (or deleted) for everyone; the room tears down its live media here. */
-export type MeetingEndedListener = (meetingId: number) => Promise<void> | void;
-
-const listeners = new WeakMap<AppContext, MeetingEndedListener[]>();
-
-/** The room feature registers its live teardown (close the Janus room, disconnect sockets) here. */
-export function onMeetingEndedForEveryone(context: AppContext, listener: MeetingEndedListener) {
-  listeners.set(context, [...(listeners.get(context) ?? []), listener]);
-}
 
 /**
  * Marks meetings ended inside the caller's transaction: state `ended`, `ended_at` now, and every open
@@ -39,17 +30,4 @@ export async function isMeetingLive(tx: Transaction | AppContext['db'], meetingI
     .where(and(eq(meetingAttendance.meetingId, meetingId), isNull(meetingAttendance.leftAt)))
     .limit(1);
   return Boolean(open);
-}
-
-/** Runs the live teardown after the change is committed; one failing listener does not stop the others. */
-export async function notifyMeetingsEnded(context: AppContext, meetingIds: number[]) {
-  for (const meetingId of meetingIds) {
-    for (const listener of listeners.get(context) ?? []) {
-      try {
-        await listener(meetingId);
-      } catch (error) {
-        context.log.error({ err: error, meetingId }, 'live teardown of an ended meeting failed');
-      }
-    }
-  }
 }

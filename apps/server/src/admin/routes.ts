@@ -24,8 +24,6 @@ import { pageSlice } from './list-query.js';
 import { registerAdminMeetingRoutes } from './meeting-routes.js';
 import { registerAdminUserRoutes } from './user-routes.js';
 
-export { onMeetingEndedForEveryone } from './meeting-control.js';
-
 /** The administration area: every call checks the administrator role on the server. */
 export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
   const tag = 'admin';

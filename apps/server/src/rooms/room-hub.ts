@@ -15,12 +15,14 @@ import {
 import { eq, meetings } from '@meetcast/db';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../context.js';
+import { onMeetingEndedForEveryone } from './meeting-ended.js';
 import { extendGrant, findGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 import { ensureMedia, roomMeeting } from './room-service.js';
 import {
   chatHistory,
   closeAttendance,
   finishSession,
+  releaseRoom,
   lobbyRows,
   markLive,
   openAttendance,
@@ -67,6 +69,7 @@ export class RoomHub {
 
   attach(io: Server) {
     this.namespace = io.of(ROOM_NAMESPACE);
+    onMeetingEndedForEveryone(this.context, (meetingId) => this.endedElsewhere(meetingId));
     this.namespace.use((socket, next) => {
       this.authenticate(socket).then(
         () => next(),
@@ -258,13 +261,23 @@ export class RoomHub {
 
   private async finish(meeting: MeetingRow, reason: 'host' | 'empty') {
     await finishSession(this.context, meeting, reason);
-    this.emit(members(meeting.id), { type: 'room.ended' });
-    this.emit(lobby(meeting.id), { type: 'room.ended' });
-    this.dropMedia({ meetingId: meeting.id });
+    this.sendEveryoneAway(meeting.id);
+  }
+
+  /** An administrator (or a deleted account) ended the meeting: the room goes as if its host had. */
+  private async endedElsewhere(meetingId: number) {
+    await releaseRoom(this.context, meetingId);
+    this.sendEveryoneAway(meetingId);
+  }
+
+  private sendEveryoneAway(meetingId: number) {
+    this.emit(members(meetingId), { type: 'room.ended' });
+    this.emit(lobby(meetingId), { type: 'room.ended' });
+    this.dropMedia({ meetingId });
     // After the acknowledgement of host.end has gone out.
     this.later(200, async () => {
-      this.namespace.in(members(meeting.id)).disconnectSockets(true);
-      this.namespace.in(lobby(meeting.id)).disconnectSockets(true);
+      this.namespace.in(members(meetingId)).disconnectSockets(true);
+      this.namespace.in(lobby(meetingId)).disconnectSockets(true);
     });
   }
 

@@ -120,14 +120,22 @@ export async function finishSession(context: AppContext, meeting: MeetingRow, re
     .update(meetings)
     .set({ state: isOver ? 'ended' : 'scheduled', endedAt: now, isLocked: false, updatedAt: now })
     .where(eq(meetings.id, meeting.id));
+  await releaseRoom(context, meeting.id, now);
+  return isOver;
+}
+
+/**
+ * Whatever ended a meeting (its host, an empty room, an administrator, a deleted account): every
+ * grant stops working, open attendance is closed and the Janus room is destroyed.
+ */
+export async function releaseRoom(context: AppContext, meetingId: number, now = new Date()) {
   await context.db
     .update(roomParticipants)
     .set({ state: 'left', updatedAt: now })
-    .where(and(eq(roomParticipants.meetingId, meeting.id), inArray(roomParticipants.state, ['admitted', 'lobby'])));
+    .where(and(eq(roomParticipants.meetingId, meetingId), inArray(roomParticipants.state, ['admitted', 'lobby'])));
   await context.db
     .update(meetingAttendance)
     .set({ leftAt: now })
-    .where(and(eq(meetingAttendance.meetingId, meeting.id), isNull(meetingAttendance.leftAt)));
-  await context.media.destroyRoom(meeting.id);
-  return isOver;
+    .where(and(eq(meetingAttendance.meetingId, meetingId), isNull(meetingAttendance.leftAt)));
+  await context.media.destroyRoom(meetingId);
 }
