@@ -17,6 +17,7 @@ import { JanusProxy } from './media/janus-proxy.js';
 import { MediaService } from './media/media-service.js';
 import { createMailer } from './mail/mailer.js';
 import { registerMeetings } from './meetings/register.js';
+import type { ReminderScheduler } from './meetings/reminders.js';
 import { Notifier } from './notifications/notifier.js';
 import { registerNotificationRoutes } from './notifications/routes.js';
 import { registerOidcRoutes } from './oidc/routes.js';
@@ -29,12 +30,15 @@ import { registerUploadRoutes } from './uploads/images.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limiter.js';
 import { connectRedis } from './platform/redis.js';
 import { startSocketServer } from './realtime/socket-server.js';
+import { findGrant } from './rooms/grants.js';
 import { RoomHub } from './rooms/room-hub.js';
 import { registerRoomRoutes } from './rooms/routes.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
   context: AppContext;
+  /** This process's meeting reminder scheduler (tests run its passes directly). */
+  reminders: ReminderScheduler;
 }
 
 const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.code'];
@@ -98,7 +102,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   registerAccountRoutes(app, context);
   registerNotificationRoutes(app, context);
   registerOidcRoutes(app, context);
-  registerMeetings(app, context);
+  const reminders = registerMeetings(app, context);
   registerContactRoutes(app, context);
   registerChannelRoutes(app, context);
   registerChannelPageRoute(app, context);
@@ -109,8 +113,9 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   registerRoomRoutes(app, context);
   await registerWebApp(app, config.webDistDir, indexPage);
   context.io = startSocketServer(app, context);
-  context.janusProxy = new JanusProxy(context, context.media);
-  context.janusProxy.attach(app);
+  const janusProxy = new JanusProxy(context, context.media, (grant) => findGrant(db.db, grant));
+  janusProxy.attach(app);
+  context.janusProxy = janusProxy;
   const rooms = new RoomHub(context, {
     emptyGraceMs: config.roomEmptyGraceSeconds * 1000,
     leaveGraceMs: Math.min(5000, config.roomEmptyGraceSeconds * 1000),
@@ -125,5 +130,5 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     await redis?.quit().catch(() => undefined);
     if (!database) await db.close();
   });
-  return { app, context };
+  return { app, context, reminders };
 }

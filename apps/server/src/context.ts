@@ -5,8 +5,6 @@ import type { Server as SocketServer } from 'socket.io';
 import type { SessionStore } from './accounts/session-store.js';
 import type { AppConfig } from './env.js';
 import type { Mailer } from './mail/mailer.js';
-import type { ReminderScheduler } from './meetings/reminders.js';
-import type { JanusProxy } from './media/janus-proxy.js';
 import type { MediaService } from './media/media-service.js';
 import type { Notifier } from './notifications/notifier.js';
 import type { RateLimiter } from './platform/rate-limiter.js';
@@ -24,10 +22,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Janus instances, room placement and room administration. */
   media: MediaService;
-  /** The /janus WebSocket proxy; set once the HTTP server exists. */
-  janusProxy?: JanusProxy;
+  /** Drops live /janus connections (of a participant, or of a whole meeting); set once the HTTP server exists. */
+  janusProxy?: { disconnect(filter: { participantId?: string; meetingId?: number }): void };
   /** Socket.IO; set once the HTTP server exists. Features add namespaces to it. */
   io?: SocketServer;
-  /** Meeting reminders of this process; set when the meeting routes are registered. */
-  reminders?: ReminderScheduler;
 }

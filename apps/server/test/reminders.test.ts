@@ -132,11 +132,9 @@ describe('meeting reminders with two server processes on one PostgreSQL', () => 
     });
 
     // Both processes run passes at the same moment, many times over, besides their own timers.
-    const contexts = [server.built.context, second?.built.context];
+    const schedulers = [server.built.reminders, second?.built.reminders];
     const sent = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        contexts.map((context) => context?.reminders?.runOnce() ?? Promise.resolve(0)),
-      ).flat(),
+      Array.from({ length: 6 }, () => schedulers.map((scheduler) => scheduler?.runOnce() ?? Promise.resolve(0))).flat(),
     );
     await waitUntil(async () => reminderMails(server, outsider, 'Shared call') > 0);
     await sleep(2500);

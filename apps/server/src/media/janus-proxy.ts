@@ -4,9 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { findGrant } from '../rooms/grants.js';
 import { filterClientMessage, janusError } from './janus-filter.js';
 import type { MediaService } from './media-service.js';
+
+/** What the proxy needs to know of an admitted participant and their meeting. */
+export interface MediaAdmission {
+  participant: { id: string; state: string };
+  meeting: { id: number; name: string; state: string };
+}
 
 /** A page opens one Janus session (janus.js); a second allows a reconnect before the first is gone. */
 const MAX_SESSIONS_PER_CONNECTION = 2;
@@ -51,6 +56,8 @@ export class JanusProxy {
   constructor(
     private readonly context: AppContext,
     private readonly media: MediaService,
+    /** Who a join grant admits; rooms own grants, so they hand this in (media sits below rooms). */
+    private readonly findAdmission: (grant: string | null) => Promise<MediaAdmission | undefined>,
   ) {}
 
   attach(app: FastifyInstance) {
@@ -80,7 +87,7 @@ export class JanusProxy {
   }
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, grant: string | null) {
-    const found = await findGrant(this.context.db, grant);
+    const found = await this.findAdmission(grant);
     if (!found || found.participant.state !== 'admitted' || found.meeting.state === 'ended') {
       refuse(socket, 401, 'Unauthorized');
       return;

@@ -12,7 +12,7 @@ export function registerMeetings(app: FastifyInstance, context: AppContext) {
   registerMeetingListRoutes(app, context);
   registerCalendarRoutes(app, context);
   const reminders = new ReminderScheduler(context, new MeetingMessenger(context));
-  context.reminders = reminders;
   app.addHook('onReady', async () => reminders.start(context.config.reminderIntervalSeconds));
   app.addHook('onClose', async () => reminders.stop());
+  return reminders;
 }
