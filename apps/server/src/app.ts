@@ -1,5 +1,6 @@
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { requireAdmin, requireUser } from './accounts/authenticate.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { SessionStore } from './accounts/session-store.js';
@@ -52,6 +53,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     serverFactory: securityHeadersServer({
       extraFormActions: config.oidc ? [config.oidc.issuer] : [],
       indexHtml: indexPage?.identity.toString('utf8'),
+      isHttps: config.publicUrl.startsWith('https://'),
     }),
     // A request's own logger exists to tag its lines with the request id; when the level lets no
     // line through (LOG_LEVEL=silent) there is nothing to tag, and building it cost ~5% of a small call.
@@ -67,7 +69,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
 
   const db =
     database ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }));
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   const sessions = new SessionStore(db.db, redis, `${config.redisPrefix}:session-revocations`);
   await sessions.start();
   const context: AppContext = {
@@ -89,6 +91,9 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     log: app.log,
   };
 
+  app.decorate('authenticateRequest', (request: FastifyRequest, level: 'user' | 'admin') =>
+    level === 'admin' ? requireAdmin(context, request) : requireUser(context, request),
+  );
   registerHealthRoutes(app, context);
   registerAccountRoutes(app, context);
   registerNotificationRoutes(app, context);

@@ -1,4 +1,4 @@
-import { count, users } from '@meetcast/db';
+import { count, eq, users } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, uniqueEmail, type TestServer } from './test-server.js';
@@ -116,6 +116,21 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     );
     const reused = await server.post('reset-password.php', { email: account.email, code, password: 'third secret 33' });
     expect(reused.httpStatus).toBe(400);
+  });
+
+  it('answers simultaneous sign-ups with one address like any sign-up of a taken address', async () => {
+    const email = uniqueEmail('race');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        server.post('signup.php', { username: 'Racer', email, password: 'race race race' }),
+      ),
+    );
+    expect(answers.map((answer) => answer.httpStatus)).toEqual(Array(12).fill(200));
+    const [{ total } = { total: -1 }] = await server.database.handle.db
+      .select({ total: count() })
+      .from(users)
+      .where(eq(users.email, email));
+    expect(total).toBe(1);
   });
 
   it('translates messages when the request names a language', async () => {

@@ -321,3 +321,33 @@ describe.each(BACKENDS)('admin access and protection on %s', (backend) => {
     expect(still).toMatchObject({ roleId: ROLE.admin, disabledAt: null });
   });
 });
+
+describe('authentication comes before validation', () => {
+  let server: TestServer;
+  let regular: SignedIn;
+  beforeAll(async () => {
+    server = await startTestServer('pglite');
+    await server.signUp({ username: 'First Admin' });
+    regular = await server.signUp({ username: 'Regular' });
+  });
+  afterAll(() => server.close());
+
+  const badFields: Fields = { id: 'not-a-number', ids: '[[[', role_id: 'x' };
+  const adminCalls = ['admin-update-user-role.php', 'admin-disable-users.php', 'admin-enable-users.php'];
+
+  it.each(adminCalls)(
+    '%s answers 401 without a token and 403 for a regular user, whatever the fields',
+    async (call) => {
+      const anonymous = await server.post(call, badFields);
+      expect(anonymous.httpStatus).toBe(401);
+      expect(anonymous.body.status).toBe('error');
+      expect((await server.post(call, { ...badFields, token: 'made-up' })).httpStatus).toBe(401);
+      expect((await server.post(call, { ...badFields, token: regular.token })).httpStatus).toBe(403);
+    },
+  );
+
+  it('answers 401 to a signed-in call without a token before looking at its fields', async () => {
+    const answer = await server.post('add-meeting.php', { name: '', start_time: 'soon', repeat: 3 });
+    expect(answer.httpStatus).toBe(401);
+  });
+});

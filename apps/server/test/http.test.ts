@@ -37,6 +37,34 @@ describe('HTTP surface', () => {
     expect(csp).toMatch(new RegExp(`script-src 'self' 'sha256-${hash.replace(/[+/]/g, '\\$&')}';`));
   });
 
+  it('lets pages connect to their own origin only, answers HEAD for pages, and sends no HSTS over http', async () => {
+    const response = await fetch(`${server.baseUrl}/login`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("connect-src 'self';");
+    expect(csp).not.toMatch(/connect-src[^;]*(ws:|wss:)/);
+    expect(response.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it("puts the API's security headers on Socket.IO's own HTTP answers", async () => {
+    const response = await fetch(`${server.baseUrl}/socket.io/?EIO=4&transport=polling`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  it('tells browsers to keep to HTTPS when the public address is HTTPS', async () => {
+    const secure = await startTestServer('pglite', { WEB_DIST_DIR: webDist, PUBLIC_URL: 'https://meet.example.com' });
+    try {
+      for (const path of ['/login', '/api/tokenverify.php', '/socket.io/?EIO=4&transport=polling']) {
+        const response = await fetch(`${secure.baseUrl}${path}`, { method: path.startsWith('/api/') ? 'POST' : 'GET' });
+        expect(response.headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
+      }
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('sends the page compressed when the browser accepts it', async () => {
     const gzipped = await fetch(`${server.baseUrl}/login`, { headers: { 'accept-encoding': 'gzip' } });
     expect(gzipped.headers.get('content-encoding')).toBe('gzip');

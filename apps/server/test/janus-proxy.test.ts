@@ -1,37 +1,9 @@
 import { eq, meetings } from '@meetcast/db';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JanusClient } from '../src/media/janus-client.js';
+import { JanusBrowser } from './janus-browser.js';
 import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
-
-/** A browser's side of the Janus protocol, spoken through our /janus proxy. */
-class JanusBrowser {
-  private counter = 0;
-  readonly messages: Record<string, unknown>[] = [];
-  constructor(readonly socket: WebSocket) {
-    socket.on('message', (raw) => this.messages.push(JSON.parse(String(raw)) as Record<string, unknown>));
-  }
-  static async open(url: string) {
-    const socket = new WebSocket(url, 'janus-protocol');
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-      socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-    });
-    return new JanusBrowser(socket);
-  }
-  async request(message: Record<string, unknown>, until: (m: Record<string, unknown>) => boolean = () => true) {
-    const transaction = `t${this.counter++}`;
-    this.socket.send(JSON.stringify({ ...message, transaction }));
-    for (let waited = 0; waited < 5000; waited += 20) {
-      const reply = this.messages.find((m) => m.transaction === transaction && m.janus !== 'ack' && until(m));
-      if (reply) return reply;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no answer to ${JSON.stringify(message)}`);
-  }
-}
 
 describe('the /janus media proxy and the managed Janus', () => {
   let server: TestServer;
@@ -146,6 +118,26 @@ describe('the /janus media proxy and the managed Janus', () => {
       )
       .toBe(true);
     hostClient.close();
+  });
+
+  it('caps the Janus sessions one grant can hold', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const guest = (await join({ meetId: meeting.slug, display_name: 'Greedy' })).body.data!;
+    const first = await JanusBrowser.open(wsUrl(guest.grant));
+    const firstClosed = new Promise<number>((resolve) => first.socket.once('close', (code) => resolve(code)));
+    expect((await first.request({ janus: 'create' })).janus).toBe('success');
+    expect((await first.request({ janus: 'create' })).janus).toBe('success');
+    expect(await first.request({ janus: 'create' })).toMatchObject({
+      janus: 'error',
+      error: { reason: 'too_many_sessions' },
+    });
+
+    const second = await JanusBrowser.open(wsUrl(guest.grant));
+    const third = await JanusBrowser.open(wsUrl(guest.grant));
+    expect(await firstClosed).toBe(4009);
+    expect((await third.request({ janus: 'create' })).janus).toBe('success');
+    second.socket.close();
+    third.socket.close();
   });
 });
 

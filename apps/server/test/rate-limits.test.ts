@@ -69,3 +69,40 @@ describe('client address behind proxies', () => {
     }
   });
 });
+
+describe('sign-in lockout', () => {
+  it('keeps a guesser at one address from locking the owner out, and still slows guessing from many', async () => {
+    const server = await startTestServer('pglite', { RATE_LIMIT_MULTIPLIER: '1', TRUST_PROXY: '127.0.0.1' });
+    try {
+      const owner = await server.signUp();
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await server.post('login.php', { email: owner.email, password: 'wrong guess' }, from('203.0.113.9'));
+      }
+      const guesser = await server.post(
+        'login.php',
+        { email: owner.email, password: owner.password },
+        from('203.0.113.9'),
+      );
+      expect(guesser.httpStatus).toBe(429);
+      const ownerElsewhere = await server.post(
+        'login.php',
+        { email: owner.email, password: owner.password },
+        from('198.51.100.7'),
+      );
+      expect(ownerElsewhere.httpStatus).toBe(200);
+
+      // A guesser spread over many addresses meets the per-account ceiling (100 an hour).
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const address = `192.0.2.${attempt % 250}`;
+        statuses.push(
+          (await server.post('login.php', { email: owner.email, password: 'wrong' }, from(address))).httpStatus,
+        );
+      }
+      expect(statuses.at(-1)).toBe(429);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});

@@ -118,6 +118,24 @@ describe.each(BACKENDS)('meeting rooms on %s', (backend) => {
     await hostClient.next('participant.joined', (e) => e.participant.display_name === 'Lobby Larry');
   });
 
+  it('keeps a removed guest out when they come back under another name from the same browser', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const hostClient = client((await join({ meetId: meeting.slug, token: host.token })).body.data!.grant);
+    await hostClient.next('room.state');
+    const browser = 'browser-identity-0123456789abcdef';
+    const troll = (await join({ meetId: meeting.slug, display_name: 'Troll', browser_id: browser })).body.data!;
+    const trollClient = client(troll.grant);
+    await trollClient.next('room.state');
+    expect(await hostClient.send({ type: 'host.remove', participant_id: troll.participant_id })).toEqual({ ok: true });
+    await trollClient.next('removed');
+
+    const renamed = await join({ meetId: meeting.slug, display_name: 'Nice Person', browser_id: browser });
+    expect(renamed.httpStatus).toBe(403);
+    const otherBrowser = await join({ meetId: meeting.slug, display_name: 'Someone Else', browser_id: `${browser}-2` });
+    expect(otherBrowser.httpStatus).toBe(200);
+    expect((await join({ meetId: meeting.slug, display_name: 'Bad Id', browser_id: 'x' })).httpStatus).toBe(400);
+  });
+
   it('lets only hosts use host controls; removed people cannot come back with their grant', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id });
     const hostClient = client((await join({ meetId: meeting.slug, token: host.token })).body.data!.grant);

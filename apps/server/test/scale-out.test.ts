@@ -7,6 +7,7 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
+import { JanusBrowser } from './janus-browser.js';
 import { MailSink } from './mail-sink.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { uniqueEmail } from './test-server.js';
@@ -102,4 +103,42 @@ describe('two server processes sharing PostgreSQL and Redis', () => {
     });
     socket.close();
   });
+  it('keeps a meeting on one Janus whichever process people come through, each with its own managed Janus', async () => {
+    const { token } = await account();
+    const made = await fetch(`${urls[0]}/api/add-instant-meeting.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ token, name: 'Split test', slug: `split-${Date.now()}` }),
+    });
+    const slug = ((await made.json()) as { data: { url_slug: string } }).data.url_slug;
+    const joinThrough = async (index: number, name: string) => {
+      const answer = await fetch(`${urls[index]}/api/join-room.php`, {
+        method: 'POST',
+        body: new URLSearchParams({ meetId: slug, display_name: name }),
+      });
+      const { grant } = ((await answer.json()) as { data: { grant: string } }).data;
+      const browser = await JanusBrowser.open(
+        `${urls[index]!.replace('http', 'ws')}/janus?grant=${encodeURIComponent(grant)}`,
+      );
+      const session = (await browser.request({ janus: 'create' })).data as { id: number };
+      const handle = (
+        await browser.request({ janus: 'attach', session_id: session.id, plugin: 'janus.plugin.videoroom' })
+      ).data as { id: number };
+      const send = (body: Record<string, unknown>, until?: (m: Record<string, unknown>) => boolean) =>
+        browser.request({ janus: 'message', session_id: session.id, handle_id: handle.id, body }, until);
+      return { browser, send };
+    };
+    const ann = await joinThrough(0, 'Ann');
+    const joined = await ann.send({ request: 'join', ptype: 'publisher' }, (m) => m.janus === 'event');
+    expect(joined.plugindata).toMatchObject({ data: { videoroom: 'joined' } });
+    const ben = await joinThrough(1, 'Ben');
+    await ben.send({ request: 'join', ptype: 'publisher' }, (m) => m.janus === 'event');
+    // Both are in the one room, on the Janus of the process Ann came through.
+    const listed = await ben.send({ request: 'listparticipants' });
+    const names = ((listed.plugindata as { data: { participants?: { display?: string }[] } }).data.participants ?? [])
+      .map((p) => p.display ?? '')
+      .sort();
+    expect(names).toHaveLength(2);
+    ann.browser.socket.close();
+    ben.browser.socket.close();
+  }, 60_000);
 });

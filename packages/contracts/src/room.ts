@@ -47,6 +47,11 @@ export const JoinRoomInputSchema = z.object({
   /** Guests only; signed-in people join with their username. */
   display_name: optionalText(60),
   password: z.string().max(128).optional(),
+  /** The random identity the browser keeps (no account needed); removals are remembered by it. */
+  browser_id: z
+    .string()
+    .regex(/^[\w-]{22,64}$/)
+    .optional(),
   lng: LanguageFieldSchema,
 });
 export const JoinStateSchema = z.enum(['admitted', 'lobby']);

@@ -1,4 +1,5 @@
 export * from './client.js';
+export * from './errors.js';
 export * from './schema/index.js';
 export {
   and,

@@ -1,5 +1,5 @@
 import { ROLE, type Language } from '@meetcast/contracts';
-import { count, eq, sql, users } from '@meetcast/db';
+import { count, eq, isUniqueViolation, sql, users } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest } from '../http/app-error.js';
 import { translate } from '../i18n/messages.js';
@@ -73,9 +73,17 @@ export async function signUp(
     );
     return;
   }
-  const user = existing
-    ? await updatePendingAccount(context, existing.id, input.username, passwordHash, meta.language)
-    : await createAccount(context, input.username, input.email, passwordHash, meta.language);
+  let user: UserRow;
+  try {
+    user = existing
+      ? await updatePendingAccount(context, existing.id, input.username, passwordHash, meta.language)
+      : await createAccount(context, input.username, input.email, passwordHash, meta.language);
+  } catch (error) {
+    // Another sign-up with this address won the race: answered like any sign-up of a taken address
+    // (that one's owner gets the confirmation code).
+    if (isUniqueViolation(error, 'users_email_unique')) return;
+    throw error;
+  }
   await sendCodeMail(context, user, 'signup', meta.language);
 }
 
@@ -154,8 +162,10 @@ export async function confirmSignUp(context: AppContext, input: { email: string;
 }
 
 export async function logIn(context: AppContext, input: { email: string; password: string }, meta: RequestMeta) {
+  const accountAtAddress = `${input.email}|${meta.ipAddress}`;
   await enforceLimits(context, [
     [RATE_LIMITS.loginByAddress, meta.ipAddress],
+    [RATE_LIMITS.loginByAccountAndAddress, accountAtAddress],
     [RATE_LIMITS.loginByAccount, input.email],
   ]);
   const user = await findByEmail(context, input.email);
@@ -166,7 +176,7 @@ export async function logIn(context: AppContext, input: { email: string; passwor
     await sendCodeMail(context, user, 'signup', meta.language);
     throw new AppError(403, 'accounts.login_unconfirmed');
   }
-  await context.limiter.reset(RATE_LIMITS.loginByAccount, input.email);
+  await context.limiter.reset(RATE_LIMITS.loginByAccountAndAddress, accountAtAddress);
   return startSession(context, user, meta);
 }
 
@@ -175,8 +185,12 @@ export async function requestPasswordReset(context: AppContext, email: string, m
     [RATE_LIMITS.resetByAddress, meta.ipAddress],
     [RATE_LIMITS.resetByAccount, email],
   ]);
-  const user = await findByEmail(context, email);
-  if (user && !user.disabledAt) await sendCodeMail(context, user, 'reset', user.language as Language);
+  // The lookup, the code and the mail happen after the answer, for known and unknown addresses
+  // alike, so the answer's timing tells nothing about whether an account exists.
+  mailInBackground(context, async () => {
+    const user = await findByEmail(context, email);
+    if (user && !user.disabledAt) await sendCodeMail(context, user, 'reset', user.language as Language);
+  });
 }
 
 export async function resetPassword(

@@ -12,15 +12,21 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
 }
 
-export async function requireUser(
-  context: AppContext,
-  request: FastifyRequest,
-): Promise<VerifiedSession & { token: string }> {
+type RequestSession = VerifiedSession & { token: string };
+
+/** The session a request was authenticated with, so the route's check and its handler verify once. */
+const verifiedSessions = new WeakMap<FastifyRequest, RequestSession>();
+
+export async function requireUser(context: AppContext, request: FastifyRequest): Promise<RequestSession> {
+  const known = verifiedSessions.get(request);
+  if (known) return known;
   const token = requestToken(request);
   const session = token && token.length <= 512 ? await context.sessions.verify(token) : undefined;
   if (!token || !session) throw unauthorized();
   // Built field by field: spreading the cache entry cost a quarter of tokenverify.php's throughput.
-  return { sessionId: session.sessionId, user: session.user, token };
+  const verified = { sessionId: session.sessionId, user: session.user, token };
+  verifiedSessions.set(request, verified);
+  return verified;
 }
 
 /** Administrator calls check the role on the server, whatever the client's route guard did. */

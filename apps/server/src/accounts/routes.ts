@@ -87,6 +87,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'logout.php',
+    auth: 'user',
     tag,
     summary: 'Sign out; the token is revoked on the server',
     input: TokenInputSchema,
@@ -124,6 +125,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'tokenverify.php',
+    auth: 'user',
     tag,
     summary: 'Check a session token and return its user',
     input: TokenInputSchema,

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, ne, sessions, users, type Database } from '@meetcast/db';
 import type { Redis } from 'ioredis';
+import { duplicateRedis } from '../platform/redis.js';
 import { z } from 'zod';
 import { newSessionToken, sha256 } from './secrets.js';
 import type { UserRow } from './user-dto.js';
@@ -36,12 +37,15 @@ export class SessionStore {
 
   async start() {
     if (!this.redis) return;
-    this.subscriber = this.redis.duplicate();
+    this.subscriber = duplicateRedis(this.redis);
     this.subscriber.on('message', (_channel, message) => {
       const revocation = RevocationSchema.safeParse(safeJson(message));
       if (revocation.success) this.applyRevocation(revocation.data);
     });
     await this.subscriber.subscribe(this.revocationChannel);
+    // Revocations published while this subscriber was cut off from Redis were missed: after any
+    // reconnection every cached session is checked against the database again.
+    this.subscriber.on('ready', () => this.cache.clear());
   }
 
   async stop() {
@@ -131,7 +135,9 @@ export class SessionStore {
 
   private async broadcast(revocation: Revocation) {
     this.applyRevocation(revocation);
-    await this.redis?.publish(this.revocationChannel, JSON.stringify(revocation));
+    // The revocation is in the database already; a process that misses this message while Redis
+    // is away clears its cache when it reconnects (start()).
+    await this.redis?.publish(this.revocationChannel, JSON.stringify(revocation)).catch(() => undefined);
   }
 
   private applyRevocation(revocation: Revocation) {

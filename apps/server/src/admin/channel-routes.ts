@@ -85,6 +85,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-get-channels.php',
+    auth: 'admin',
     tag,
     summary: 'Every channel with its owner and followers; search, filter hidden, sort, page',
     input: AdminChannelListInputSchema,
@@ -149,6 +150,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-delete-channel.php',
+    auth: 'admin',
     tag,
     summary: 'Delete a channel and its followers',
     input: AdminIdInputSchema,

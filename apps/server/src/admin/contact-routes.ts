@@ -90,6 +90,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-get-contact-messages.php',
+    auth: 'admin',
     tag,
     summary: 'The Contact Us messages; search, filter by status (new, read, answered), sort, page',
     input: AdminContactListInputSchema,
@@ -109,6 +110,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-update-contact-message.php',
+    auth: 'admin',
     tag,
     summary: 'Set the status of a Contact Us message: new, read or answered',
     input: AdminUpdateContactInputSchema,
@@ -145,6 +147,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-reply-contact-message.php',
+    auth: 'admin',
     tag,
     summary: 'Answer a Contact Us message by e-mail; the message is marked answered',
     input: AdminReplyContactInputSchema,
@@ -196,6 +199,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-delete-contact-message.php',
+    auth: 'admin',
     tag,
     summary: 'Delete a Contact Us message',
     input: AdminIdInputSchema,

@@ -157,6 +157,7 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'admin-get-events.php',
+    auth: 'admin',
     tag,
     summary: `Every calendar event and meeting occurrence (repeats expanded) in a range of at most ${ADMIN_MAX_EVENT_RANGE_DAYS} days`,
     input: AdminEventListInputSchema,
@@ -170,6 +171,7 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'admin-delete-event.php',
+    auth: 'admin',
     tag,
     summary:
       'Delete a calendar event; for a meeting, cancel the one occurrence of a repeating meeting (occurrence_start) or delete a single meeting',

@@ -91,6 +91,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-get-meetings.php',
+    auth: 'admin',
     tag,
     summary: 'Every meeting with host, schedule, privacy, state and people present; search, filter, sort, page',
     input: AdminMeetingListInputSchema,
@@ -110,6 +111,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-end-meeting.php',
+    auth: 'admin',
     tag,
     summary: 'End a live meeting for everyone: state ended, everybody leaves, the live room is torn down',
     input: AdminIdInputSchema,
@@ -138,6 +140,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-delete-meeting.php',
+    auth: 'admin',
     tag,
     summary: 'Delete a meeting (a live one is ended for everyone first)',
     input: AdminIdInputSchema,

@@ -32,6 +32,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'admin-dashboard.php',
+    auth: 'admin',
     tag,
     summary: 'Figures, 12-week charts, live meetings with participant counts and the latest audit entries',
     input: AdminTokenInputSchema,
@@ -44,6 +45,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'admin-get-audit-log.php',
+    auth: 'admin',
     tag,
     summary: 'The audit log of administrator actions, newest first (read-only: no call edits it)',
     input: AdminAuditListInputSchema,

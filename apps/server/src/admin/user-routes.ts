@@ -47,6 +47,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-get-users.php',
+    auth: 'admin',
     tag,
     summary: 'Users: search (name, e-mail, id), filter by role and status, sort and page',
     input: AdminUserListInputSchema,
@@ -66,6 +67,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-get-user.php',
+    auth: 'admin',
     tag,
     summary: 'One user with their meetings (latest first) and their channel',
     input: AdminIdInputSchema,
@@ -124,6 +126,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-update-user-role.php',
+    auth: 'admin',
     tag,
     summary:
       'Make a user an administrator (role_id 1) or a regular user (2); your own role and the last administrator are protected',
@@ -158,6 +161,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-disable-users.php',
+    auth: 'admin',
     tag,
     summary: 'Disable accounts (bulk): their sessions end at once and sign-in is refused',
     input: AdminIdsInputSchema,
@@ -195,6 +199,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-enable-users.php',
+    auth: 'admin',
     tag,
     summary: 'Enable disabled accounts (bulk)',
     input: AdminIdsInputSchema,
@@ -229,6 +234,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-delete-users.php',
+    auth: 'admin',
     tag,
     summary: 'Delete accounts (bulk) with their meetings, channel and contacts; the last administrator is protected',
     input: AdminIdsInputSchema,
@@ -268,6 +274,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-send-password-reset.php',
+    auth: 'admin',
     tag,
     summary: 'E-mail a user a password reset code (as forgot-password.php does)',
     input: AdminIdInputSchema,

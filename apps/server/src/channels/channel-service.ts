@@ -13,6 +13,7 @@ import {
   or,
   sql,
   users,
+  isUniqueViolation,
 } from '@meetcast/db';
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
@@ -33,14 +34,6 @@ import {
   toChannelDto,
   type Viewer,
 } from './channel-queries.js';
-
-/** PostgreSQL's unique_violation, however the driver wraps it. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
 
 async function slugOwner(context: AppContext, slug: string) {
   const [row] = await context.db.select({ id: channels.id }).from(channels).where(eq(channels.slug, slug)).limit(1);
@@ -96,6 +89,8 @@ export async function createChannel(
       .insert(channels)
       .values({ category: 'other', ...columns(fields), name: fields.name, slug: fields.slug, ownerId: user.id });
   } catch (error) {
+    // Two tabs creating at once: the loser is told what the first check would have told it.
+    if (isUniqueViolation(error, 'channels_owner_unique')) throw conflict('channels.already_have');
     if (isUniqueViolation(error)) throw conflict('channels.slug_taken');
     throw error;
   }

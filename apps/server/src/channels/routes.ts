@@ -58,6 +58,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'check-channel-slug.php',
+    auth: 'user',
     tag,
     summary: "Is this channel address valid and free? (the caller's own channel keeps its slug)",
     input: CheckChannelSlugInputSchema,
@@ -74,6 +75,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'create-channel.php',
+    auth: 'user',
     tag,
     summary: "Create the caller's channel (one per user); `links` is a JSON array of {label, url}",
     input: CreateChannelInputSchema,
@@ -86,6 +88,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'update-channel.php',
+    auth: 'user',
     tag,
     summary: 'Change a channel: its owner or an administrator only (403 for anyone else)',
     input: UpdateChannelInputSchema,
@@ -98,6 +101,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-edit-channel.php',
+    auth: 'user',
     tag,
     summary: 'A channel with everything the edit form needs: its owner or an administrator only',
     input: ChannelIdInputSchema,
@@ -110,6 +114,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'upload-channel-image.php',
+    auth: 'user',
     tag,
     summary: 'Upload the channel avatar or cover (multipart `file`: JPEG, PNG or WebP up to 5 MB)',
     input: UploadChannelImageInputSchema,
@@ -124,6 +129,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-my-channel.php',
+    auth: 'user',
     tag,
     summary:
       "The caller's channel with followers, live, upcoming and past broadcasts; data.data is null before one exists",
@@ -161,6 +167,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'follow-channel.php',
+    auth: 'user',
     tag,
     summary: 'Follow a channel: its scheduled and live broadcasts are notified',
     input: ChannelIdInputSchema,
@@ -174,6 +181,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'unfollow-channel.php',
+    auth: 'user',
     tag,
     summary: 'Stop following a channel',
     input: ChannelIdInputSchema,
@@ -187,6 +195,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'schedule-broadcast.php',
+    auth: 'user',
     tag,
     summary: "Schedule a broadcast on the caller's channel: a public meeting; followers are notified",
     input: ScheduleBroadcastInputSchema,

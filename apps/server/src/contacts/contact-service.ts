@@ -6,7 +6,22 @@ import {
   type ImportRow,
   type Language,
 } from '@meetcast/contracts';
-import { and, asc, contacts, count, desc, eq, ilike, isNotNull, isNull, lt, or, sql, users } from '@meetcast/db';
+import {
+  and,
+  asc,
+  contacts,
+  count,
+  desc,
+  eq,
+  ilike,
+  isNotNull,
+  isNull,
+  isUniqueViolation,
+  lt,
+  or,
+  sql,
+  users,
+} from '@meetcast/db';
 import { stringify } from 'csv-stringify/sync';
 import type { z } from 'zod';
 import { toEpochSeconds } from '../accounts/user-dto.js';
@@ -163,7 +178,13 @@ export async function addContact(context: AppContext, ownerId: number, fields: C
   const [row] = await context.db
     .insert(contacts)
     .values({ ...fields, email, ownerId })
-    .returning({ id: contacts.id });
+    .returning({ id: contacts.id })
+    .catch(async (error: unknown) => {
+      // The same address added twice at once: the second is answered as if it had come later.
+      if (!isUniqueViolation(error, 'contacts_owner_email_unique')) throw error;
+      await claimEmail(context, ownerId, email);
+      throw error;
+    });
   if (!row) throw new Error('contact insert returned nothing');
   return contactDto(context, ownerId, row.id);
 }

@@ -71,6 +71,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-contacts.php',
+    auth: 'user',
     tag,
     summary: "The caller's contacts: search, sort, favourites only, paginated",
     input: GetContactsInputSchema,
@@ -83,6 +84,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'add-contact.php',
+    auth: 'user',
     tag,
     summary: 'Add a contact; an e-mail address already in the book answers 409',
     input: AddContactInputSchema,
@@ -96,6 +98,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'update-contact.php',
+    auth: 'user',
     tag,
     summary: 'Change some fields of a contact (favourite included)',
     input: UpdateContactInputSchema,
@@ -109,6 +112,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'delete-contact.php',
+    auth: 'user',
     tag,
     summary: 'Delete a contact; restore-contact.php undoes it for 24 hours',
     input: ContactIdInputSchema,
@@ -122,6 +126,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'restore-contact.php',
+    auth: 'user',
     tag,
     summary: 'Undo the deletion of a contact',
     input: ContactIdInputSchema,
@@ -135,6 +140,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'import-contacts.php',
+    auth: 'user',
     tag,
     summary:
       'Import a CSV or vCard file (multipart field `file`); the answer reports every row: added, merged or skipped and why',
@@ -153,6 +159,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'export-contacts.php',
+    auth: 'user',
     tag,
     summary: "The caller's contacts as a CSV file (in data.csv)",
     input: ExportContactsInputSchema,
@@ -171,6 +178,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'call-contact.php',
+    auth: 'user',
     tag,
     summary: "Call now: start an instant meeting with a contact's Meetcast user, who is notified with a join link",
     input: ContactIdInputSchema,
@@ -183,6 +191,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-meetings-to-invite.php',
+    auth: 'user',
     tag,
     summary: 'The upcoming meetings the caller hosts, for "Invite to meeting"',
     input: TokenInputSchema,
@@ -195,6 +204,7 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'invite-contact.php',
+    auth: 'user',
     tag,
     summary: 'Invite a contact to an upcoming meeting the caller hosts (e-mail, and in-app for Meetcast users)',
     input: InviteContactInputSchema,

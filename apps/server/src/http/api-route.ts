@@ -2,9 +2,24 @@ import { ErrorBodySchema } from '@meetcast/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
+/** Who may call: anyone, a signed-in user, or an administrator. */
+export type RouteAuth = 'none' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Refuses the request (401, or 403 for a non-administrator) unless its token allows `level`. */
+    authenticateRequest(request: FastifyRequest, level: Exclude<RouteAuth, 'none'>): Promise<unknown>;
+  }
+}
+
 interface ApiRouteDefinition<Input extends z.ZodType, Output extends z.ZodType> {
   /** The file-style name of the call, for example `login.php`. */
   name: string;
+  /**
+   * Checked before the fields are validated: a call without a valid token answers 401 (403 for a
+   * non-administrator on an admin call) whatever else it sent, as the contract says.
+   */
+  auth?: RouteAuth;
   tag: string;
   summary: string;
   input: Input;
@@ -18,12 +33,16 @@ export function apiRoute<Input extends z.ZodType, Output extends z.ZodType>(
   app: FastifyInstance,
   definition: ApiRouteDefinition<Input, Output>,
 ) {
+  const level = definition.auth;
   app.post(
     `/api/${definition.name}`,
     {
       schema: {
         tags: [definition.tag],
         summary: definition.summary,
+        ...(level === 'user' || level === 'admin'
+          ? { security: [{ token: level === 'admin' ? ['administrator'] : [] }] }
+          : {}),
         body: definition.input,
         response: {
           200: definition.output,
@@ -31,6 +50,7 @@ export function apiRoute<Input extends z.ZodType, Output extends z.ZodType>(
           '5xx': ErrorBodySchema,
         },
       },
+      preValidation: level && level !== 'none' ? (request) => app.authenticateRequest(request, level) : undefined,
     },
     (request, reply) => definition.handler(request.body as z.infer<Input>, request, reply),
   );

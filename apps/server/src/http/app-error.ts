@@ -28,3 +28,10 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     { seconds: retryAfterSeconds },
     { 'retry-after': String(retryAfterSeconds) },
   );
+
+/**
+ * A shared dependency (Redis) is down for a moment: 503 with Retry-After, so clients and balancers
+ * back off instead of treating it as the caller's fault.
+ */
+export const temporarilyUnavailable = (retryAfterSeconds = 5) =>
+  new AppError(503, 'errors.temporarily_unavailable', {}, { 'retry-after': String(retryAfterSeconds) });

@@ -17,6 +17,16 @@ const API_HEADERS = new Map(
   }),
 );
 
+/** A year, subdomains included (the public address is served over TLS by the operator's proxy). */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** The headers of JSON answers (the API and Socket.IO's own HTTP answers). */
+export function apiSecurityHeaders(isHttps: boolean): Map<string, string> {
+  const headers = new Map(API_HEADERS);
+  if (isHttps) headers.set('strict-transport-security', HSTS);
+  return headers;
+}
+
 /**
  * Pages and files get helmet's headers with a strict Content-Security-Policy: only our own scripts,
  * no inline script, no framing. helmet computes them once here rather than per request (as
@@ -27,13 +37,17 @@ export function securityHeadersServer(options: {
   extraFormActions: string[];
   /** The built index.html, whose one inline script the policy allows by hash. */
   indexHtml: string | undefined;
+  /** Browsers are told to keep to HTTPS only when the public address is HTTPS. */
+  isHttps: boolean;
 }): FastifyServerFactory {
   const pageHeaders = new Map(
     Object.entries(securityHeaders(options.extraFormActions, inlineScriptHashes(options.indexHtml ?? ''))),
   );
+  const apiHeaders = apiSecurityHeaders(options.isHttps);
+  if (options.isHttps) pageHeaders.set('strict-transport-security', HSTS);
   return (handler) => {
     const server = createServer((request, response) => {
-      response.setHeaders(request.url?.startsWith('/api/') ? API_HEADERS : pageHeaders);
+      response.setHeaders(request.url?.startsWith('/api/') ? apiHeaders : pageHeaders);
       handler(request, response);
     });
     // Fastify's default for the servers it creates itself (longer than common proxies' idle timeouts).
@@ -67,7 +81,8 @@ function securityHeaders(extraFormActions: string[], scriptHashes: string[]): Re
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        // 'self' covers WebSockets to our own origin (ws: and wss: alike) in CSP Level 3 browsers.
+        connectSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -70,7 +70,8 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string, i
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const wantsPage = request.method === 'GET' && !NON_SPA_PREFIXES.some((prefix) => path.startsWith(prefix));
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    const wantsPage = isRead && !NON_SPA_PREFIXES.some((prefix) => path.startsWith(prefix));
     if (wantsPage && indexPage) {
       const accepted = request.headers['accept-encoding'] ?? '';
       const encoding = ENCODINGS.find((name) => indexPage[name] && accepted.includes(name));

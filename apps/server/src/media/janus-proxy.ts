@@ -8,6 +8,11 @@ import { findGrant } from '../rooms/grants.js';
 import { filterClientMessage, janusError } from './janus-filter.js';
 import type { MediaService } from './media-service.js';
 
+/** A page opens one Janus session (janus.js); a second allows a reconnect before the first is gone. */
+const MAX_SESSIONS_PER_CONNECTION = 2;
+/** Open /janus connections one grant may hold at once (a reload overlaps its old connection). */
+const MAX_CONNECTIONS_PER_GRANT = 2;
+
 export const JANUS_PROXY_PATH = '/janus';
 const CreatedSessionSchema = z.object({
   janus: z.literal('success'),
@@ -58,7 +63,7 @@ export class JanusProxy {
       });
     };
     app.server.on('upgrade', onUpgrade);
-    app.addHook('onClose', async () => {
+    app.addHook('preClose', async () => {
       app.server.off('upgrade', onUpgrade);
       for (const bridge of this.bridges) bridge.close(1001, 'server closing');
       this.server.close();
@@ -74,10 +79,6 @@ export class JanusProxy {
     }
   }
 
-  get connectionCount() {
-    return this.bridges.size;
-  }
-
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, grant: string | null) {
     const found = await findGrant(this.context.db, grant);
     if (!found || found.participant.state !== 'admitted' || found.meeting.state === 'ended') {
@@ -89,6 +90,12 @@ export class JanusProxy {
     if (!target) {
       refuse(socket, 503, 'Service Unavailable');
       return;
+    }
+    // One grant is one participant's tab: a reload's new connection replaces the oldest ones rather
+    // than adding to them, so a grant can never hold more than a few Janus sessions.
+    const open = [...this.bridges].filter((bridge) => bridge.participantId === found.participant.id);
+    for (const stale of open.slice(0, Math.max(0, open.length - MAX_CONNECTIONS_PER_GRANT + 1))) {
+      stale.close(4009, 'replaced');
     }
     this.server.handleUpgrade(request, socket, head, (browser) => {
       this.bridge(browser, target.url, {
@@ -154,7 +161,13 @@ export class JanusProxy {
         return;
       }
       const message = result.message;
-      if (message.janus === 'create') pendingCreates.add(String(message.transaction));
+      if (message.janus === 'create') {
+        if (sessions.size + pendingCreates.size >= MAX_SESSIONS_PER_CONNECTION) {
+          browser.send(janusError(String(message.transaction), 'too_many_sessions'));
+          return;
+        }
+        pendingCreates.add(String(message.transaction));
+      }
       if (message.janus === 'claim') sessions.add(Number(message.session_id));
       if (result.publishes) {
         // A participant coming back replaces the feed it left behind instead of doubling it.

@@ -1,5 +1,17 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { and, eq, inArray, isNull, meetings, roomCredentials, sql, type Database } from '@meetcast/db';
+import {
+  and,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  mediaServers,
+  meetings,
+  ne,
+  roomCredentials,
+  sql,
+  type Database,
+} from '@meetcast/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../env.js';
 import { JanusClient, JanusError, VIDEOROOM_NO_SUCH_ROOM, VIDEOROOM_ROOM_EXISTS } from './janus-client.js';
@@ -30,6 +42,9 @@ interface MeetingRef {
 /** Janus counts the display of every publisher as `participantId:kind` (see janus-proxy.ts). */
 export const feedDisplay = (participantId: string, kind: 'camera' | 'screen') => `${participantId}:${kind}`;
 const MAX_PUBLISHERS = 100;
+/** Managed instances refresh their registration this often, and count as gone after three misses. */
+const REGISTRY_HEARTBEAT_MS = 10_000;
+const REGISTRY_STALE_MS = 3 * REGISTRY_HEARTBEAT_MS;
 
 /**
  * The media plane as the rest of the server sees it: which Janus instances exist (JANUS_URL, or
@@ -39,6 +54,8 @@ const MAX_PUBLISHERS = 100;
 export class MediaService {
   private readonly clients = new Map<string, Promise<JanusClient>>();
   readonly managed: ManagedJanus | undefined;
+  private registeredUrl: string | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Database,
@@ -60,7 +77,10 @@ export class MediaService {
     }
   }
 
-  /** The instances rooms may be placed on; starts the managed Janus on first use. */
+  /**
+   * The instances rooms may be placed on: JANUS_URL's, or this process's managed Janus (started on
+   * first use) together with the managed instances other processes of the installation registered.
+   */
   async targets(): Promise<JanusTarget[]> {
     if (!this.managed) {
       return this.config.janusUrls.map((url) => ({
@@ -69,12 +89,47 @@ export class MediaService {
         adminKey: this.config.janus.adminKey,
       }));
     }
+    let own: JanusTarget | undefined;
+    let failure: unknown;
     try {
       const url = await this.managed.ensureStarted();
-      return [{ url, apiSecret: this.managed.apiSecret, adminKey: this.managed.adminKey }];
+      own = { url, apiSecret: this.managed.apiSecret, adminKey: this.managed.adminKey };
+      if (this.registeredUrl !== url) await this.register(url);
     } catch (error) {
-      throw new MediaUnavailableError(error instanceof Error ? error.message : String(error));
+      failure = error;
     }
+    const others = await this.registeredElsewhere(own?.url);
+    const all = own ? [own, ...others] : others;
+    if (all.length === 0) {
+      throw new MediaUnavailableError(failure instanceof Error ? failure.message : String(failure));
+    }
+    return all;
+  }
+
+  /** Tells the other processes where this process's Janus is, and keeps telling them while it lives. */
+  private async register(url: string) {
+    const managed = this.managed;
+    if (!managed) return;
+    const beat = async () => {
+      const row = { url, apiSecret: managed.apiSecret, adminKey: managed.adminKey, heartbeatAt: new Date() };
+      await this.db.insert(mediaServers).values(row).onConflictDoUpdate({ target: mediaServers.url, set: row });
+    };
+    await beat();
+    this.registeredUrl = url;
+    clearInterval(this.heartbeat);
+    this.heartbeat = setInterval(() => {
+      beat().catch((error: unknown) => this.log.warn({ err: error }, 'media: janus registration failed'));
+    }, REGISTRY_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  private async registeredElsewhere(ownUrl: string | undefined): Promise<JanusTarget[]> {
+    const fresh = new Date(Date.now() - REGISTRY_STALE_MS);
+    const rows = await this.db
+      .select()
+      .from(mediaServers)
+      .where(and(gt(mediaServers.heartbeatAt, fresh), ownUrl ? ne(mediaServers.url, ownUrl) : undefined));
+    return rows.map((row) => ({ url: row.url, apiSecret: row.apiSecret, adminKey: row.adminKey }));
   }
 
   /** The secrets for a recorded instance, or undefined when that instance is not ours any more. */
@@ -210,7 +265,7 @@ export class MediaService {
       .innerJoin(roomCredentials, eq(roomCredentials.meetingId, meetings.id))
       .where(eq(meetings.id, meetingId));
     if (!row?.server || !row.room) return undefined;
-    const target = this.managed && !this.managed.url ? undefined : await this.target(row.server).catch(() => undefined);
+    const target = await this.target(row.server).catch(() => undefined);
     return target ? { client: await this.client(target), room: row.room, secret: row.secret } : undefined;
   }
 
@@ -268,6 +323,13 @@ export class MediaService {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    if (this.registeredUrl) {
+      await this.db
+        .delete(mediaServers)
+        .where(eq(mediaServers.url, this.registeredUrl))
+        .catch(() => undefined);
+    }
     this.forgetClients();
     await this.managed?.stop();
   }

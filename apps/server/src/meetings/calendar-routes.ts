@@ -87,6 +87,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'get-events.php',
+    auth: 'user',
     tag,
     summary: "The user's personal calendar events, optionally those overlapping [start_time, end_time)",
     input: EventRangeInputSchema,
@@ -111,6 +112,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'add-event.php',
+    auth: 'user',
     tag,
     summary: 'Add a personal event (title, start, end, all-day, description, color)',
     input: AddEventInputSchema,
@@ -137,6 +139,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'edit-event.php',
+    auth: 'user',
     tag,
     summary: 'Change or move a personal event',
     input: EditEventInputSchema,
@@ -165,6 +168,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'delete-event.php',
+    auth: 'user',
     tag,
     summary: 'Delete a personal event',
     input: EventIdInputSchema,
@@ -182,6 +186,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'get-calendar.php',
+    auth: 'user',
     tag,
     summary: `Personal events and meeting occurrences overlapping [start_time, end_time) (at most ${CALENDAR_RANGE_MAX_DAYS} days)`,
     input: CalendarRangeInputSchema,
@@ -210,6 +215,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'get-calendar-feed.php',
+    auth: 'user',
     tag,
     summary: "The user's private ICS feed address (created on first use) for calendar apps to subscribe to",
     input: TokenInputSchema,
@@ -237,6 +243,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'reset-calendar-feed.php',
+    auth: 'user',
     tag,
     summary: 'Give the private ICS feed a new address; the old one stops working',
     input: TokenInputSchema,

@@ -157,6 +157,7 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
 
   apiRoute(app, {
     name: 'get-upcoming-meetings.php',
+    auth: 'user',
     tag,
     summary: `Coming and running occurrences (next ${UPCOMING_HORIZON_DAYS} days) of meetings the user hosts or is invited to`,
     input: MeetingListInputSchema,
@@ -171,6 +172,7 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
 
   apiRoute(app, {
     name: 'get-recent-meetings.php',
+    auth: 'user',
     tag,
     summary: 'Past occurrences (last 365 days), newest first, with when they ran and who joined',
     input: MeetingListInputSchema,
@@ -184,6 +186,7 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
 
   apiRoute(app, {
     name: 'get-dashboard.php',
+    auth: 'user',
     tag,
     summary: 'Next meetings, meetings this week, hours met, contacts and meetings per week (8 weeks)',
     input: TokenInputSchema,

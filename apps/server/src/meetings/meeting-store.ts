@@ -161,9 +161,3 @@ export function toMeetingDto(
     created_at: toEpochSeconds(row.createdAt),
   };
 }
-
-/** PostgreSQL's unique_violation, as PGlite and node-postgres report it (drizzle may wrap it). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (value: unknown) => (value as { code?: unknown } | null)?.code;
-  return code(error) === '23505' || code((error as { cause?: unknown } | null)?.cause) === '23505';
-}

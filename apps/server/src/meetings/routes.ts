@@ -14,7 +14,7 @@ import {
   REPEAT,
   SCHEDULE_FLAG,
 } from '@meetcast/contracts';
-import { eq, meetingExceptions, meetings, sql, users } from '@meetcast/db';
+import { eq, isUniqueViolation, meetingExceptions, meetings, sql, users } from '@meetcast/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../accounts/authenticate.js';
 import { hashPassword } from '../accounts/secrets.js';
@@ -28,13 +28,7 @@ import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
 import { addMeetingEvent, isScheduleChange, newCalendar } from './ics.js';
 import { listInvitees, replaceInvitees, resolveInvitees, type ResolvedInvitee } from './invitees.js';
 import { checkMeetingValues, checkSlugFormat, ensureSlugFree, generateMeetingPassword } from './meeting-rules.js';
-import {
-  MeetingDetails,
-  findVisibleMeeting,
-  isUniqueViolation,
-  type MeetingRow,
-  type Viewer,
-} from './meeting-store.js';
+import { MeetingDetails, findVisibleMeeting, type MeetingRow, type Viewer } from './meeting-store.js';
 import { MeetingMessenger } from './messenger.js';
 import { isOccurrenceStart, isRepeating } from './occurrences.js';
 
@@ -89,6 +83,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'check-meet-name.php',
+    auth: 'user',
     tag,
     summary: 'Check that a meeting link (slug) is well-formed and free',
     input: CheckMeetNameInputSchema,
@@ -109,6 +104,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'add-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Schedule a meeting; invitees get an e-mail with a calendar file and a notification',
     input: AddMeetingInputSchema,
@@ -144,6 +140,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'add-instant-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Start a meeting now; a password is generated when the user asks for one by default',
     input: AddInstantMeetingInputSchema,
@@ -178,6 +175,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-meeting.php',
+    auth: 'user',
     tag,
     summary: 'One meeting the caller hosts or is invited to',
     input: MeetingIdInputSchema,
@@ -192,6 +190,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'edit-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Change a meeting (host only); every rule of add-meeting applies again',
     input: EditMeetingInputSchema,
@@ -259,6 +258,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'cancel-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Cancel one occurrence (occurrence_start) or the whole meeting (host only); invitees are told',
     input: CancelMeetingInputSchema,
@@ -306,6 +306,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'delete-meeting.php',
+    auth: 'user',
     tag,
     summary: 'Delete a meeting and its history (host only); invitees of a coming meeting are told',
     input: MeetingIdInputSchema,
@@ -325,6 +326,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-meeting-ics.php',
+    auth: 'user',
     tag,
     summary: 'The calendar file (ICS) of one meeting, with its repeat rule and cancelled occurrences',
     input: MeetingIdInputSchema,

@@ -28,6 +28,7 @@ async function listFor(context: AppContext, userId: number) {
 export function registerNotificationRoutes(app: FastifyInstance, context: AppContext) {
   apiRoute(app, {
     name: 'get-user-notification.php',
+    auth: 'user',
     tag: 'notifications',
     summary: "The signed-in user's notifications, newest first",
     input: TokenInputSchema,
@@ -42,6 +43,7 @@ export function registerNotificationRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'clear-user-notification.php',
+    auth: 'user',
     tag: 'notifications',
     summary: 'Clear one notification and return the remaining list',
     input: ClearNotificationInputSchema,

@@ -1,4 +1,4 @@
-import { and, eq, externalIdentities, users } from '@meetcast/db';
+import { and, eq, externalIdentities, isUniqueViolation, users } from '@meetcast/db';
 import { createAccount, type RequestMeta } from '../accounts/account-service.js';
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
@@ -11,17 +11,6 @@ import type { ExternalProfile, OidcSettings } from './provider-client.js';
 export type SignInOutcome = 'signed_in' | 'linked' | 'created';
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
-
-function isUniqueViolation(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 async function findLinkedUser(context: AppContext, profile: ExternalProfile) {
   const [row] = await context.db

@@ -126,6 +126,7 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'get-sign-in-methods.php',
+    auth: 'user',
     tag,
     summary: 'How the signed-in user can sign in: whether a password is set, and the linked external identities',
     input: SignInMethodsInputSchema,

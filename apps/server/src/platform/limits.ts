@@ -4,7 +4,10 @@ import type { RateLimitRule } from './rate-limiter.js';
 
 export const RATE_LIMITS = {
   loginByAddress: { name: 'login-address', limit: 30, windowSeconds: 300 },
-  loginByAccount: { name: 'login-account', limit: 10, windowSeconds: 900 },
+  /** Guessing one account's password from one address (ADR 009). */
+  loginByAccountAndAddress: { name: 'login-account-address', limit: 10, windowSeconds: 900 },
+  /** Guessing one account's password from many addresses: high enough that nobody locks its owner out. */
+  loginByAccount: { name: 'login-account', limit: 100, windowSeconds: 3600 },
   signupByAddress: { name: 'signup-address', limit: 10, windowSeconds: 3600 },
   signupByAccount: { name: 'signup-account', limit: 5, windowSeconds: 3600 },
   codeByAddress: { name: 'code-address', limit: 30, windowSeconds: 900 },

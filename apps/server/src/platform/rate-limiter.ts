@@ -1,3 +1,4 @@
+import { temporarilyUnavailable } from '../http/app-error.js';
 import type { Redis } from 'ioredis';
 
 export interface RateLimitRule {
@@ -59,14 +60,23 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly multiplier = 1,
   ) {}
 
+  /**
+   * Fails closed: while Redis is away no limited call goes through (503 with Retry-After) rather
+   * than falling back to per-process counters, which would multiply every limit by the number of
+   * processes exactly when an attacker may have caused the outage. See docs/decisions/008.
+   */
   async hit(rule: RateLimitRule, key: string) {
     const id = `${this.prefix}:rate:${rule.name}:${key}`;
+    if (this.redis.status !== 'ready') throw temporarilyUnavailable();
     const result = await this.redis
       .multi()
       .incr(id)
       .pexpire(id, rule.windowSeconds * 1000, 'NX')
       .pttl(id)
-      .exec();
+      .exec()
+      .catch(() => {
+        throw temporarilyUnavailable();
+      });
     const count = Number(result?.[0]?.[1] ?? 0);
     const ttl = Number(result?.[2]?.[1] ?? rule.windowSeconds * 1000);
     const now = Date.now();
@@ -74,6 +84,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async reset(rule: RateLimitRule, key: string) {
-    await this.redis.del(`${this.prefix}:rate:${rule.name}:${key}`);
+    // Best effort: a counter that outlives an outage only makes its window end as planned.
+    await this.redis.del(`${this.prefix}:rate:${rule.name}:${key}`).catch(() => undefined);
   }
 }

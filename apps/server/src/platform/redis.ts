@@ -1,9 +1,29 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 
-export function connectRedis(url: string): Redis {
-  return new Redis(url, {
+/**
+ * The process's Redis connection. ioredis reconnects by itself (every 2 s at most while Redis is
+ * away); the outage and the recovery are logged once each, not at every attempt.
+ */
+export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
+  const redis = new Redis(url, {
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
     lazyConnect: false,
   });
+  let isDown = false;
+  redis.on('error', (error: Error) => {
+    if (!isDown) log.warn({ err: error }, 'redis: connection lost; limited calls answer 503 until it returns');
+    isDown = true;
+  });
+  redis.on('ready', () => {
+    if (isDown) log.info('redis: connected again');
+    isDown = false;
+  });
+  return redis;
+}
+
+/** A second connection (subscribers need their own); its errors are the main connection's, logged there. */
+export function duplicateRedis(redis: Redis): Redis {
+  return redis.duplicate().on('error', () => undefined);
 }

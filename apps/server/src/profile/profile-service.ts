@@ -1,5 +1,5 @@
 import type { Language, Profile } from '@meetcast/contracts';
-import { and, desc, eq, gt, isNull, ne, sessions, users, verificationCodes } from '@meetcast/db';
+import { and, desc, eq, gt, isNull, isUniqueViolation, ne, sessions, users, verificationCodes } from '@meetcast/db';
 import { CODE_LIFETIME_MINUTES, consumeCode, issueCode } from '../accounts/codes.js';
 import { hashPassword, verifyPassword } from '../accounts/secrets.js';
 import { toEpochSeconds, toUserDto, type UserRow } from '../accounts/user-dto.js';
@@ -7,7 +7,6 @@ import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../http/app-error.js';
 import { translate } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
-import { isUniqueViolation } from '../channels/channel-service.js';
 import { languageOf } from '../contacts/calls.js';
 import { removeImage, storeImage } from '../uploads/images.js';
 

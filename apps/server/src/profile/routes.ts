@@ -38,6 +38,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-profile.php',
+    auth: 'user',
     tag,
     summary: "The caller's profile: account, preferences, meeting defaults and a pending e-mail change",
     input: ProfileInputSchema,
@@ -50,6 +51,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'update-profile.php',
+    auth: 'user',
     tag,
     summary:
       'Change username, language, time zone and meeting defaults; a new e-mail gets a code and counts once confirmed',
@@ -67,6 +69,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'confirm-email-change.php',
+    auth: 'user',
     tag,
     summary: 'Confirm the new e-mail address with the code mailed to it',
     input: ConfirmEmailChangeInputSchema,
@@ -80,6 +83,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'upload-avatar.php',
+    auth: 'user',
     tag,
     summary:
       'Upload a profile picture (multipart `file`: JPEG, PNG or WebP up to 5 MB); re-encoded, resized, EXIF removed',
@@ -93,6 +97,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'remove-avatar.php',
+    auth: 'user',
     tag,
     summary: 'Remove the profile picture',
     input: ProfileInputSchema,
@@ -105,6 +110,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'change-password.php',
+    auth: 'user',
     tag,
     summary: 'Change (or, after external sign-in, set) the password; every other session is signed out',
     input: ChangePasswordInputSchema,
@@ -118,6 +124,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-sessions.php',
+    auth: 'user',
     tag,
     summary: "The caller's active sessions: device (user agent), address, last use; the current one is marked",
     input: ProfileInputSchema,
@@ -132,6 +139,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'revoke-session.php',
+    auth: 'user',
     tag,
     summary: "Sign out one of the caller's sessions",
     input: RevokeSessionInputSchema,
@@ -145,6 +153,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'export-my-data.php',
+    auth: 'user',
     tag,
     summary: 'Everything Meetcast keeps about the caller, as one JSON document',
     input: ProfileInputSchema,
@@ -161,6 +170,7 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'delete-account.php',
+    auth: 'user',
     tag,
     summary:
       'Delete the account after confirming the password (or the e-mail address for accounts without one); hosted meetings are cancelled and invitees told',

@@ -3,6 +3,8 @@ import { REALTIME_PROTOCOL_VERSION, RealtimeAuthSchema, USER_EVENT, type UserEve
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../context.js';
+import { apiSecurityHeaders } from '../http/security-headers.js';
+import { duplicateRedis } from '../platform/redis.js';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 
@@ -13,9 +15,14 @@ export const userRoom = (userId: number) => `user:${userId}`;
  */
 export function startSocketServer(app: FastifyInstance, context: AppContext): Server {
   const io = new Server(app.server, { path: '/socket.io/', serveClient: false, cors: { origin: false } });
+  // Engine.IO answers its HTTP requests itself, past the server factory that sets everyone else's.
+  const securityHeaders = apiSecurityHeaders(context.config.publicUrl.startsWith('https://'));
+  io.engine.on('headers', (headers: Record<string, string>) => {
+    for (const [name, value] of securityHeaders) headers[name] = value;
+  });
   if (context.redis)
     io.adapter(
-      createAdapter(context.redis.duplicate(), context.redis.duplicate(), {
+      createAdapter(duplicateRedis(context.redis), duplicateRedis(context.redis), {
         key: `${context.config.redisPrefix}:socket.io`,
       }),
     );
@@ -41,6 +48,11 @@ export function startSocketServer(app: FastifyInstance, context: AppContext): Se
   context.notifier.onDelivery((userId, notification) => {
     const event: UserEvent = { type: 'notification.created', notification };
     io.to(userRoom(userId)).emit(USER_EVENT, event);
+  });
+  // Connections are dropped before the HTTP server waits for its connections to end: clients see a
+  // closed transport and reconnect (to another process behind the balancer, or to this one restarted).
+  app.addHook('preClose', async () => {
+    io.engine.close();
   });
   app.addHook('onClose', async () => {
     await io.close();

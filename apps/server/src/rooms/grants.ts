@@ -14,6 +14,7 @@ export interface NewGrant {
   meetingId: number;
   userId: number | null;
   displayName: string;
+  browserHash: string | null;
   role: ParticipantRow['role'];
   state: ParticipantRow['state'];
 }

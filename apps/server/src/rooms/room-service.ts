@@ -1,6 +1,6 @@
 import { PASSWORD_FLAG, PRIVACY, type Language, type RoomMeeting } from '@meetcast/contracts';
 import { and, eq, meetingInvitees, meetings, or, roomParticipants, users } from '@meetcast/db';
-import { verifyPassword } from '../accounts/secrets.js';
+import { sha256, verifyPassword } from '../accounts/secrets.js';
 import { translate } from '../i18n/messages.js';
 import type { AppContext } from '../context.js';
 import { forbidden, gone, notFound, unavailable } from '../http/app-error.js';
@@ -102,6 +102,7 @@ export interface JoinRequest {
   user: UserRow | undefined;
   displayName: string | undefined;
   password: string | undefined;
+  browserId: string | undefined;
 }
 
 export interface JoinDecision {
@@ -125,17 +126,22 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
     if (!request.password) throw forbidden('room.password_required');
     if (!(await passwordMatches(meeting, request.password))) throw forbidden('room.wrong_password');
   }
-  if (user && !isOwner) {
+  const browserHash = request.browserId ? sha256(request.browserId) : null;
+  if (!isOwner && (user || browserHash)) {
+    // Removed once is removed for this meeting: by account, and for guests by the browser's identity.
+    const sameAccount = user ? eq(roomParticipants.userId, user.id) : undefined;
+    const sameBrowser = browserHash ? eq(roomParticipants.browserHash, browserHash) : undefined;
     const [removed] = await context.db
       .select({ id: roomParticipants.id })
       .from(roomParticipants)
       .where(
         and(
           eq(roomParticipants.meetingId, meeting.id),
-          eq(roomParticipants.userId, user.id),
           eq(roomParticipants.state, 'removed'),
+          or(sameAccount, sameBrowser),
         ),
-      );
+      )
+      .limit(1);
     if (removed) throw forbidden('room.removed');
   }
   if (!isHost && meeting.isLocked) throw forbidden('room.locked');
@@ -148,6 +154,7 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
     meetingId: meeting.id,
     userId: user?.id ?? null,
     displayName,
+    browserHash,
     role,
     state: waits ? 'lobby' : 'admitted',
   });

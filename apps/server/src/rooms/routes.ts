@@ -60,6 +60,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
         user,
         displayName: body.display_name,
         password: body.password,
+        browserId: body.browser_id,
       });
       const language = requestLanguage(request);
       const state = participant.state === 'lobby' ? 'lobby' : 'admitted';

@@ -30,6 +30,11 @@ export const roomParticipants = pgTable(
       .references(() => meetings.id, { onDelete: 'cascade' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     displayName: text('display_name').notNull(),
+    /**
+     * SHA-256 of the random identity the browser keeps for itself, so that a removed guest who comes
+     * back under another name is still known as removed.
+     */
+    browserHash: text('browser_hash'),
     role: text('role', { enum: PARTICIPANT_ROLES }).notNull(),
     state: text('state', { enum: PARTICIPANT_STATES }).notNull(),
     grantHash: text('grant_hash').notNull(),
@@ -41,5 +46,18 @@ export const roomParticipants = pgTable(
   (table) => [
     uniqueIndex('room_participants_grant_unique').on(table.grantHash),
     index('room_participants_meeting_idx').on(table.meetingId, table.state),
+    index('room_participants_browser_idx').on(table.meetingId, table.browserHash),
   ],
 );
+
+/**
+ * The Janus instances server processes started themselves (no JANUS_URL), so that every process of
+ * an installation can reach a room wherever it was placed. A process refreshes its row while it
+ * lives; a row not refreshed for a while names an instance that is gone.
+ */
+export const mediaServers = pgTable('media_servers', {
+  url: text('url').primaryKey(),
+  apiSecret: text('api_secret').notNull(),
+  adminKey: text('admin_key').notNull(),
+  heartbeatAt: instant('heartbeat_at').notNull(),
+});

@@ -9,6 +9,7 @@ import { LevelMeter } from './media/local-media';
 import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 import { VideoView } from './video-view';
+import { browserIdentity } from '../../lib/browser-identity';
 
 export type Joined = JoinRoomOutput['data'];
 
@@ -113,7 +114,12 @@ export function PreJoin({
     try {
       const answer = await apiPost(
         'join-room.php',
-        { meetId: meeting.slug, display_name: user ? undefined : name.trim(), password: password || undefined },
+        {
+          meetId: meeting.slug,
+          display_name: user ? undefined : name.trim(),
+          password: password || undefined,
+          browser_id: browserIdentity(),
+        },
         { schema: JoinRoomOutputSchema },
       );
       onJoined(answer.data);

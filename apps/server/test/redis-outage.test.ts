@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './test-server.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A Redis of this test's own (never the machine's shared one), so that it can be stopped. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once('error', () => resolve(true));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+    });
+    if (open) return redis;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('redis-server did not start');
+}
+
+async function stopRedis(redis: ChildProcess) {
+  const exited = new Promise((resolve) => redis.once('exit', resolve));
+  redis.kill('SIGKILL');
+  await exited;
+}
+
+describe('Redis outage', () => {
+  let server: TestServer;
+  let redis: ChildProcess;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    server = await startTestServer('pglite', { REDIS_URL: `redis://127.0.0.1:${port}` });
+  });
+  afterAll(async () => {
+    await server.close();
+    if (redis.exitCode === null) await stopRedis(redis);
+  });
+
+  it('answers limited calls 503 with Retry-After while Redis is away, and recovers when it returns', async () => {
+    const account = await server.signUp();
+    await stopRedis(redis);
+
+    const started = Date.now();
+    const login = await fetch(`${server.baseUrl}/api/login.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ email: account.email, password: account.password, lng: 'fr' }),
+    });
+    expect(login.status).toBe(503);
+    expect(Number(login.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await login.json()) as { status: string; message: string };
+    expect(body.status).toBe('error');
+    expect(body.message).toMatch(/service/i);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(
+      (await server.post('signup.php', { username: 'Xavier', email: 'xavier@example.com', password: 'long enough pw' }))
+        .httpStatus,
+    ).toBe(503);
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(503);
+    // Calls without a limit go on: the session is in the database.
+    expect((await server.post('tokenverify.php', { token: account.token })).httpStatus).toBe(200);
+    expect((await server.post('logout.php', { token: account.token })).httpStatus).toBe(200);
+
+    redis = await startRedis(port);
+    const back = Date.now();
+    let status = 0;
+    while (Date.now() - back < 5000) {
+      status = (await server.post('login.php', { email: account.email, password: account.password })).httpStatus;
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    expect(Date.now() - back).toBeLessThan(2500);
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+  }, 60_000);
+});

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('shutdown', () => {
+  it('closes connected clients and exits within 5 s of SIGTERM; so that clients reconnect elsewhere', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'meetcast-stop-')),
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    const baseUrl = `http://127.0.0.1:${port}`;
+    for (let attempt = 0; ; attempt++) {
+      if ((await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.ok) break;
+      if (attempt > 300) throw new Error('server did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // A browser tab's realtime connection (Engine.IO under Socket.IO) and an idle keep-alive connection.
+    const realtime = new WebSocket(`ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`);
+    await new Promise((resolve, reject) => {
+      realtime.once('message', resolve);
+      realtime.once('error', reject);
+    });
+    const closed = new Promise<void>((resolve) => realtime.once('close', () => resolve()));
+    await fetch(`${baseUrl}/healthz`);
+
+    const started = Date.now();
+    server.kill('SIGTERM');
+    await closed;
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+  }, 60_000);
+});
