@@ -46,7 +46,13 @@ test.describe('contacts', () => {
     await again.getByLabel('E-mail').fill('GRACE@example.com');
     await again.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(page.getByText('Grace Hopper already has this e-mail address in your contacts.')).toBeVisible();
+    // What was typed is not lost without asking.
     await again.getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Discard what you typed?' })
+      .getByRole('button', { name: 'Discard' })
+      .click();
+    await expect(again).toBeHidden();
 
     await page.getByRole('searchbox', { name: 'Search by name, e-mail, phone or company' }).fill('bletch');
     await expect(page.getByRole('rowheader')).toHaveText([/Alan Turing/]);

@@ -1,5 +1,5 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../lib/cn';
 import { Button } from './button';
@@ -40,6 +40,19 @@ export function Dialog({
   const [opener, setOpener] = useState<HTMLElement | null>(null);
   const [wasOpen, setWasOpen] = useState(open);
   const [isAskingToDiscard, setIsAskingToDiscard] = useState(false);
+  const [isBodyScrolling, setIsBodyScrolling] = useState(false);
+  // The body scrolls only when its content is taller than the room it has; otherwise it leaves
+  // overflow visible, so a date picker's calendar may reach past the dialog instead of being cut off.
+  const watchBody = useCallback((body: HTMLDivElement | null) => {
+    const content = body?.firstElementChild;
+    if (!body || !(content instanceof HTMLElement)) return;
+    const check = () => setIsBodyScrolling(content.offsetHeight > body.clientHeight + 1);
+    const observer = new ResizeObserver(check);
+    observer.observe(body);
+    observer.observe(content);
+    check();
+    return () => observer.disconnect();
+  }, []);
   if (open !== wasOpen) {
     setWasOpen(open);
     if (open) setOpener(document.activeElement instanceof HTMLElement ? document.activeElement : null);
@@ -84,7 +97,14 @@ export function Dialog({
             </RadixDialog.Close>
           </div>
           {/* The padding keeps focus rings inside the scrolling area. */}
-          {children && <div className="-mx-6 mt-4 min-h-0 overflow-y-auto px-6 pt-1">{children}</div>}
+          {children && (
+            <div
+              ref={watchBody}
+              className={cn('-mx-6 mt-4 min-h-0 px-6 pt-1', isBodyScrolling ? 'overflow-y-auto' : 'overflow-visible')}
+            >
+              <div>{children}</div>
+            </div>
+          )}
           {footer && <div className="mt-6 flex shrink-0 flex-wrap justify-end gap-2">{footer}</div>}
         </RadixDialog.Content>
       </RadixDialog.Portal>

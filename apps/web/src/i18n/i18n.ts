@@ -51,7 +51,12 @@ void i18n
     maxRetries: 5,
     retryTimeout: 350,
     maxParallelReads: 10,
-    interpolation: { escapeValue: false },
+    interpolation: {
+      // React escapes; this only isolates each value (Unicode FSI…PDI, what <bdi> does) inside
+      // right-to-left text, so a left-to-right name or address keeps its order and its neighbours.
+      escapeValue: true,
+      escape: (value: string) => (directionOf(i18n.language) === 'rtl' ? `\u2068${value}\u2069` : value),
+    },
     returnNull: false,
   });
 

@@ -16,6 +16,7 @@ const IDENTICAL_BY_NATURE = new Set<string>(['Meetcast', 'YouTube', 'Twitch', 'R
 /** Words a language really uses as they are in English (loanwords), per language. Keep this short. */
 const LOANWORDS: Partial<Record<string, string[]>> = {
   it: ['Password'],
+  de: ['Meeting', 'Meetings'],
 };
 
 type Tree = { [key: string]: string | Tree };
@@ -109,4 +110,29 @@ describe('locale files', () => {
       }
     });
   }
+});
+
+/**
+ * German speaks to the reader one way (formal "Sie") and calls a meeting one thing ("Meeting"), in
+ * the app and in the server's messages and mails alike.
+ */
+describe('German style', () => {
+  const SERVER_LOCALES = join(import.meta.dirname, '../../../server/src/i18n/locales/de');
+  const texts = [
+    ...namespaces.flatMap((file) => [...read('de', file)].map(([key, text]) => [`${file}:${key}`, text] as const)),
+    ...readdirSync(SERVER_LOCALES).flatMap((file) =>
+      Object.entries(JSON.parse(readFileSync(join(SERVER_LOCALES, file), 'utf8')) as Record<string, string>).map(
+        ([key, text]) => [`server/${file}:${key}`, text] as const,
+      ),
+    ),
+  ];
+
+  it('uses "Sie", never "du"', () => {
+    const informal = /\b(du|dich|dir|dein|deine|deinen|deinem|deiner|deines|hast|bist|kannst|möchtest|musst|wirst)\b/i;
+    expect(texts.filter(([, text]) => informal.test(text))).toEqual([]);
+  });
+
+  it('says "Meeting", never "Besprechung"', () => {
+    expect(texts.filter(([, text]) => /besprechung/i.test(text))).toEqual([]);
+  });
 });

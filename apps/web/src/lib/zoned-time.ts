@@ -68,14 +68,22 @@ export function fromWall(wall: Date, zone: string): number {
   return Math.floor((asUtc - offsetMs(first, zone)) / 1000);
 }
 
+/** One way to write a time of day per language: "5:00 PM" in English, "17:00" in German. */
+const TIME: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
+const DAY_AND_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' };
+
 export function formatDateTime(epochSeconds: number, zone: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(
-    epochSeconds * 1000,
-  );
+  return new Intl.DateTimeFormat(language, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    ...TIME,
+    timeZone: zone,
+  }).format(epochSeconds * 1000);
 }
 
 export function formatTime(epochSeconds: number, zone: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { timeStyle: 'short', timeZone: zone }).format(epochSeconds * 1000);
+  return new Intl.DateTimeFormat(language, { ...TIME, timeZone: zone }).format(epochSeconds * 1000);
 }
 
 export function formatDay(epochSeconds: number, zone: string, language: string): string {
@@ -84,17 +92,13 @@ export function formatDay(epochSeconds: number, zone: string, language: string):
   );
 }
 
-/** "Mon, 3 Mar 2027, 09:00 – 10:00", or both full dates when the end falls on another day. */
+/**
+ * "Wed, Mar 3, 2027, 5:00 PM – 6:00 PM", both times written the same way, or both full dates when the
+ * end falls on another day.
+ */
 export function formatRange(start: number, end: number, zone: string, language: string): string {
   const sameDay = toWall(start, zone).toDateString() === toWall(end, zone).toDateString();
-  const first = new Intl.DateTimeFormat(language, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: zone,
-  }).format(start * 1000);
-  return `${first} – ${sameDay ? formatTime(end, zone, language) : formatDateTime(end, zone, language)}`;
+  const withDate = new Intl.DateTimeFormat(language, { ...DAY_AND_DATE, ...TIME, timeZone: zone });
+  const last = sameDay ? formatTime(end, zone, language) : withDate.format(end * 1000);
+  return `${withDate.format(start * 1000)} – ${last}`;
 }

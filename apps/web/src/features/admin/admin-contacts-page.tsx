@@ -35,8 +35,12 @@ export default function AdminContactsPage() {
         header: t('contacts.columns.subject'),
         cell: ({ row }) => (
           <span className="block max-w-md">
-            <span className="block truncate font-medium text-slate-900 dark:text-white">{row.original.subject}</span>
-            <span className="block truncate text-xs text-slate-600 dark:text-slate-400">{row.original.message}</span>
+            <span dir="auto" className="block truncate font-medium text-slate-900 dark:text-white">
+              {row.original.subject}
+            </span>
+            <span dir="auto" className="block truncate text-xs text-slate-600 dark:text-slate-400">
+              {row.original.message}
+            </span>
           </span>
         ),
       },

@@ -155,8 +155,12 @@ export function RowButton({
 export function PersonCell({ name, email }: { name: string; email: string }) {
   return (
     <span className="block min-w-0">
-      <span className="block truncate font-medium text-slate-900 dark:text-white">{name}</span>
-      <span className="block truncate text-xs text-slate-600 dark:text-slate-400">{email}</span>
+      <span dir="auto" className="block truncate font-medium text-slate-900 dark:text-white">
+        {name}
+      </span>
+      <span dir="auto" className="block truncate text-xs text-slate-600 dark:text-slate-400">
+        {email}
+      </span>
     </span>
   );
 }

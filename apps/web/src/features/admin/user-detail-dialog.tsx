@@ -100,7 +100,9 @@ export function UserDetailDialog({ userId, onClose, confirm }: UserDetailDialogP
               <ul className="max-h-48 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-700">
                 {detail.meetings.map((meeting) => (
                   <li key={meeting.id} className="flex items-center justify-between gap-3 px-3 py-2">
-                    <span className="min-w-0 truncate">{meeting.name}</span>
+                    <span dir="auto" className="min-w-0 truncate">
+                      {meeting.name}
+                    </span>
                     <span className="flex shrink-0 items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
                       {format.dateTime(meeting.start_time)}
                       <Badge tone={STATUS_TONES[meeting.state] ?? 'slate'}>{t(`meeting_state.${meeting.state}`)}</Badge>

@@ -33,6 +33,7 @@ function ChannelCard({ channel, linkBase, canFollow }: { channel: Channel; linkB
           <div className="min-w-0">
             <Link
               to={`${linkBase}/${channel.slug}`}
+              dir="auto"
               className="block truncate font-semibold text-slate-900 hover:underline dark:text-white"
             >
               {channel.name}

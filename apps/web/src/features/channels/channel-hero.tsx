@@ -64,7 +64,9 @@ export function ChannelHero({ channel, actions }: { channel: Channel; actions?: 
         />
         <div className="min-w-0 flex-1 pt-3">
           <div className="flex flex-wrap items-center gap-2">
-            <h1 className="truncate text-2xl font-bold text-slate-900 dark:text-white">{channel.name}</h1>
+            <h1 dir="auto" className="truncate text-2xl font-bold text-slate-900 dark:text-white">
+              {channel.name}
+            </h1>
             {channel.is_live && <LiveBadge />}
             {channel.visibility === 'unlisted' && (
               <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-700 dark:text-slate-200">

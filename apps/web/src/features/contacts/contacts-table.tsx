@@ -114,7 +114,9 @@ export function ContactsTable({
                     className="size-8"
                   />
                   <span className="min-w-0">
-                    <span className="block truncate">{contact.name}</span>
+                    <span dir="auto" className="block truncate">
+                      {contact.name}
+                    </span>
                     {contact.user && (
                       <span className="block text-xs font-normal text-primary-700 dark:text-primary-300">
                         {t('table.on_meetcast', { username: contact.user.username })}

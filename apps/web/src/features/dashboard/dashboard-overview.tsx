@@ -64,7 +64,9 @@ export function DashboardOverview() {
             {data.next_meetings.map((item) => (
               <li key={`${item.id}-${item.occurrence_start}`} className="flex items-center justify-between gap-3 py-3">
                 <div className="min-w-0">
-                  <p className="truncate font-medium text-slate-900 dark:text-white">{item.name}</p>
+                  <p dir="auto" className="truncate font-medium text-slate-900 dark:text-white">
+                    {item.name}
+                  </p>
                   <p className="text-sm text-slate-600 dark:text-slate-400">
                     {formatRange(item.occurrence_start, item.occurrence_end, zone, i18n.language)}
                   </p>

@@ -43,14 +43,18 @@ export function MeetingsChart({ weeks, zone }: { weeks: { week_start: number; co
                   {week.count}
                 </text>
               )}
-              <text
-                x={x + barWidth / 2}
-                y={HEIGHT + 14}
-                textAnchor="middle"
-                className="fill-slate-500 text-[9px] dark:fill-slate-400"
-              >
-                {formatDay(week.week_start, zone, i18n.language)}
-              </text>
+              {/* Every other week is labelled, the latest included: dates like 10月12日 need the room. */}
+              {(weeks.length - 1 - index) % 2 === 0 && (
+                <text
+                  x={x + barWidth / 2}
+                  y={HEIGHT + 14}
+                  textAnchor="middle"
+                  className="fill-slate-500 text-[9px] dark:fill-slate-400"
+                  data-axis-label
+                >
+                  {formatDay(week.week_start, zone, i18n.language)}
+                </text>
+              )}
             </g>
           );
         })}

@@ -118,8 +118,10 @@ export function InviteePicker({
                   }
                   className="flex w-full items-center justify-between gap-2 rounded-md px-2 py-1.5 text-start hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50 dark:hover:bg-slate-800"
                 >
-                  <span className="truncate text-slate-900 dark:text-slate-100">{contact.name}</span>
-                  <span className="truncate text-xs text-slate-500 dark:text-slate-400">
+                  <span dir="auto" className="truncate text-slate-900 dark:text-slate-100">
+                    {contact.name}
+                  </span>
+                  <span dir="auto" className="truncate text-xs text-slate-500 dark:text-slate-400">
                     {contact.email ?? t('form.no_email')}
                   </span>
                 </button>

@@ -46,7 +46,9 @@ export function MeetingCard({ item, isUpcoming }: { item: MeetingOccurrence; isU
     <li className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h2 className="truncate text-base font-semibold text-slate-900 dark:text-white">{item.name}</h2>
+          <h2 dir="auto" className="truncate text-base font-semibold text-slate-900 dark:text-white">
+            {item.name}
+          </h2>
           <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
             <time dateTime={new Date(item.occurrence_start * 1000).toISOString()}>
               {formatRange(item.occurrence_start, item.occurrence_end, zone, i18n.language)}

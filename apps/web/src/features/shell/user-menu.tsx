@@ -22,7 +22,9 @@ export function UserMenu() {
         aria-label={t('user.menu', { name })}
       >
         <Avatar name={name} path={user.avatar} className="size-8" />
-        <span className="hidden max-w-32 truncate text-sm font-medium sm:inline">{name}</span>
+        <span dir="auto" className="hidden max-w-32 truncate text-sm font-medium sm:inline">
+          {name}
+        </span>
         <ChevronDownIcon className="hidden size-4 text-slate-500 sm:inline dark:text-slate-400" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
@@ -30,8 +32,12 @@ export function UserMenu() {
           <div className="flex items-center gap-3 px-3 py-3">
             <Avatar name={name} path={user.avatar} className="size-10" />
             <div className="min-w-0">
-              <p className="truncate text-sm font-semibold text-slate-900 dark:text-white">{name}</p>
-              <p className="truncate text-xs text-slate-600 dark:text-slate-400">{user.email}</p>
+              <p dir="auto" className="truncate text-sm font-semibold text-slate-900 dark:text-white">
+                {name}
+              </p>
+              <p dir="auto" className="truncate text-xs text-slate-600 dark:text-slate-400">
+                {user.email}
+              </p>
             </div>
           </div>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
