@@ -5,6 +5,8 @@ missing=()
 command -v janus >/dev/null 2>&1 || missing+=(janus)
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# The load balancer of the two-process end-to-end test.
+command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 # Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.
 dpkg -s fonts-noto-core >/dev/null 2>&1 || missing+=(fonts-noto-core)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
