@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REALTIME_PROTOCOL_VERSION, USER_EVENT } from '@meetcast/contracts';
+import { mediaServers } from '@meetcast/db';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../src/app.js';
@@ -130,6 +131,9 @@ describe('two server processes sharing PostgreSQL and Redis', () => {
     const ann = await joinThrough(0, 'Ann');
     const joined = await ann.send({ request: 'join', ptype: 'publisher' }, (m) => m.janus === 'event');
     expect(joined.plugindata).toMatchObject({ data: { videoroom: 'joined' } });
+    // Even when the instance's process stopped refreshing its registration (killed outright), the
+    // room stays where it is while that Janus still answers.
+    await apps[0]!.context.db.update(mediaServers).set({ heartbeatAt: new Date(Date.now() - 3_600_000) });
     const ben = await joinThrough(1, 'Ben');
     await ben.send({ request: 'join', ptype: 'publisher' }, (m) => m.janus === 'event');
     // Both are in the one room, on the Janus of the process Ann came through.

@@ -134,7 +134,18 @@ export class MediaService {
 
   /** The secrets for a recorded instance, or undefined when that instance is not ours any more. */
   async target(url: string): Promise<JanusTarget | undefined> {
-    return (await this.targets()).find((target) => target.url === url);
+    return (await this.targets()).find((target) => target.url === url) ?? (await this.registeredAnyAge(url));
+  }
+
+  /**
+   * A managed instance whose process stopped refreshing it gets no new rooms, but the rooms it holds
+   * stay on it while it still answers (a Janus outlives a server process killed outright): moving
+   * them would split the people already in the call from those who come later.
+   */
+  private async registeredAnyAge(url: string): Promise<JanusTarget | undefined> {
+    if (!this.managed) return undefined;
+    const [row] = await this.db.select().from(mediaServers).where(eq(mediaServers.url, url));
+    return row ? { url: row.url, apiSecret: row.apiSecret, adminKey: row.adminKey } : undefined;
   }
 
   private forgetClients() {
@@ -229,7 +240,9 @@ export class MediaService {
       .select({ server: meetings.janusServer, room: meetings.janusRoomId })
       .from(meetings)
       .where(eq(meetings.id, meeting.id));
-    const known = current?.server ? targets.find((t) => t.url === current.server) : undefined;
+    const known = current?.server
+      ? (targets.find((t) => t.url === current.server) ?? (await this.registeredAnyAge(current.server)))
+      : undefined;
     if (known && current?.room) {
       try {
         await this.createIfMissing(await this.client(known), meeting, current.room, creds);
