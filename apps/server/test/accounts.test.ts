@@ -1,4 +1,5 @@
 import { count, eq, users } from '@meetcast/db';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, uniqueEmail, type TestServer } from './test-server.js';
@@ -116,6 +117,31 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     );
     const reused = await server.post('reset-password.php', { email: account.email, code, password: 'third secret 33' });
     expect(reused.httpStatus).toBe(400);
+  });
+
+  // The code for a known address is stored and mailed after the answer, so the answer cannot take
+  // longer for it. Proved by holding the account's row locked: storing a code (which references the
+  // row) waits for the lock, and the answer must not.
+  it.runIf(backend === 'postgres')('answers a reset request before any work on the account', async () => {
+    const account = await server.signUp();
+    const locker = new pg.Client({ connectionString: server.database.url });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('select id from users where email = $1 for update', [account.email]);
+      const started = Date.now();
+      const answer = await Promise.race([
+        server.post('forgot-password.php', { email: account.email }),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3000)),
+      ]);
+      expect(answer?.httpStatus).toBe(200);
+      expect(Date.now() - started).toBeLessThan(3000);
+      const before = server.mail.messages.length;
+      await locker.query('rollback');
+      expect(await server.mail.codeFor(account.email, before)).toMatch(/^\d{6}$/);
+    } finally {
+      await locker.end();
+    }
   });
 
   it('answers simultaneous sign-ups with one address like any sign-up of a taken address', async () => {
