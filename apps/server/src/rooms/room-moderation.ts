@@ -1,5 +1,5 @@
 import type { Participant, RoomErrorReason } from '@meetcast/contracts';
-import { and, eq, meetings, roomParticipants } from '@meetcast/db';
+import { and, eq, meetings, or, roomParticipants } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import type { ParticipantRow } from './grants.js';
 
@@ -74,10 +74,26 @@ export async function markRemoved(context: AppContext, participantId: string) {
 
 /** Admits or denies someone still waiting; a decision another host already took is left alone. */
 export async function decideLobby(context: AppContext, participantId: string, admitted: boolean) {
-  await context.db
+  const [decided] = await context.db
     .update(roomParticipants)
     .set({ state: admitted ? 'admitted' : 'denied', updatedAt: new Date() })
-    .where(and(eq(roomParticipants.id, participantId), eq(roomParticipants.state, 'lobby')));
+    .where(and(eq(roomParticipants.id, participantId), eq(roomParticipants.state, 'lobby')))
+    .returning();
+  if (!admitted || !decided) return;
+  // Let back in by the host: an earlier removal of the same account or browser no longer counts.
+  const sameAccount = decided.userId ? eq(roomParticipants.userId, decided.userId) : undefined;
+  const sameBrowser = decided.browserHash ? eq(roomParticipants.browserHash, decided.browserHash) : undefined;
+  if (!sameAccount && !sameBrowser) return;
+  await context.db
+    .update(roomParticipants)
+    .set({ state: 'left', updatedAt: new Date() })
+    .where(
+      and(
+        eq(roomParticipants.meetingId, decided.meetingId),
+        eq(roomParticipants.state, 'removed'),
+        or(sameAccount, sameBrowser),
+      ),
+    );
 }
 
 export async function promoteToCohost(context: AppContext, participantId: string) {

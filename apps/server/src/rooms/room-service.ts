@@ -111,8 +111,9 @@ export interface JoinDecision {
 
 /**
  * Who may come in, and how: the host and co-hosts always; others need the password when there is
- * one, wait in the lobby of a private meeting unless invited, and stay out of a locked room or one
- * they were removed from.
+ * one, wait in the lobby of a private meeting unless invited, and stay out of a locked room. Someone
+ * removed from the meeting (by account, or for guests by browser) waits in the lobby whatever the
+ * meeting, so only the host can let them back in.
  */
 export async function joinMeeting(context: AppContext, request: JoinRequest): Promise<JoinDecision> {
   const { meeting, user } = request;
@@ -126,6 +127,7 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
     if (!(await passwordMatches(meeting, request.password))) throw forbidden('room.wrong_password');
   }
   const browserHash = request.browserId ? sha256(request.browserId) : null;
+  let wasRemoved = false;
   if (!isOwner && (user || browserHash)) {
     // Removed once is removed for this meeting: by account, and for guests by the browser's identity.
     const sameAccount = user ? eq(roomParticipants.userId, user.id) : undefined;
@@ -141,13 +143,13 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
         ),
       )
       .limit(1);
-    if (removed) throw forbidden('room.removed');
+    wasRemoved = Boolean(removed);
   }
   if (!isHost && meeting.isLocked) throw forbidden('room.locked');
   const displayName = user?.username ?? request.displayName;
   if (!displayName) throw forbidden('room.display_name_required');
 
-  const waits = !isHost && !invitee && meeting.isPrivate === PRIVACY.private;
+  const waits = wasRemoved || (!isHost && !invitee && meeting.isPrivate === PRIVACY.private);
   if (!waits) await ensureMedia(context, meeting);
   return issueGrant(context.db, {
     meetingId: meeting.id,
