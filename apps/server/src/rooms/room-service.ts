@@ -38,25 +38,16 @@ export async function roomMeeting(
   /** Who is asking, before admission; people already admitted to the room see everything. */
   viewer?: { user: UserRow | undefined; language: Language },
 ): Promise<RoomMeeting> {
-  if (viewer && meeting.isPrivate === PRIVACY.private && !(await isHostOrInvited(context, meeting, viewer.user))) {
-    return {
-      id: meeting.id,
-      name: translate(viewer.language, 'room.invitation_needed'),
-      slug: meeting.slug,
-      is_private: meeting.isPrivate,
-      is_password: needsPassword(meeting) ? PASSWORD_FLAG.yes : PASSWORD_FLAG.no,
-      is_schedule: meeting.isSchedule,
-      state: meeting.state,
-      locked: meeting.isLocked,
-      host_name: '',
-      start_time: 0,
-      end_time: 0,
-    };
-  }
-  const [host] = await context.db.select({ username: users.username }).from(users).where(eq(users.id, meeting.hostId));
+  const isOutsider =
+    viewer !== undefined &&
+    meeting.isPrivate === PRIVACY.private &&
+    !(await isHostOrInvited(context, meeting, viewer.user));
+  const [host] = isOutsider
+    ? []
+    : await context.db.select({ username: users.username }).from(users).where(eq(users.id, meeting.hostId));
   return {
     id: meeting.id,
-    name: meeting.name,
+    name: isOutsider ? translate(viewer.language, 'room.invitation_needed') : meeting.name,
     slug: meeting.slug,
     is_private: meeting.isPrivate,
     is_password: needsPassword(meeting) ? PASSWORD_FLAG.yes : PASSWORD_FLAG.no,
@@ -64,8 +55,8 @@ export async function roomMeeting(
     state: meeting.state,
     locked: meeting.isLocked,
     host_name: host?.username ?? '',
-    start_time: toEpochSeconds(meeting.startTime),
-    end_time: toEpochSeconds(meeting.endTime),
+    start_time: isOutsider ? 0 : toEpochSeconds(meeting.startTime),
+    end_time: isOutsider ? 0 : toEpochSeconds(meeting.endTime),
   };
 }
 
