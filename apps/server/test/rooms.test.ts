@@ -155,7 +155,9 @@ describe.each(BACKENDS)('meeting rooms on %s', (backend) => {
 
     // The host may let them back in; after that, their removal no longer counts.
     const knocking = client(renamed.body.data!.grant);
-    await hostClient.next('lobby.changed', (e) => e.lobby.some((p) => p.participant_id === renamed.body.data!.participant_id));
+    await hostClient.next('lobby.changed', (e) =>
+      e.lobby.some((p) => p.participant_id === renamed.body.data!.participant_id),
+    );
     expect(await hostClient.send({ type: 'host.admit', participant_id: renamed.body.data!.participant_id })).toEqual({
       ok: true,
     });
