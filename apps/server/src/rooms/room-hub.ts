@@ -30,6 +30,7 @@ import {
   storeChat,
 } from './room-lifecycle.js';
 import {
+  ChatBudget,
   decideLobby,
   describeParticipant,
   hosts,
@@ -60,7 +61,7 @@ export interface RoomHubOptions {
 export class RoomHub {
   private namespace!: Namespace;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly chatBudget = new Map<string, { count: number; since: number }>();
+  private readonly chatBudget = new ChatBudget();
 
   constructor(
     private readonly context: AppContext,
@@ -313,12 +314,12 @@ export class RoomHub {
         return;
       }
       case 'chat.send': {
-        this.spend(participant.id);
+        this.chatBudget.spend(participant.id);
         this.emit(room, { type: 'chat.message', message: await storeChat(this.context, participant, message.text) });
         return;
       }
       case 'reaction.send':
-        this.spend(participant.id);
+        this.chatBudget.spend(participant.id);
         this.emit(room, { type: 'reaction', participant_id: participant.id, emoji: message.emoji });
         return;
       case 'room.leave':
@@ -330,18 +331,6 @@ export class RoomHub {
       default:
         throw new Refusal('invalid_message');
     }
-  }
-
-  /** At most 20 chat messages or reactions per 10 seconds and participant. */
-  private spend(participantId: string) {
-    const now = Date.now();
-    const budget = this.chatBudget.get(participantId);
-    if (!budget || now - budget.since > 10_000) {
-      this.chatBudget.set(participantId, { count: 1, since: now });
-      return;
-    }
-    budget.count += 1;
-    if (budget.count > 20) throw new Refusal('rate_limited');
   }
 
   private async onHostMessage(actor: ParticipantRow, meeting: MeetingRow, message: RoomClientMessage) {

@@ -106,3 +106,19 @@ export async function promoteToCohost(context: AppContext, participantId: string
 export async function setRoomLocked(context: AppContext, meetingId: number, locked: boolean) {
   await context.db.update(meetings).set({ isLocked: locked, updatedAt: new Date() }).where(eq(meetings.id, meetingId));
 }
+
+/** At most 20 chat messages or reactions per 10 seconds and participant. */
+export class ChatBudget {
+  private readonly spent = new Map<string, { count: number; since: number }>();
+
+  spend(participantId: string) {
+    const now = Date.now();
+    const budget = this.spent.get(participantId);
+    if (!budget || now - budget.since > 10_000) {
+      this.spent.set(participantId, { count: 1, since: now });
+      return;
+    }
+    budget.count += 1;
+    if (budget.count > 20) throw new Refusal('rate_limited');
+  }
+}
