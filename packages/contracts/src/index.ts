@@ -14,3 +14,4 @@ export * from './profile.js';
 export * from './contact-us.js';
 export * from './admin.js';
 export * from './room.js';
+export * from './streaming.js';

@@ -12,6 +12,8 @@ import contactUs from './locales/en/contact-us.json' with { type: 'json' };
 import contacts from './locales/en/contacts.json' with { type: 'json' };
 import profile from './locales/en/profile.json' with { type: 'json' };
 import rooms from './locales/en/rooms.json' with { type: 'json' };
+import streamConnections from './locales/en/stream-connections.json' with { type: 'json' };
+import broadcasts from './locales/en/broadcasts.json' with { type: 'json' };
 
 // English is the source of truth: the keys are typed from its files. Each feature owns one file
 // per language under locales/{lng}/{feature}.json; a new feature adds its English file here.
@@ -28,6 +30,8 @@ const english = {
   ...contactUs,
   ...admin,
   ...rooms,
+  ...streamConnections,
+  ...broadcasts,
 };
 
 export type MessageKey = keyof typeof english;

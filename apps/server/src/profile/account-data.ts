@@ -136,7 +136,7 @@ export async function exportMyData(context: AppContext, userId: number) {
     stream_connections: await db
       .select({
         platform: streamConnections.platform,
-        account_name: streamConnections.accountName,
+        account_name: streamConnections.name,
         created_at: streamConnections.createdAt,
       })
       .from(streamConnections)

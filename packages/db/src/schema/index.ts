@@ -3,3 +3,4 @@ export * from './meetings.js';
 export * from './people.js';
 export * from './system.js';
 export * from './rooms.js';
+export * from './streaming.js';

@@ -85,23 +85,3 @@ export const calendarEvents = pgTable(
   },
   (table) => [index('calendar_events_user_idx').on(table.userId, table.startTime)],
 );
-
-/** A connected streaming destination: YouTube or Twitch through OAuth, or a custom RTMP address. */
-export const streamConnections = pgTable(
-  'stream_connections',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    platform: text('platform', { enum: ['youtube', 'twitch', 'rtmp'] }).notNull(),
-    accountName: text('account_name').notNull().default(''),
-    accessToken: text('access_token'),
-    refreshToken: text('refresh_token'),
-    tokenExpiresAt: instant('token_expires_at'),
-    rtmpUrl: text('rtmp_url'),
-    streamKey: text('stream_key'),
-    createdAt: createdAt(),
-  },
-  (table) => [index('stream_connections_user_idx').on(table.userId)],
-);

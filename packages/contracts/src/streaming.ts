@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { nestedData } from './envelope.js';
+import { formInt, IdSchema, LanguageFieldSchema, optionalText, text, TokenSchema } from './fields.js';
+
+/** Streaming calls and shapes (API-CONTRACT.md, "Streaming calls"). Tokens and keys never leave the server. */
+
+export const STREAM_PLATFORMS = ['youtube', 'twitch', 'rtmp'] as const;
+export type StreamPlatform = (typeof STREAM_PLATFORMS)[number];
+export const OAUTH_STREAM_PLATFORMS = ['youtube', 'twitch'] as const;
+export type OAuthStreamPlatform = (typeof OAUTH_STREAM_PLATFORMS)[number];
+
+export const CONNECTION_STATUSES = ['connected', 'expired', 'revoked'] as const;
+export const BROADCAST_STATES = ['starting', 'live', 'ended', 'failed'] as const;
+export type LiveBroadcastState = (typeof BROADCAST_STATES)[number];
+export const DESTINATION_STATES = ['starting', 'live', 'reconnecting', 'failed', 'ended'] as const;
+export type DestinationState = (typeof DESTINATION_STATES)[number];
+export const YOUTUBE_PRIVACY = ['public', 'unlisted', 'private'] as const;
+
+export const STREAMING_LIMITS = {
+  connectionName: 100,
+  rtmpUrl: 500,
+  streamKey: 300,
+  title: 100,
+  description: 5000,
+  category: 100,
+  destinations: 10,
+  overlayText: 200,
+  logoUrl: 500,
+} as const;
+
+export const StreamConnectionSchema = z.object({
+  id: z.number().int(),
+  platform: z.enum(STREAM_PLATFORMS),
+  name: z.string(),
+  status: z.enum(CONNECTION_STATUSES),
+  created_at: z.number().int(),
+});
+export type StreamConnection = z.infer<typeof StreamConnectionSchema>;
+
+export const BroadcastDestinationSchema = z.object({
+  connection_id: z.number().int(),
+  platform: z.enum(STREAM_PLATFORMS),
+  /** The connection's name, so the Live panel can label a destination without a second call. */
+  name: z.string(),
+  state: z.enum(DESTINATION_STATES),
+  error: z.string().nullable(),
+  bitrate_kbps: z.number().nullable(),
+  fps: z.number().nullable(),
+  /** YouTube's `healthStatus.status` (good, ok, bad, noData), when the platform reports one. */
+  health: z.string().nullable(),
+  /** Twitch's viewer count, when the platform reports one. */
+  viewers: z.number().int().nullable(),
+});
+export type BroadcastDestination = z.infer<typeof BroadcastDestinationSchema>;
+
+export const BroadcastOverlaySchema = z.object({
+  logo_url: z.string().nullable(),
+  banner: z.string().nullable(),
+  ticker: z.string().nullable(),
+});
+export type BroadcastOverlay = z.infer<typeof BroadcastOverlaySchema>;
+
+export const LiveBroadcastSchema = z.object({
+  id: z.number().int(),
+  url_slug: z.string(),
+  state: z.enum(BROADCAST_STATES),
+  started_at: z.number().int().nullable(),
+  ended_at: z.number().int().nullable(),
+  destinations: z.array(BroadcastDestinationSchema),
+  recording: z.object({ url: z.string(), duration: z.number() }).nullable(),
+  watch_url: z.string(),
+  /** Why a broadcast failed or runs below 720p30 (a translated sentence), else null. */
+  notice: z.string().nullable(),
+  overlay: BroadcastOverlaySchema,
+});
+export type LiveBroadcast = z.infer<typeof LiveBroadcastSchema>;
+
+const MeetIdSchema = text({ max: 100 });
+
+const RtmpUrlSchema = z
+  .string()
+  .trim()
+  .max(STREAMING_LIMITS.rtmpUrl)
+  .pipe(z.url({ protocol: /^rtmps?$/ }));
+
+export const DestinationRequestSchema = z.object({
+  connection_id: IdSchema,
+  title: optionalText(STREAMING_LIMITS.title),
+  description: optionalText(STREAMING_LIMITS.description),
+  privacy: z.enum(YOUTUBE_PRIVACY).optional(),
+  category: optionalText(STREAMING_LIMITS.category),
+});
+export type DestinationRequest = z.infer<typeof DestinationRequestSchema>;
+
+/** Form posts send the destinations as one JSON-encoded field; JSON bodies may send the array itself. */
+const DestinationsFieldSchema = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  },
+  z.array(DestinationRequestSchema).max(STREAMING_LIMITS.destinations),
+);
+
+const FlagSchema = formInt(z.number().min(0).max(1));
+
+export const TokenOnlyInputSchema = z.object({ token: TokenSchema, lng: LanguageFieldSchema });
+export const StartStreamConnectionInputSchema = TokenOnlyInputSchema.extend({
+  platform: z.enum(OAUTH_STREAM_PLATFORMS),
+});
+export const FinishStreamConnectionInputSchema = TokenOnlyInputSchema.extend({
+  platform: z.enum(OAUTH_STREAM_PLATFORMS),
+  code: z.string().max(2000).optional(),
+  state: z.string().max(200),
+  error: z.string().max(200).optional(),
+});
+export const AddRtmpDestinationInputSchema = TokenOnlyInputSchema.extend({
+  name: text({ max: STREAMING_LIMITS.connectionName }),
+  url: RtmpUrlSchema,
+  stream_key: text({ max: STREAMING_LIMITS.streamKey }).refine((key) => !/[\s/?#]/.test(key), {
+    message: 'stream_key',
+  }),
+});
+export const RemoveStreamConnectionInputSchema = TokenOnlyInputSchema.extend({ id: IdSchema });
+export const StartBroadcastInputSchema = TokenOnlyInputSchema.extend({
+  meetId: MeetIdSchema,
+  destinations: DestinationsFieldSchema.default([]),
+  record: FlagSchema.default(0),
+});
+export const BroadcastMeetInputSchema = TokenOnlyInputSchema.extend({ meetId: MeetIdSchema });
+/** Adds or removes one destination while live (the Live panel). */
+export const ChangeBroadcastDestinationInputSchema = BroadcastMeetInputSchema.extend({
+  /** A JSON array holding the one destination to add. */
+  destination: DestinationsFieldSchema.refine((list) => list.length === 1, { message: 'one_destination' }).optional(),
+  remove_connection_id: IdSchema.optional(),
+});
+export const SetBroadcastOverlayInputSchema = BroadcastMeetInputSchema.extend({
+  logo_url: z
+    .string()
+    .trim()
+    .max(STREAMING_LIMITS.logoUrl)
+    .refine((value) => value === '' || /^(https?:\/\/|\/)/.test(value), { message: 'logo_url' })
+    .optional(),
+  banner: optionalText(STREAMING_LIMITS.overlayText),
+  ticker: optionalText(STREAMING_LIMITS.overlayText),
+});
+export const TwitchCategorySearchInputSchema = TokenOnlyInputSchema.extend({
+  connection_id: IdSchema,
+  query: text({ max: 100 }),
+});
+
+export const StreamConnectionListBodySchema = nestedData(z.array(StreamConnectionSchema));
+export const StreamConnectionBodySchema = nestedData(StreamConnectionSchema);
+export const StartStreamConnectionBodySchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ url: z.string() }),
+});
+export const LiveBroadcastBodySchema = nestedData(LiveBroadcastSchema);
+export const OptionalLiveBroadcastBodySchema = nestedData(LiveBroadcastSchema.nullable());
+export const TwitchCategoryListBodySchema = nestedData(z.array(z.object({ id: z.string(), name: z.string() })));
