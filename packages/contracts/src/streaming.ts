@@ -68,6 +68,8 @@ export const LiveBroadcastSchema = z.object({
   ended_at: z.number().int().nullable(),
   destinations: z.array(BroadcastDestinationSchema),
   recording: z.object({ url: z.string(), duration: z.number() }).nullable(),
+  /** Whether the caller may start, stop and change this broadcast (the meeting's host or a co-host). */
+  can_manage: z.boolean(),
   watch_url: z.string(),
   /** Why a broadcast failed or runs below 720p30 (a translated sentence), else null. */
   notice: z.string().nullable(),
@@ -162,3 +164,16 @@ export const StartStreamConnectionBodySchema = z.object({
 export const LiveBroadcastBodySchema = nestedData(LiveBroadcastSchema);
 export const OptionalLiveBroadcastBodySchema = nestedData(LiveBroadcastSchema.nullable());
 export const TwitchCategoryListBodySchema = nestedData(z.array(z.object({ id: z.string(), name: z.string() })));
+
+/** A recorded broadcast or meeting, for Recent Meetings and My Channel. */
+export const RecordingSchema = z.object({
+  broadcast_id: z.number().int(),
+  url_slug: z.string(),
+  meeting_title: z.string(),
+  url: z.string(),
+  /** Seconds. */
+  duration: z.number(),
+  created_at: z.number().int(),
+});
+export type Recording = z.infer<typeof RecordingSchema>;
+export const RecordingListBodySchema = nestedData(z.array(RecordingSchema));
