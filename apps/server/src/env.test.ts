@@ -36,4 +36,48 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com' })).toThrow(/OIDC/);
   });
+
+  it('reads the streaming platforms with the public defaults', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://meet.example.com/' });
+    expect(config.streaming).toEqual({
+      youtube: undefined,
+      twitch: undefined,
+      googleAuthUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      googleTokenUrl: 'https://oauth2.googleapis.com/token',
+      googleRevokeUrl: 'https://oauth2.googleapis.com/revoke',
+      youtubeApiUrl: 'https://www.googleapis.com/youtube/v3',
+      twitchOAuthUrl: 'https://id.twitch.tv/oauth2',
+      twitchApiUrl: 'https://api.twitch.tv/helix',
+      twitchIngestUrl: 'https://ingest.twitch.tv/ingests',
+      connectStreamUrl: 'https://meet.example.com/connect-stream',
+      secretsKey: undefined,
+    });
+  });
+
+  it('takes the platform clients and addresses from the environment', () => {
+    const config = loadConfig({
+      YOUTUBE_CLIENT_ID: 'yt-id',
+      YOUTUBE_CLIENT_SECRET: 'yt-secret',
+      TWITCH_CLIENT_ID: 'tw-id',
+      TWITCH_CLIENT_SECRET: 'tw-secret',
+      YOUTUBE_API_URL: 'http://127.0.0.1:9000/youtube/v3/',
+      CONNECT_STREAM_URL: 'http://127.0.0.1:5173/connect-stream',
+      SECRETS_KEY: 'ab'.repeat(32),
+    });
+    expect(config.streaming.youtube).toEqual({ clientId: 'yt-id', clientSecret: 'yt-secret' });
+    expect(config.streaming.twitch).toEqual({ clientId: 'tw-id', clientSecret: 'tw-secret' });
+    expect(config.streaming.youtubeApiUrl).toBe('http://127.0.0.1:9000/youtube/v3');
+    expect(config.streaming.connectStreamUrl).toBe('http://127.0.0.1:5173/connect-stream');
+    expect(config.streaming.secretsKey).toBe('ab'.repeat(32));
+  });
+
+  it('refuses a half-set platform client and a key that is not 32 bytes', () => {
+    expect(() => loadConfig({ YOUTUBE_CLIENT_ID: 'yt-id' })).toThrow(/YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET/);
+    expect(() => loadConfig({ TWITCH_CLIENT_SECRET: 'tw-secret' })).toThrow(
+      /TWITCH_CLIENT_ID and TWITCH_CLIENT_SECRET/,
+    );
+    expect(() => loadConfig({ SECRETS_KEY: 'too-short' })).toThrow(/SECRETS_KEY/);
+    expect(() => loadConfig({ SECRETS_KEY: 'ab'.repeat(31) })).toThrow(/SECRETS_KEY/);
+    expect(() => loadConfig({ TWITCH_API_URL: 'not a url' })).toThrow(/TWITCH_API_URL/);
+  });
 });

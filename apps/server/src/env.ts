@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseSecretsKey } from './streaming/secrets-box.js';
 
 const optionalUrl = z.url().optional();
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -61,6 +62,27 @@ export const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** How often each server process looks for meeting reminders to send; 0 turns the scheduler off. */
   REMINDER_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  // Streaming platforms (API-CONTRACT.md "Streaming calls"): a platform without its client is not offered.
+  YOUTUBE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  YOUTUBE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  TWITCH_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  TWITCH_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  GOOGLE_AUTH_URL: z.preprocess(emptyToUndefined, z.url().default('https://accounts.google.com/o/oauth2/v2/auth')),
+  GOOGLE_TOKEN_URL: z.preprocess(emptyToUndefined, z.url().default('https://oauth2.googleapis.com/token')),
+  GOOGLE_REVOKE_URL: z.preprocess(emptyToUndefined, z.url().default('https://oauth2.googleapis.com/revoke')),
+  YOUTUBE_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://www.googleapis.com/youtube/v3')),
+  TWITCH_OAUTH_URL: z.preprocess(emptyToUndefined, z.url().default('https://id.twitch.tv/oauth2')),
+  TWITCH_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.twitch.tv/helix')),
+  TWITCH_INGEST_URL: z.preprocess(emptyToUndefined, z.url().default('https://ingest.twitch.tv/ingests')),
+  CONNECT_STREAM_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  /** Encrypts stored platform tokens and stream keys; unset: generated into DATA_DIR on first start. */
+  SECRETS_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((value) => parseSecretsKey(value) !== undefined, '32 bytes written as 64 hex digits or as base64')
+      .optional(),
+  ),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -99,6 +121,28 @@ export interface AppConfig {
   trustProxy: false | number | string[];
   webDistDir: string;
   reminderIntervalSeconds: number;
+  streaming: StreamingConfig;
+}
+
+export interface PlatformClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Where the streaming platforms are and which of them this installation may connect to. */
+export interface StreamingConfig {
+  youtube: PlatformClient | undefined;
+  twitch: PlatformClient | undefined;
+  googleAuthUrl: string;
+  googleTokenUrl: string;
+  googleRevokeUrl: string;
+  youtubeApiUrl: string;
+  twitchOAuthUrl: string;
+  twitchApiUrl: string;
+  twitchIngestUrl: string;
+  /** The OAuth callback page, registered at both platforms as the redirect address. */
+  connectStreamUrl: string;
+  secretsKey: string | undefined;
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
@@ -112,6 +156,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
     throw new Error('Invalid environment: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together');
   }
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     port: env.PORT,
     host: env.HOST,
@@ -121,7 +166,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisPrefix: env.REDIS_PREFIX,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     janusUrls: (env.JANUS_URL ?? '')
       .split(',')
       .map((url) => url.trim())
@@ -154,6 +199,33 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     webDistDir: resolve(env.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
+    streaming: streamingConfig(env, publicUrl),
+  };
+}
+
+function platformClient(name: 'YOUTUBE' | 'TWITCH', id: string | undefined, secret: string | undefined) {
+  if (Boolean(id) !== Boolean(secret)) {
+    throw new Error(
+      `Invalid environment: ${name}_CLIENT_ID and ${name}_CLIENT_SECRET go together (set both or neither)`,
+    );
+  }
+  return id && secret ? { clientId: id, clientSecret: secret } : undefined;
+}
+
+function streamingConfig(env: Env, publicUrl: string): StreamingConfig {
+  return {
+    youtube: platformClient('YOUTUBE', env.YOUTUBE_CLIENT_ID, env.YOUTUBE_CLIENT_SECRET),
+    twitch: platformClient('TWITCH', env.TWITCH_CLIENT_ID, env.TWITCH_CLIENT_SECRET),
+    googleAuthUrl: env.GOOGLE_AUTH_URL,
+    googleTokenUrl: env.GOOGLE_TOKEN_URL,
+    googleRevokeUrl: env.GOOGLE_REVOKE_URL,
+    // Bases are joined with paths, so a trailing slash would double up.
+    youtubeApiUrl: env.YOUTUBE_API_URL.replace(/\/+$/, ''),
+    twitchOAuthUrl: env.TWITCH_OAUTH_URL.replace(/\/+$/, ''),
+    twitchApiUrl: env.TWITCH_API_URL.replace(/\/+$/, ''),
+    twitchIngestUrl: env.TWITCH_INGEST_URL,
+    connectStreamUrl: env.CONNECT_STREAM_URL ?? `${publicUrl}/connect-stream`,
+    secretsKey: env.SECRETS_KEY,
   };
 }
 
