@@ -33,6 +33,7 @@ import { startSocketServer } from './realtime/socket-server.js';
 import { findGrant } from './rooms/grants.js';
 import { RoomHub } from './rooms/room-hub.js';
 import { registerRoomRoutes } from './rooms/routes.js';
+import { registerStreamConnectionRoutes } from './streaming/connection-routes.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -104,6 +105,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   registerOidcRoutes(app, context);
   const reminders = registerMeetings(app, context);
   registerContactRoutes(app, context);
+  registerStreamConnectionRoutes(app, context);
   registerChannelRoutes(app, context);
   registerChannelPageRoute(app, context);
   registerProfileRoutes(app, context);

@@ -1,0 +1,151 @@
+import {
+  AddRtmpDestinationInputSchema,
+  FinishStreamConnectionInputSchema,
+  MessageBodySchema,
+  RemoveStreamConnectionInputSchema,
+  StartStreamConnectionBodySchema,
+  StartStreamConnectionInputSchema,
+  StreamConnectionBodySchema,
+  StreamConnectionListBodySchema,
+  TokenOnlyInputSchema,
+  TwitchCategoryListBodySchema,
+  TwitchCategorySearchInputSchema,
+} from '@meetcast/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireUser } from '../accounts/authenticate.js';
+import type { AppContext } from '../context.js';
+import { AppError, badRequest } from '../http/app-error.js';
+import { apiRoute, done, success } from '../http/api-route.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
+import { enforceLimits } from '../platform/limits.js';
+import type { RateLimitRule } from '../platform/rate-limiter.js';
+import {
+  addRtmpConnection,
+  findOwnConnection,
+  finishConnection,
+  listConnections,
+  removeConnection,
+  startConnection,
+} from './connection-service.js';
+import { DestinationError } from './destination-driver.js';
+import { searchTwitchCategories } from './drivers/twitch.js';
+
+/** Each start and finish reaches a platform; a person connects a few accounts, not hundreds. */
+const CONNECT_BY_ACCOUNT: RateLimitRule = { name: 'stream-connect-account', limit: 30, windowSeconds: 600 };
+/** The category box searches as the host types. */
+const CATEGORY_SEARCH_BY_ACCOUNT: RateLimitRule = { name: 'twitch-category-account', limit: 300, windowSeconds: 600 };
+
+function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
+  return translate(requestLanguage(request), key, params);
+}
+
+/** A driver-level failure answered to a person: retrying may help (502) or they must act (400). */
+function asAppError(error: unknown): unknown {
+  if (!(error instanceof DestinationError)) return error;
+  return new AppError(error.retryable ? 502 : 400, error.key);
+}
+
+/**
+ * Stream connections (API-CONTRACT.md "Streaming calls"): the accounts and RTMP addresses a person
+ * streams to. Tokens and stream keys are stored sealed (secrets-box.ts) and never answered.
+ */
+export function registerStreamConnectionRoutes(app: FastifyInstance, context: AppContext) {
+  const tag = 'streaming';
+
+  apiRoute(app, {
+    name: 'get-stream-connections.php',
+    auth: 'user',
+    tag,
+    summary: "The caller's stream connections (YouTube and Twitch accounts, RTMP addresses), without tokens or keys",
+    input: TokenOnlyInputSchema,
+    output: StreamConnectionListBodySchema,
+    handler: async (_body, request) => {
+      const { user } = await requireUser(context, request);
+      return success(message(request, 'stream_connections.list_ok'), { data: await listConnections(context, user.id) });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'start-stream-connection.php',
+    auth: 'user',
+    tag,
+    summary:
+      "Start connecting a YouTube or Twitch account: answers the platform's consent address; the platform returns to /connect-stream with `code` and `state` (which starts with the platform's name)",
+    input: StartStreamConnectionInputSchema,
+    output: StartStreamConnectionBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      await enforceLimits(context, [[CONNECT_BY_ACCOUNT, String(user.id)]]);
+      const { url, label } = await startConnection(context, user.id, body.platform);
+      return success(message(request, 'stream_connections.started', { platform: label }), { url });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'finish-stream-connection.php',
+    auth: 'user',
+    tag,
+    summary:
+      'Finish connecting: the `code` and `state` (or `error`) of the redirect to /connect-stream; the state works once, for the account that started the flow, for 10 minutes',
+    input: FinishStreamConnectionInputSchema,
+    output: StreamConnectionBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      await enforceLimits(context, [[CONNECT_BY_ACCOUNT, String(user.id)]]);
+      const { connection, label } = await finishConnection(context, user.id, body);
+      return success(message(request, 'stream_connections.connected', { name: connection.name, platform: label }), {
+        data: connection,
+      });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'add-rtmp-destination.php',
+    auth: 'user',
+    tag,
+    summary: 'Add a custom RTMP or RTMPS address with its stream key (stored encrypted, never answered)',
+    input: AddRtmpDestinationInputSchema,
+    output: StreamConnectionBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      const connection = await addRtmpConnection(context, user.id, body);
+      return success(message(request, 'stream_connections.rtmp_added', { name: connection.name }), {
+        data: connection,
+      });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'remove-stream-connection.php',
+    auth: 'user',
+    tag,
+    summary: "Remove a stream connection; a platform account's grant is revoked at the platform first",
+    input: RemoveStreamConnectionInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      const name = await removeConnection(context, user.id, body.id);
+      return done(message(request, 'stream_connections.removed', { name }));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'search-twitch-categories.php',
+    auth: 'user',
+    tag,
+    summary: "Twitch categories (games) whose name matches `query`, through the caller's Twitch connection",
+    input: TwitchCategorySearchInputSchema,
+    output: TwitchCategoryListBodySchema,
+    handler: async (body, request) => {
+      const { user } = await requireUser(context, request);
+      await enforceLimits(context, [[CATEGORY_SEARCH_BY_ACCOUNT, String(user.id)]]);
+      const connection = await findOwnConnection(context, user.id, body.connection_id);
+      if (connection.platform !== 'twitch') throw badRequest('stream_connections.not_twitch');
+      const categories = await searchTwitchCategories(context, connection, body.query).catch((error: unknown) => {
+        throw asAppError(error);
+      });
+      return success(message(request, 'stream_connections.categories_ok'), { data: categories });
+    },
+  });
+}
