@@ -1,0 +1,434 @@
+import {
+  bearer,
+  consentPage,
+  FailureSwitch,
+  OAuthStore,
+  randomId,
+  startFakeServer,
+  type FakeReply,
+  type FakeRequest,
+} from './fake-oauth.js';
+
+/**
+ * Google's OAuth 2.0 endpoints and the part of the YouTube Data API v3 Meetcast uses (channels,
+ * liveBroadcasts insert/list/bind/transition, liveStreams insert/list), on a loopback port, for
+ * the API and end-to-end tests. Shapes, status codes and error reasons follow Google's documentation.
+ */
+
+export const YOUTUBE_SCOPE = 'https://www.googleapis.com/auth/youtube.force-ssl';
+
+export interface FakeGoogleOptions {
+  port?: number;
+  clientId?: string;
+  clientSecret?: string;
+  /** Where liveStreams say to push (`ingestionAddress`); tests point it at a local RTMP receiver. */
+  ingestBase?: string;
+  /** Whether YouTube "receives" the stream of this name (`streamStatus: active`). Default: always. */
+  isStreamActive?: (streamName: string) => boolean | Promise<boolean>;
+  /** Seconds an access token lives (Google: 3599). Short values test refreshing. */
+  accessTokenLifetimeSeconds?: number;
+  /** Seconds an authorization code lives. */
+  codeLifetimeSeconds?: number;
+  /** The channel of the account that consents; null: a Google account without a YouTube channel. */
+  channel?: { id: string; title: string } | null;
+  /** False: the channel cannot stream (liveBroadcasts.insert answers 403 liveStreamingNotEnabled). */
+  liveStreamingEnabled?: boolean;
+}
+
+export interface FakeBroadcast {
+  id: string;
+  channelId: string;
+  title: string;
+  description: string;
+  privacyStatus: string;
+  scheduledStartTime: string;
+  enableMonitorStream: boolean;
+  lifeCycleStatus: 'created' | 'ready' | 'testing' | 'live' | 'complete';
+  boundStreamId: string | undefined;
+}
+
+export interface FakeStream {
+  id: string;
+  channelId: string;
+  title: string;
+  streamName: string;
+}
+
+export interface FakeGoogle {
+  url: string;
+  client: { id: string; secret: string };
+  /** GOOGLE_* and YOUTUBE_* values for the test server (client included). */
+  env: Record<string, string>;
+  /** The channel the next consent is given with; change it to connect "another" account. */
+  channel: { id: string; title: string } | null;
+  liveStreamingEnabled: boolean;
+  isStreamActive: (streamName: string) => boolean | Promise<boolean>;
+  oauth: OAuthStore;
+  broadcasts(): FakeBroadcast[];
+  streams(): FakeStream[];
+  /** liveBroadcasts.insert calls that made a broadcast. */
+  readonly insertedBroadcasts: number;
+  /** Every request as `METHOD /path`, in order. */
+  requests: string[];
+  /** The next `count` calls (every endpoint but the consent page) answer `status`. */
+  failNext(count: number, status?: number): void;
+  revokeAll(): void;
+  close(): Promise<void>;
+}
+
+function youtubeError(status: number, reason: string, message: string, domain = 'youtube.api'): FakeReply {
+  return { status, json: { error: { code: status, message, errors: [{ message, domain, reason }] } } };
+}
+
+const unauthenticated = () =>
+  youtubeError(
+    401,
+    'authError',
+    'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+    'global',
+  );
+
+export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<FakeGoogle> {
+  const client = { id: options.clientId ?? 'fake-google-client', secret: options.clientSecret ?? 'fake-google-secret' };
+  const oauth = new OAuthStore({
+    accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 3599,
+    codeLifetimeSeconds: options.codeLifetimeSeconds ?? 60,
+  });
+  const failures = new FailureSwitch();
+  const broadcasts = new Map<string, FakeBroadcast>();
+  const streams = new Map<string, FakeStream>();
+  const requests: string[] = [];
+  let inserted = 0;
+  const ingestBase = (options.ingestBase ?? 'rtmp://127.0.0.1:1935/live2').replace(/\/+$/, '');
+
+  const state = {
+    channel:
+      options.channel === undefined ? { id: `UC${randomId(16)}`, title: 'Meetcast Test Channel' } : options.channel,
+    liveStreamingEnabled: options.liveStreamingEnabled ?? true,
+    isStreamActive: options.isStreamActive ?? (() => true),
+  };
+
+  const authorize = (request: FakeRequest): FakeReply => {
+    const query = request.url.searchParams;
+    const clientId = query.get('client_id') ?? '';
+    const redirectUri = query.get('redirect_uri') ?? '';
+    if (clientId !== client.id)
+      return { status: 401, html: '<h1>Error 401: invalid_client</h1><p>The OAuth client was not found.</p>' };
+    if (!/^https?:\/\//.test(redirectUri)) return { status: 400, html: '<h1>Error 400: redirect_uri_mismatch</h1>' };
+    if (query.get('response_type') !== 'code')
+      return { status: 400, html: '<h1>Error 400: unsupported_response_type</h1>' };
+    const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
+    if (scopes.length === 0)
+      return { status: 400, html: '<h1>Error 400: invalid_request</h1><p>Missing required parameter: scope</p>' };
+    const requestId = oauth.startConsent({ clientId, redirectUri, state: query.get('state') ?? undefined, scopes });
+    return {
+      status: 200,
+      html: consentPage({
+        platform: 'Google',
+        account: state.channel?.title ?? 'a Google account without a YouTube channel',
+        scopes,
+        decideUrl: `${server.url}/o/oauth2/v2/auth/decide`,
+        requestId,
+      }),
+    };
+  };
+
+  const decide = (request: FakeRequest): FakeReply => {
+    const allow = request.url.searchParams.get('decision') === 'allow';
+    const subject = state.channel?.id ?? `no-channel-${randomId(6)}`;
+    const location = oauth.decide(request.url.searchParams.get('request') ?? '', allow, subject);
+    return location ? { status: 302, location } : { status: 400, html: '<h1>This consent request has expired.</h1>' };
+  };
+
+  const token = (request: FakeRequest): FakeReply => {
+    const form = request.form;
+    if (form.client_id !== client.id || form.client_secret !== client.secret) {
+      return { status: 401, json: { error: 'invalid_client', error_description: 'The OAuth client was not found.' } };
+    }
+    if (form.grant_type === 'authorization_code') {
+      const issued = oauth.redeemCode(form.code ?? '', client.id, form.redirect_uri);
+      if (issued === 'redirect')
+        return { status: 400, json: { error: 'redirect_uri_mismatch', error_description: 'Bad Request' } };
+      if (issued === 'invalid')
+        return { status: 400, json: { error: 'invalid_grant', error_description: 'Bad Request' } };
+      return {
+        status: 200,
+        json: {
+          access_token: issued.accessToken,
+          expires_in: issued.expiresIn,
+          refresh_token: issued.refreshToken,
+          scope: issued.grant.scopes.join(' '),
+          token_type: 'Bearer',
+        },
+      };
+    }
+    if (form.grant_type === 'refresh_token') {
+      // Google keeps the refresh token: the answer carries none.
+      const issued = oauth.refresh(form.refresh_token ?? '', client.id, false);
+      if (!issued)
+        return {
+          status: 400,
+          json: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' },
+        };
+      const { accessToken, expiresIn, grant } = issued;
+      return {
+        status: 200,
+        json: { access_token: accessToken, expires_in: expiresIn, scope: grant.scopes.join(' '), token_type: 'Bearer' },
+      };
+    }
+    return { status: 400, json: { error: 'unsupported_grant_type', error_description: 'Invalid grant_type.' } };
+  };
+
+  const revoke = (request: FakeRequest): FakeReply => {
+    const outcome = oauth.revokeToken(request.url.searchParams.get('token') ?? request.form.token ?? '');
+    return outcome === 'revoked'
+      ? { status: 200, json: {} }
+      : { status: 400, json: { error: 'invalid_token', error_description: 'Token expired or revoked' } };
+  };
+
+  const streamResource = async (stream: FakeStream) => {
+    const isActive = await state.isStreamActive(stream.streamName);
+    return {
+      kind: 'youtube#liveStream',
+      id: stream.id,
+      snippet: { channelId: stream.channelId, title: stream.title },
+      cdn: {
+        ingestionType: 'rtmp',
+        resolution: 'variable',
+        frameRate: 'variable',
+        ingestionInfo: {
+          streamName: stream.streamName,
+          ingestionAddress: ingestBase,
+          backupIngestionAddress: `${ingestBase}?backup=1`,
+          rtmpsIngestionAddress: ingestBase.replace(/^rtmp:/, 'rtmps:'),
+        },
+      },
+      status: { streamStatus: isActive ? 'active' : 'ready', healthStatus: { status: isActive ? 'good' : 'noData' } },
+    };
+  };
+
+  const broadcastResource = (broadcast: FakeBroadcast) => ({
+    kind: 'youtube#liveBroadcast',
+    id: broadcast.id,
+    snippet: {
+      channelId: broadcast.channelId,
+      title: broadcast.title,
+      description: broadcast.description,
+      scheduledStartTime: broadcast.scheduledStartTime,
+    },
+    status: { lifeCycleStatus: broadcast.lifeCycleStatus, privacyStatus: broadcast.privacyStatus },
+    contentDetails: {
+      boundStreamId: broadcast.boundStreamId,
+      enableAutoStart: false,
+      enableAutoStop: false,
+      monitorStream: { enableMonitorStream: broadcast.enableMonitorStream },
+    },
+  });
+
+  const insertBroadcast = (channelId: string, body: unknown): FakeReply => {
+    if (!state.liveStreamingEnabled) {
+      return youtubeError(
+        403,
+        'liveStreamingNotEnabled',
+        'The user is not enabled for live streaming.',
+        'youtube.liveBroadcast',
+      );
+    }
+    const resource = (body ?? {}) as {
+      snippet?: { title?: string; description?: string; scheduledStartTime?: string };
+      status?: { privacyStatus?: string };
+      contentDetails?: { monitorStream?: { enableMonitorStream?: boolean } };
+    };
+    const title = resource.snippet?.title ?? '';
+    if (!title || title.length > 100 || /[<>]/.test(title)) {
+      return youtubeError(
+        400,
+        'invalidTitle',
+        'The value of the snippet.title property is invalid.',
+        'youtube.liveBroadcast',
+      );
+    }
+    if (!resource.snippet?.scheduledStartTime) {
+      return youtubeError(400, 'scheduledStartTimeRequired', 'Scheduled start time required.', 'youtube.liveBroadcast');
+    }
+    const privacyStatus = resource.status?.privacyStatus ?? '';
+    if (!['public', 'unlisted', 'private'].includes(privacyStatus)) {
+      return youtubeError(400, 'invalidPrivacyStatus', 'Invalid privacy status.', 'youtube.liveBroadcast');
+    }
+    const broadcast: FakeBroadcast = {
+      id: randomId(8),
+      channelId,
+      title,
+      description: resource.snippet.description ?? '',
+      privacyStatus,
+      scheduledStartTime: resource.snippet.scheduledStartTime,
+      enableMonitorStream: resource.contentDetails?.monitorStream?.enableMonitorStream ?? true,
+      lifeCycleStatus: 'created',
+      boundStreamId: undefined,
+    };
+    broadcasts.set(broadcast.id, broadcast);
+    inserted += 1;
+    return { status: 200, json: broadcastResource(broadcast) };
+  };
+
+  const insertStream = async (channelId: string, body: unknown): Promise<FakeReply> => {
+    const resource = (body ?? {}) as {
+      snippet?: { title?: string };
+      cdn?: { ingestionType?: string; resolution?: string; frameRate?: string };
+    };
+    if (!resource.snippet?.title)
+      return youtubeError(400, 'titleRequired', 'The stream title is required.', 'youtube.liveStream');
+    if (!resource.cdn?.ingestionType || !resource.cdn.resolution || !resource.cdn.frameRate) {
+      return youtubeError(400, 'ingestionTypeRequired', 'The cdn settings are required.', 'youtube.liveStream');
+    }
+    const stream: FakeStream = {
+      id: `${channelId}${randomId(6)}`,
+      channelId,
+      title: resource.snippet.title,
+      streamName: [0, 1, 2, 3, 4].map(() => randomBytes4()).join('-'),
+    };
+    streams.set(stream.id, stream);
+    return { status: 200, json: await streamResource(stream) };
+  };
+
+  const transition = async (channelId: string, query: URLSearchParams): Promise<FakeReply> => {
+    const broadcast = broadcasts.get(query.get('id') ?? '');
+    if (!broadcast || broadcast.channelId !== channelId) {
+      return youtubeError(404, 'liveBroadcastNotFound', 'Broadcast not found', 'youtube.liveBroadcast');
+    }
+    const target = query.get('broadcastStatus');
+    if (target !== 'testing' && target !== 'live' && target !== 'complete') {
+      return youtubeError(400, 'invalidValue', 'Invalid broadcastStatus', 'youtube.liveBroadcast');
+    }
+    if (broadcast.lifeCycleStatus === target) {
+      return youtubeError(403, 'redundantTransition', 'Redundant transition', 'youtube.liveBroadcast');
+    }
+    const from = broadcast.lifeCycleStatus;
+    const allowed =
+      (target === 'testing' && from === 'ready' && broadcast.enableMonitorStream) ||
+      (target === 'live' && (from === 'testing' || (from === 'ready' && !broadcast.enableMonitorStream))) ||
+      (target === 'complete' && (from === 'live' || from === 'testing'));
+    if (!allowed) return youtubeError(403, 'invalidTransition', 'Invalid transition', 'youtube.liveBroadcast');
+    const stream = streams.get(broadcast.boundStreamId ?? '');
+    if (target !== 'complete' && (!stream || !(await state.isStreamActive(stream.streamName)))) {
+      return youtubeError(403, 'errorStreamInactive', 'Stream is inactive', 'youtube.liveBroadcast');
+    }
+    broadcast.lifeCycleStatus = target;
+    return { status: 200, json: broadcastResource(broadcast) };
+  };
+
+  const youtube = async (request: FakeRequest, path: string): Promise<FakeReply> => {
+    const access = oauth.lookup(bearer(request));
+    if (!access) return unauthenticated();
+    if (!access.grant.scopes.includes(YOUTUBE_SCOPE)) {
+      return youtubeError(403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', 'global');
+    }
+    const channelId = access.grant.subject;
+    const query = request.url.searchParams;
+    if (!query.get('part')) return youtubeError(400, 'required', 'Required parameter: part', 'global');
+    const key = `${request.method} ${path}`;
+    if (key === 'GET /channels') {
+      const mine = state.channel && state.channel.id === channelId ? [state.channel] : [];
+      return {
+        status: 200,
+        json: {
+          kind: 'youtube#channelListResponse',
+          pageInfo: { totalResults: mine.length, resultsPerPage: 5 },
+          items: mine.map((channel) => ({
+            kind: 'youtube#channel',
+            id: channel.id,
+            snippet: { title: channel.title },
+          })),
+        },
+      };
+    }
+    if (key === 'POST /liveBroadcasts') return insertBroadcast(channelId, request.json);
+    if (key === 'POST /liveStreams') return insertStream(channelId, request.json);
+    if (key === 'GET /liveBroadcasts') {
+      const ids = (query.get('id') ?? '').split(',');
+      const items = [...broadcasts.values()].filter((b) => b.channelId === channelId && ids.includes(b.id));
+      return { status: 200, json: { kind: 'youtube#liveBroadcastListResponse', items: items.map(broadcastResource) } };
+    }
+    if (key === 'GET /liveStreams') {
+      const ids = (query.get('id') ?? '').split(',');
+      const mine = [...streams.values()].filter((s) => s.channelId === channelId && ids.includes(s.id));
+      return {
+        status: 200,
+        json: { kind: 'youtube#liveStreamListResponse', items: await Promise.all(mine.map(streamResource)) },
+      };
+    }
+    if (key === 'POST /liveBroadcasts/bind') {
+      const broadcast = broadcasts.get(query.get('id') ?? '');
+      if (!broadcast || broadcast.channelId !== channelId) {
+        return youtubeError(404, 'liveBroadcastNotFound', 'Broadcast not found', 'youtube.liveBroadcast');
+      }
+      const stream = streams.get(query.get('streamId') ?? '');
+      if (!stream || stream.channelId !== channelId) {
+        return youtubeError(404, 'liveStreamNotFound', 'Stream not found', 'youtube.liveBroadcast');
+      }
+      broadcast.boundStreamId = stream.id;
+      if (broadcast.lifeCycleStatus === 'created') broadcast.lifeCycleStatus = 'ready';
+      return { status: 200, json: broadcastResource(broadcast) };
+    }
+    if (key === 'POST /liveBroadcasts/transition') return transition(channelId, query);
+    return youtubeError(404, 'notFound', 'Not Found', 'global');
+  };
+
+  const server = await startFakeServer(async (request) => {
+    const path = request.url.pathname;
+    requests.push(`${request.method} ${path}`);
+    if (request.method === 'GET' && path === '/o/oauth2/v2/auth') return authorize(request);
+    if (request.method === 'GET' && path === '/o/oauth2/v2/auth/decide') return decide(request);
+    const failure = failures.take();
+    if (failure) return youtubeError(failure, 'backendError', 'Backend Error', 'global');
+    if (request.method === 'POST' && path === '/token') return token(request);
+    if (request.method === 'POST' && path === '/revoke') return revoke(request);
+    if (path.startsWith('/youtube/v3/')) return youtube(request, path.slice('/youtube/v3'.length));
+    return { status: 404, json: { error: { code: 404, message: 'Not Found' } } };
+  }, options.port);
+
+  return {
+    url: server.url,
+    client,
+    env: {
+      GOOGLE_AUTH_URL: `${server.url}/o/oauth2/v2/auth`,
+      GOOGLE_TOKEN_URL: `${server.url}/token`,
+      GOOGLE_REVOKE_URL: `${server.url}/revoke`,
+      YOUTUBE_API_URL: `${server.url}/youtube/v3`,
+      YOUTUBE_CLIENT_ID: client.id,
+      YOUTUBE_CLIENT_SECRET: client.secret,
+    },
+    get channel() {
+      return state.channel;
+    },
+    set channel(value) {
+      state.channel = value;
+    },
+    get liveStreamingEnabled() {
+      return state.liveStreamingEnabled;
+    },
+    set liveStreamingEnabled(value) {
+      state.liveStreamingEnabled = value;
+    },
+    get isStreamActive() {
+      return state.isStreamActive;
+    },
+    set isStreamActive(value) {
+      state.isStreamActive = value;
+    },
+    oauth,
+    broadcasts: () => [...broadcasts.values()].map((broadcast) => ({ ...broadcast })),
+    streams: () => [...streams.values()].map((stream) => ({ ...stream })),
+    get insertedBroadcasts() {
+      return inserted;
+    },
+    requests,
+    failNext: (count, status) => failures.failNext(count, status),
+    revokeAll: () => oauth.revokeAll(),
+    close: server.close,
+  };
+}
+
+function randomBytes4() {
+  return randomId(3).replace(/[-_]/g, 'x').toLowerCase().slice(0, 4);
+}
