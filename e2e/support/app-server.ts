@@ -16,10 +16,22 @@ import { meetings } from '@meetcast/db';
 import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/env.js';
+import { startFakeGoogle } from '../../apps/server/test/fake-platforms/fake-google.js';
+import { startFakeTwitch } from '../../apps/server/test/fake-platforms/fake-twitch.js';
 import { seedForAdmin } from './admin-seed.js';
 import { E2E_PORTS } from './ports.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'meetcast-e2e-'));
+// Google/YouTube and Twitch cannot be reached from here: their local stand-ins, pushing to receivers
+// the streaming tests start on known ports.
+const google = await startFakeGoogle({
+  port: E2E_PORTS.google,
+  ingestBase: `rtmp://127.0.0.1:${E2E_PORTS.youtubeIngest}/live2`,
+});
+const twitch = await startFakeTwitch({
+  port: E2E_PORTS.twitch,
+  ingestBase: `rtmp://127.0.0.1:${E2E_PORTS.twitchIngest}/app`,
+});
 const config = loadConfig({
   ...process.env,
   PORT: String(E2E_PORTS.app),
@@ -29,6 +41,8 @@ const config = loadConfig({
   REDIS_URL: '',
   SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
   PUBLIC_URL: `http://127.0.0.1:${E2E_PORTS.app}`,
+  ...google.env,
+  ...twitch.env,
   RATE_LIMIT_MULTIPLIER: '50',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 });
@@ -75,6 +89,15 @@ const hook = createServer((request, response) => {
       );
     return;
   }
+  // Streaming tests: what the platforms' stand-ins were asked to do.
+  if (request.method === 'GET' && url.pathname === '/fake-platforms') {
+    const state = {
+      youtube: { broadcasts: google.broadcasts(), streams: google.streams(), inserted: google.insertedBroadcasts },
+      twitch: { channels: [...twitch.channels.values()], streamKey: twitch.streamKeyOf(twitch.user.id) },
+    };
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(state));
+    return;
+  }
   // Room tests: the media server dies; the supervisor must bring it (and the rooms) back.
   if (request.method === 'POST' && url.pathname === '/kill-janus') {
     const pid = context.media.managed?.pid;
@@ -111,6 +134,7 @@ const hook = createServer((request, response) => {
 async function shutdown() {
   hook.close();
   await app.close().catch(() => undefined);
+  await Promise.all([google.close(), twitch.close()]);
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }

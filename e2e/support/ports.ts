@@ -19,6 +19,13 @@ export const E2E_PORTS = {
   hook: base + 3,
   /** The test OpenID provider of oidc-provider.ts, outside the block so it stays per checkout. */
   oidc: base + 20_000,
+  /** The local stand-ins of Google/YouTube and Twitch (app-server.ts runs them). */
+  google: base + 20_001,
+  twitch: base + 20_002,
+  /** RTMP receivers the streaming tests start: where YouTube, Twitch and a custom address push. */
+  youtubeIngest: base + 20_003,
+  twitchIngest: base + 20_004,
+  customIngest: base + 20_005,
 };
 
 export const APP_URL = `http://127.0.0.1:${E2E_PORTS.app}`;

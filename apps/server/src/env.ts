@@ -83,6 +83,15 @@ export const EnvSchema = z.object({
       .refine((value) => parseSecretsKey(value) !== undefined, '32 bytes written as 64 hex digits or as base64')
       .optional(),
   ),
+  /**
+   * Broadcast composers in this process: `local` (the only ones: a full machine refuses at once),
+   * `shared` (composer machines elsewhere too: whichever has room takes a broadcast), `off`.
+   */
+  COMPOSER_WORKER: z.enum(['local', 'shared', 'off']).default('local'),
+  /** Cores this machine gives composers; unset: all of its cores. */
+  COMPOSER_CORES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1024).optional()),
+  /** Where a composer opens the meeting's layout page; unset: this process's own address. */
+  COMPOSER_PAGE_URL: z.preprocess(emptyToUndefined, optionalUrl),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -122,6 +131,7 @@ export interface AppConfig {
   webDistDir: string;
   reminderIntervalSeconds: number;
   streaming: StreamingConfig;
+  composer: { mode: Env['COMPOSER_WORKER']; cores: number | undefined; pageUrl: string | undefined };
 }
 
 export interface PlatformClient {
@@ -200,6 +210,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webDistDir: resolve(env.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
     streaming: streamingConfig(env, publicUrl),
+    composer: { mode: env.COMPOSER_WORKER, cores: env.COMPOSER_CORES, pageUrl: env.COMPOSER_PAGE_URL },
   };
 }
 

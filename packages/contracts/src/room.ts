@@ -11,7 +11,8 @@ export const ROOM_MESSAGE = 'room-message';
 /** Where browsers open their media connection (the server's proxy to Janus). */
 export const JANUS_PATH = '/janus';
 
-export const PARTICIPANT_ROLES = ['host', 'cohost', 'participant'] as const;
+/** `composer`: the broadcast composer's hidden seat (it only ever sees itself with this role). */
+export const PARTICIPANT_ROLES = ['host', 'cohost', 'participant', 'composer'] as const;
 export const ParticipantRoleSchema = z.enum(PARTICIPANT_ROLES);
 export type ParticipantRole = z.infer<typeof ParticipantRoleSchema>;
 

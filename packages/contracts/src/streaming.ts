@@ -95,17 +95,14 @@ export const DestinationRequestSchema = z.object({
 export type DestinationRequest = z.infer<typeof DestinationRequestSchema>;
 
 /** Form posts send the destinations as one JSON-encoded field; JSON bodies may send the array itself. */
-const DestinationsFieldSchema = z.preprocess(
-  (value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  },
-  z.array(DestinationRequestSchema).max(STREAMING_LIMITS.destinations),
-);
+const DestinationsFieldSchema = z.preprocess((value) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}, z.array(DestinationRequestSchema).max(STREAMING_LIMITS.destinations));
 
 const FlagSchema = formInt(z.number().min(0).max(1));
 
@@ -133,6 +130,13 @@ export const StartBroadcastInputSchema = TokenOnlyInputSchema.extend({
   record: FlagSchema.default(0),
 });
 export const BroadcastMeetInputSchema = TokenOnlyInputSchema.extend({ meetId: MeetIdSchema });
+/** Anyone may ask; a room grant (people in the meeting, the composer) sees what the room sees. */
+export const GetBroadcastInputSchema = z.object({
+  token: z.string().max(512).optional(),
+  grant: z.string().max(100).optional(),
+  meetId: MeetIdSchema,
+  lng: LanguageFieldSchema,
+});
 /** Adds or removes one destination while live (the Live panel). */
 export const ChangeBroadcastDestinationInputSchema = BroadcastMeetInputSchema.extend({
   /** A JSON array holding the one destination to add. */

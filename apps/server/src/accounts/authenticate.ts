@@ -35,3 +35,10 @@ export async function requireAdmin(context: AppContext, request: FastifyRequest)
   if (session.user.roleId !== ROLE.admin) throw forbidden('errors.admin_only');
   return session;
 }
+
+/** The signed-in user, when the request carries a valid token; for calls open to guests too. */
+export async function optionalUser(context: AppContext, request: FastifyRequest) {
+  const token = requestToken(request);
+  if (!token || token.length > 512) return undefined;
+  return (await context.sessions.verify(token).catch(() => undefined))?.user;
+}

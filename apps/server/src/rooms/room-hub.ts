@@ -134,6 +134,7 @@ export class RoomHub {
       video: false,
       screen: false,
       handRaised: false,
+      isComposer: participant.role === 'composer',
     };
     socket.data = data;
   }
@@ -180,8 +181,10 @@ export class RoomHub {
     } catch {
       socket.emit(ROOM_EVENT, { type: 'error', reason: 'media_unavailable' } satisfies RoomServerEvent);
     }
-    await markLive(this.context, meeting.id);
-    data.joinedAt = Math.floor((await openAttendance(this.context, participant)).getTime() / 1000);
+    if (!data.isComposer) {
+      await markLive(this.context, meeting.id);
+      data.joinedAt = Math.floor((await openAttendance(this.context, participant)).getTime() / 1000);
+    }
     await socket.join(members(meeting.id));
     if (isHostRole(participant.role)) await socket.join(hosts(meeting.id));
     const participants = await this.presence(meeting.id);
@@ -198,6 +201,7 @@ export class RoomHub {
       meeting: await roomMeeting(this.context, fresh ?? meeting),
       media,
     } satisfies RoomServerEvent);
+    if (data.isComposer) return;
     socket
       .to(members(meeting.id))
       .emit(ROOM_EVENT, { type: 'participant.joined', participant: self } satisfies RoomServerEvent);
@@ -209,7 +213,7 @@ export class RoomHub {
     const latest = new Map<string, RoomSocketData>();
     for (const socket of sockets) {
       const data = socket.data as RoomSocketData;
-      latest.set(data.participantId, data);
+      if (!data.isComposer) latest.set(data.participantId, data);
     }
     const rows = await participantRows(this.context, [...latest.keys()]);
     return [...latest.values()].flatMap((data) => {
@@ -236,6 +240,7 @@ export class RoomHub {
   }
 
   private async onDisconnect(data: RoomSocketData) {
+    if (data.isComposer) return;
     if (!data.admitted) {
       await this.announceLobby(data.meetingId);
       return;
@@ -254,7 +259,7 @@ export class RoomHub {
 
   private async endIfEmpty(meetingId: number) {
     const sockets = await this.namespace.in(members(meetingId)).fetchSockets();
-    if (sockets.length > 0) return;
+    if (sockets.some((socket) => !(socket.data as RoomSocketData).isComposer)) return;
     const [meeting] = await this.context.db.select().from(meetings).where(eq(meetings.id, meetingId));
     if (!meeting || meeting.state !== 'live') return;
     await this.finish(meeting, 'empty');
@@ -287,6 +292,7 @@ export class RoomHub {
     if (!parsed.success) throw new Refusal('invalid_message');
     const data = socket.data as RoomSocketData;
     if (!data.admitted) throw new Refusal('in_lobby');
+    if (data.isComposer) throw new Refusal('forbidden');
     const found = await participantWithMeeting(this.context, data.participantId);
     if (!found || found.participant.state !== 'admitted') throw new Refusal('forbidden');
     const message = parsed.data;

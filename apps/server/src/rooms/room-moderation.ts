@@ -13,6 +13,8 @@ export interface RoomSocketData {
   video: boolean;
   screen: boolean;
   handRaised: boolean;
+  /** The broadcast composer: in the meeting's events, out of its presence, attendance and emptiness. */
+  isComposer: boolean;
 }
 
 /** Socket.IO rooms of a meeting: everyone admitted, its hosts, its lobby, and one per participant. */

@@ -69,6 +69,11 @@ function passwordMatches(meeting: MeetingRow, given: string): Promise<boolean> {
   return verifyPassword(meeting.passwordHash, given);
 }
 
+/** The meeting's host, or an invitee the host made a co-host: who may run its broadcast. */
+export async function managesMeeting(context: AppContext, meeting: MeetingRow, user: UserRow | undefined) {
+  return user?.id === meeting.hostId || Boolean((await inviteeOf(context, meeting, user))?.isCoHost);
+}
+
 async function isHostOrInvited(context: AppContext, meeting: MeetingRow, user: UserRow | undefined) {
   return user?.id === meeting.hostId || Boolean(await inviteeOf(context, meeting, user));
 }

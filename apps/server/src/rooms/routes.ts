@@ -4,8 +4,8 @@ import {
   JoinRoomInputSchema,
   JoinRoomOutputSchema,
 } from '@meetcast/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestToken } from '../accounts/authenticate.js';
+import type { FastifyInstance } from 'fastify';
+import { optionalUser } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
 import { success } from '../http/api-route.js';
 import { apiRoute } from '../http/api-route.js';
@@ -18,13 +18,6 @@ const ROOM_LIMITS = {
   joinByAddress: { name: 'room-join-address', limit: 60, windowSeconds: 300 },
   passwordByMeeting: { name: 'room-password-meeting', limit: 30, windowSeconds: 300 },
 };
-
-/** The signed-in user, when the request carries a valid token; rooms are open to guests too. */
-async function optionalUser(context: AppContext, request: FastifyRequest) {
-  const token = requestToken(request);
-  if (!token || token.length > 512) return undefined;
-  return (await context.sessions.verify(token).catch(() => undefined))?.user;
-}
 
 export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
   apiRoute(app, {

@@ -54,6 +54,7 @@ export function createAppRouter() {
           lazy: async () => ({ Component: (await withTimeout(import('../features/shell/admin-layout'))).AdminLayout }),
           children: childrenOf('admin'),
         },
+        { children: childrenOf('bare') },
         { element: <BlankLayout />, children: [{ path: '*', element: <NotFoundPage /> }] },
       ],
     },

@@ -5,9 +5,10 @@ import type { ComponentType } from 'react';
  * the import is lazy, so each page (the room, the calendar, the admin area…) loads only when visited.
  *
  * layout: "main" = sidebar + top bar for signed-in visitors (blank when no session cookie is present),
- * "blank" = no sidebar, "admin" = the admin area with its own sidebar (administrators only).
+ * "blank" = no sidebar, "admin" = the admin area with its own sidebar (administrators only),
+ * "bare" = nothing but the page (the broadcast composer's view of a meeting).
  */
-export type LayoutKind = 'main' | 'blank' | 'admin';
+export type LayoutKind = 'main' | 'blank' | 'admin' | 'bare';
 
 export interface PageRoute {
   path: string;
@@ -61,6 +62,14 @@ export const PAGE_ROUTES: PageRoute[] = [
     layout: 'blank',
     page: () => import('../features/auth/reset-password-page'),
     ns: ['auth'],
+  },
+
+  // Bare: opened by the broadcast composer with a grant, never by people.
+  {
+    path: '/broadcast-layout/:meetId',
+    layout: 'bare',
+    page: () => import('../features/room/broadcast-layout-page'),
+    ns: ['room'],
   },
 
   // Admin layout

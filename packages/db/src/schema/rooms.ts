@@ -13,7 +13,8 @@ export const roomCredentials = pgTable('room_credentials', {
   createdAt: createdAt(),
 });
 
-export const PARTICIPANT_ROLES = ['host', 'cohost', 'participant'] as const;
+/** `composer`: the broadcast composer's seat; it watches and listens, is never listed, never counted, never speaks. */
+export const PARTICIPANT_ROLES = ['host', 'cohost', 'participant', 'composer'] as const;
 export const PARTICIPANT_STATES = ['lobby', 'admitted', 'denied', 'removed', 'left'] as const;
 
 /**

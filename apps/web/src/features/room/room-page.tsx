@@ -29,32 +29,36 @@ export default function RoomPage() {
     setHasLeft(true);
   }, []);
 
-  if (room.isPending) {
-    return (
-      <div className="flex justify-center p-12" role="status" aria-label={t('call.loading')}>
-        <Spinner className="size-8" />
-      </div>
-    );
-  }
-  if (room.isError) {
-    const status = room.error instanceof ApiError ? room.error.httpStatus : 0;
-    const kind = status === 410 ? 'ended' : 'unavailable';
-    return <RoomNotice kind={kind} message={room.error.message} />;
-  }
-  const { meeting, is_host: isHost } = room.data.data;
-  if (hasLeft && !joined) {
-    return (
-      <RoomNotice
-        kind="left"
-        meetingName={meeting.name}
-        onLeave={() => {
-          setHasLeft(false);
-          void room.refetch();
-        }}
-      />
-    );
-  }
-  if (!joined) {
+  if (joined) return <InCall joined={joined} local={local} onLeave={onLeave} />;
+  // The layout leaves the landmark to the room: the call has its own <main>, every other state this one.
+  return <main id="main">{beforeTheCall()}</main>;
+
+  function beforeTheCall() {
+    if (room.isPending) {
+      return (
+        <div className="flex justify-center p-12" role="status" aria-label={t('call.loading')}>
+          <Spinner className="size-8" />
+        </div>
+      );
+    }
+    if (room.isError) {
+      const status = room.error instanceof ApiError ? room.error.httpStatus : 0;
+      const kind = status === 410 ? 'ended' : 'unavailable';
+      return <RoomNotice kind={kind} message={room.error.message} />;
+    }
+    const { meeting, is_host: isHost } = room.data.data;
+    if (hasLeft) {
+      return (
+        <RoomNotice
+          kind="left"
+          meetingName={meeting.name}
+          onLeave={() => {
+            setHasLeft(false);
+            void room.refetch();
+          }}
+        />
+      );
+    }
     return (
       <PreJoin
         meeting={meeting}
@@ -65,5 +69,4 @@ export default function RoomPage() {
       />
     );
   }
-  return <InCall joined={joined} local={local} onLeave={onLeave} />;
 }

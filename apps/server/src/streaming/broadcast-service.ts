@@ -1,0 +1,231 @@
+import type { DestinationRequest } from '@meetcast/contracts';
+import {
+  and,
+  broadcastDestinations,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  isUniqueViolation,
+  liveBroadcasts,
+  meetings,
+  streamConnections,
+  type MeetingRow,
+} from '@meetcast/db';
+import type { AppContext } from '../context.js';
+import { badRequest, conflict, forbidden, gone, notFound, unavailable } from '../http/app-error.js';
+import { findMeeting, managesMeeting } from '../rooms/room-service.js';
+import type { users } from '@meetcast/db';
+import type { BroadcastRow } from './broadcast-view.js';
+
+type UserRow = typeof users.$inferSelect;
+
+/** What the composer workers of this deployment can say before a broadcast is created. */
+export interface ComposerCapacity {
+  /** False when this process runs no worker and others may: capacity is then decided when one claims it. */
+  isLocalOnly: boolean;
+  hasRoom(): boolean;
+  nudge(): void;
+}
+
+export async function requireMeeting(context: AppContext, meetId: string): Promise<MeetingRow> {
+  const meeting = await findMeeting(context, meetId);
+  if (!meeting) throw notFound('room.not_found');
+  return meeting;
+}
+
+export async function requireManager(context: AppContext, meeting: MeetingRow, user: UserRow) {
+  if (!(await managesMeeting(context, meeting, user))) throw forbidden('broadcasts.not_manager');
+}
+
+export async function latestBroadcast(context: AppContext, meetingId: number): Promise<BroadcastRow | undefined> {
+  const [row] = await context.db
+    .select()
+    .from(liveBroadcasts)
+    .where(eq(liveBroadcasts.meetingId, meetingId))
+    .orderBy(desc(liveBroadcasts.id))
+    .limit(1);
+  return row;
+}
+
+export async function runningBroadcast(context: AppContext, meetingId: number) {
+  const [row] = await context.db
+    .select()
+    .from(liveBroadcasts)
+    .where(and(eq(liveBroadcasts.meetingId, meetingId), inArray(liveBroadcasts.state, ['starting', 'live'])));
+  return row;
+}
+
+/** The caller's own, usable connections for these requests, in order; anything else is refused. */
+async function destinationRows(
+  context: AppContext,
+  user: UserRow,
+  meeting: MeetingRow,
+  requests: DestinationRequest[],
+) {
+  const ids = requests.map((request) => request.connection_id);
+  if (new Set(ids).size !== ids.length) throw badRequest('broadcasts.duplicate_destination');
+  if (ids.length === 0) return [];
+  const connections = await context.db
+    .select()
+    .from(streamConnections)
+    .where(and(inArray(streamConnections.id, ids), eq(streamConnections.userId, user.id)));
+  return requests.map((request) => {
+    const connection = connections.find((row) => row.id === request.connection_id);
+    if (!connection || connection.status !== 'connected') throw badRequest('broadcasts.connection_unusable');
+    return {
+      connectionId: connection.id,
+      platform: connection.platform,
+      name: connection.name,
+      title: request.title || meeting.name,
+      description: request.description ?? '',
+      privacy: connection.platform === 'youtube' ? (request.privacy ?? 'public') : null,
+      category: connection.platform === 'twitch' ? (request.category ?? null) : null,
+    };
+  });
+}
+
+/**
+ * Starts a broadcast of a meeting, or answers the one already running: a retried call never makes
+ * a second (the database allows one running broadcast per meeting, whatever races).
+ */
+export async function startBroadcast(
+  context: AppContext,
+  composers: ComposerCapacity,
+  input: { user: UserRow; meetId: string; destinations: DestinationRequest[]; record: boolean },
+): Promise<{ broadcast: BroadcastRow; meeting: MeetingRow }> {
+  const meeting = await requireMeeting(context, input.meetId);
+  if (meeting.state === 'ended' || meeting.state === 'cancelled') throw gone('room.ended');
+  await requireManager(context, meeting, input.user);
+  const running = await runningBroadcast(context, meeting.id);
+  if (running) return { broadcast: running, meeting };
+  if (input.destinations.length === 0 && !input.record) throw badRequest('broadcasts.nothing_to_do');
+  const rows = await destinationRows(context, input.user, meeting, input.destinations);
+  if (composers.isLocalOnly && !composers.hasRoom()) throw unavailable('broadcasts.capacity_full');
+  try {
+    const broadcast = await context.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(liveBroadcasts)
+        .values({ meetingId: meeting.id, startedBy: input.user.id, record: input.record })
+        .returning();
+      if (!created) throw new Error('broadcast not stored');
+      if (rows.length > 0) {
+        await tx.insert(broadcastDestinations).values(rows.map((row) => ({ ...row, broadcastId: created.id })));
+      }
+      return created;
+    });
+    composers.nudge();
+    return { broadcast, meeting };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const raced = await runningBroadcast(context, meeting.id);
+    if (!raced) throw conflict('broadcasts.not_running');
+    return { broadcast: raced, meeting };
+  }
+}
+
+async function requireRunning(context: AppContext, user: UserRow, meetId: string) {
+  const meeting = await requireMeeting(context, meetId);
+  await requireManager(context, meeting, user);
+  const broadcast = await runningBroadcast(context, meeting.id);
+  if (!broadcast) throw conflict('broadcasts.not_running');
+  return { broadcast, meeting };
+}
+
+/** Asks the composer to end the broadcast and waits (a few seconds at most) until it has. */
+export async function stopBroadcast(context: AppContext, composers: ComposerCapacity, user: UserRow, meetId: string) {
+  const { broadcast, meeting } = await requireRunning(context, user, meetId);
+  if (!broadcast.composerId) {
+    // No composer ever took it: nothing runs, it simply ends.
+    await context.db
+      .update(liveBroadcasts)
+      .set({ state: 'ended', endedAt: new Date(), stopRequested: true })
+      .where(eq(liveBroadcasts.id, broadcast.id));
+  } else {
+    await context.db.update(liveBroadcasts).set({ stopRequested: true }).where(eq(liveBroadcasts.id, broadcast.id));
+    composers.nudge();
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const [row] = await context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.id, broadcast.id));
+      if (!row || (row.state !== 'starting' && row.state !== 'live')) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  const [latest] = await context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.id, broadcast.id));
+  return { broadcast: latest ?? broadcast, meeting };
+}
+
+/** Adds one destination to a running broadcast, or takes one off it. */
+export async function changeDestination(
+  context: AppContext,
+  composers: ComposerCapacity,
+  input: { user: UserRow; meetId: string; add: DestinationRequest | undefined; removeConnectionId: number | undefined },
+) {
+  const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
+  if (input.add) {
+    const [row] = await destinationRows(context, input.user, meeting, [input.add]);
+    if (!row) throw badRequest('broadcasts.connection_unusable');
+    // Added again after removal: a fresh start (YouTube needs a new broadcast once one is complete).
+    await context.db
+      .insert(broadcastDestinations)
+      .values({ ...row, broadcastId: broadcast.id })
+      .onConflictDoUpdate({
+        target: [broadcastDestinations.broadcastId, broadcastDestinations.connectionId],
+        set: {
+          ...row,
+          state: 'starting',
+          removed: false,
+          error: null,
+          externalBroadcastId: null,
+          externalStreamId: null,
+          updatedAt: new Date(),
+        },
+      });
+  } else if (input.removeConnectionId !== undefined) {
+    const removed = await context.db
+      .update(broadcastDestinations)
+      .set({ removed: true, updatedAt: new Date() })
+      .where(
+        and(
+          eq(broadcastDestinations.broadcastId, broadcast.id),
+          eq(broadcastDestinations.connectionId, input.removeConnectionId),
+        ),
+      )
+      .returning();
+    if (removed.length === 0) throw notFound();
+  } else {
+    throw badRequest('broadcasts.nothing_to_do');
+  }
+  composers.nudge();
+  return { broadcast, meeting };
+}
+
+/** Logo, lower-third banner and ticker; a field not sent stays, an empty one is cleared. */
+export async function setOverlay(
+  context: AppContext,
+  input: { user: UserRow; meetId: string; logoUrl?: string; banner?: string; ticker?: string },
+) {
+  const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
+  const value = (text: string | undefined) => (text === undefined ? undefined : text.trim() || null);
+  const [updated] = await context.db
+    .update(liveBroadcasts)
+    .set({
+      overlayLogoUrl: value(input.logoUrl),
+      overlayBanner: value(input.banner),
+      overlayTicker: value(input.ticker),
+      updatedAt: new Date(),
+    })
+    .where(eq(liveBroadcasts.id, broadcast.id))
+    .returning();
+  return { broadcast: updated ?? broadcast, meeting };
+}
+
+/** Recordings of the meetings the user hosts, newest first. */
+export async function listRecordings(context: AppContext, user: UserRow) {
+  return context.db
+    .select({ broadcast: liveBroadcasts, meeting: meetings })
+    .from(liveBroadcasts)
+    .innerJoin(meetings, eq(meetings.id, liveBroadcasts.meetingId))
+    .where(and(eq(meetings.hostId, user.id), isNotNull(liveBroadcasts.recordingFile)))
+    .orderBy(desc(liveBroadcasts.id));
+}

@@ -1,0 +1,69 @@
+import type { Language, LiveBroadcast } from '@meetcast/contracts';
+import { asc, broadcastDestinations, eq, type liveBroadcasts, type MeetingRow } from '@meetcast/db';
+import type { AppContext } from '../context.js';
+import { englishCatalog, translate, type MessageKey } from '../i18n/messages.js';
+
+export type BroadcastRow = typeof liveBroadcasts.$inferSelect;
+
+const epoch = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
+
+/** Stored keys are ours, but a row written by an older version may hold one that no longer exists. */
+function message(language: Language, key: string | null): string | null {
+  if (!key) return null;
+  return key in englishCatalog() ? translate(language, key as MessageKey) : key;
+}
+
+export const recordingUrl = (file: string) => `/api/recordings/${file}`;
+
+/** A broadcast as the contract shows it; destinations only for those who manage it. */
+export async function broadcastView(
+  context: AppContext,
+  broadcast: BroadcastRow,
+  meeting: MeetingRow,
+  viewer: { canManage: boolean; language: Language },
+): Promise<LiveBroadcast> {
+  const destinations = viewer.canManage
+    ? await context.db
+        .select()
+        .from(broadcastDestinations)
+        .where(eq(broadcastDestinations.broadcastId, broadcast.id))
+        .orderBy(asc(broadcastDestinations.id))
+    : [];
+  const reduced = broadcast.quality && broadcast.quality !== '720p30' && broadcast.state !== 'ended';
+  return {
+    id: broadcast.id,
+    url_slug: meeting.slug,
+    state: broadcast.state,
+    started_at: epoch(broadcast.startedAt),
+    ended_at: epoch(broadcast.endedAt),
+    destinations: destinations
+      .filter((destination) => !destination.removed)
+      .map((destination) => ({
+        connection_id: destination.connectionId ?? 0,
+        platform: destination.platform,
+        name: destination.name,
+        state: destination.state,
+        error: message(viewer.language, destination.error),
+        bitrate_kbps: destination.bitrateKbps,
+        fps: destination.fps,
+        health: destination.health,
+        viewers: destination.viewers,
+      })),
+    recording:
+      broadcast.recordingFile && broadcast.recordingSeconds
+        ? { url: recordingUrl(broadcast.recordingFile), duration: broadcast.recordingSeconds }
+        : null,
+    watch_url: `${context.config.publicUrl}/channel/${meeting.slug}`,
+    notice: broadcast.failure
+      ? message(viewer.language, broadcast.failure)
+      : reduced
+        ? translate(viewer.language, 'broadcasts.reduced_quality', { quality: broadcast.quality ?? '' })
+        : null,
+    overlay: {
+      logo_url: broadcast.overlayLogoUrl,
+      banner: broadcast.overlayBanner,
+      ticker: broadcast.overlayTicker,
+    },
+    can_manage: viewer.canManage,
+  };
+}

@@ -1,0 +1,268 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { and, broadcastDestinations, eq, liveBroadcasts, meetings, ne } from '@meetcast/db';
+import type { AppContext } from '../../context.js';
+import { issueGrant } from '../../rooms/grants.js';
+import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
+import type { Quality } from './capacity.js';
+import { ProcessLedger } from './child-processes.js';
+import { Encoder } from './encoder.js';
+import { LayoutBrowser } from './layout-browser.js';
+import { MediaFanOut } from './media-fan-out.js';
+import { Pusher, type PusherState } from './pusher.js';
+import { Recorder } from './recorder.js';
+import { VirtualScreen } from './virtual-screen.js';
+
+type BroadcastRow = typeof liveBroadcasts.$inferSelect;
+export type Drivers = Record<DestinationRow['platform'], DestinationDriver>;
+
+const SCREEN = { width: 1280, height: 720 };
+const STATUS_EVERY_MS = 5000;
+
+interface RunningDestination {
+  row: DestinationRow;
+  pusher: Pusher | undefined;
+  isLive: boolean;
+  lastStatusAt: number;
+}
+
+export interface SessionOptions {
+  context: AppContext;
+  drivers: Drivers;
+  broadcast: BroadcastRow;
+  quality: Quality;
+  /** This composer's own folder (profile, sound server socket, process ledger). */
+  folder: string;
+  displayNumber: number;
+  /** Where the layout page is served, e.g. http://127.0.0.1:3000. */
+  pageBaseUrl: string;
+  recordingsDir: string;
+}
+
+/**
+ * One broadcast on this machine: the virtual screen, the layout page, the one encode, a pusher per
+ * destination and the recording. `sync` is called every couple of seconds by the worker: it follows
+ * the host's changes (stop, destinations added or removed) and writes the figures back.
+ */
+export class BroadcastSession {
+  private readonly ledger: ProcessLedger;
+  private readonly screen: VirtualScreen;
+  private browser: LayoutBrowser | undefined;
+  private encoder: Encoder | undefined;
+  private recorder: Recorder | undefined;
+  private recordingName: string | undefined;
+  private readonly destinations = new Map<number, RunningDestination>();
+  private encoderRestarts = 0;
+  /** The one encode, shared by every destination and the recording. */
+  private readonly fanOut = new MediaFanOut();
+  isEnded = false;
+
+  constructor(private readonly options: SessionOptions) {
+    mkdirSync(options.folder, { recursive: true });
+    this.ledger = new ProcessLedger(options.folder, 'processes');
+    this.screen = new VirtualScreen(this.ledger, options.folder, options.displayNumber, SCREEN);
+  }
+
+  private get id() {
+    return this.options.broadcast.id;
+  }
+
+  private log(message: string, extra: Record<string, unknown> = {}) {
+    this.options.context.log.info({ broadcastId: this.id, ...extra }, `composer: ${message}`);
+  }
+
+  async start() {
+    const { context, broadcast } = this.options;
+    const [meeting] = await context.db.select().from(meetings).where(eq(meetings.id, broadcast.meetingId));
+    if (!meeting) throw new Error('meeting gone');
+    await this.screen.start();
+    const { token } = await issueGrant(context.db, {
+      meetingId: meeting.id,
+      userId: null,
+      displayName: 'Meetcast',
+      browserHash: null,
+      role: 'composer',
+      state: 'admitted',
+    });
+    // The grant travels in the fragment: it never reaches a log or a Referer.
+    const url = `${this.options.pageBaseUrl}/broadcast-layout/${encodeURIComponent(meeting.slug)}#grant=${token}`;
+    this.browser = new LayoutBrowser(this.options.folder, this.screen, url, (message) => this.log(message));
+    await this.browser.start();
+    await this.browser.ready(20_000);
+    this.startEncoder();
+    if (broadcast.record) {
+      mkdirSync(this.options.recordingsDir, { recursive: true });
+      this.recordingName = newRecordingName(broadcast);
+      this.recorder = new Recorder(this.ledger, this.fanOut, join(this.options.recordingsDir, this.recordingName));
+      this.recorder.start();
+    }
+    await context.db
+      .update(liveBroadcasts)
+      .set({ state: 'live', startedAt: new Date(), quality: this.options.quality.name })
+      .where(eq(liveBroadcasts.id, this.id));
+  }
+
+  private startEncoder() {
+    const encoder = new Encoder(this.ledger, this.screen, this.options.quality);
+    this.encoder = encoder;
+    encoder.on('data', (chunk) => this.fanOut.write(chunk));
+    encoder.on('exit', (reason) => {
+      this.log(reason);
+      if (this.isEnded) return;
+      // The encode is the broadcast: bring it back a few times before giving up.
+      if (this.encoderRestarts++ < 3) setTimeout(() => this.startEncoder(), 1000).unref();
+      else void this.fail('broadcasts.composer_failed');
+    });
+    encoder.start();
+  }
+
+  /** Follows the database: stop, destinations added or removed; writes states and figures. */
+  async sync() {
+    const { context } = this.options;
+    const [row] = await context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.id, this.id));
+    const [meeting] = row
+      ? await context.db.select({ state: meetings.state }).from(meetings).where(eq(meetings.id, row.meetingId))
+      : [];
+    if (!row || row.stopRequested || !meeting || meeting.state === 'ended' || meeting.state === 'cancelled') {
+      await this.stop();
+      return;
+    }
+    const rows = await context.db
+      .select()
+      .from(broadcastDestinations)
+      .where(eq(broadcastDestinations.broadcastId, this.id));
+    for (const destination of rows) {
+      const running = this.destinations.get(destination.id);
+      if (destination.removed) {
+        if (running) await this.endDestination(running);
+        continue;
+      }
+      if (!running && destination.state !== 'ended' && destination.state !== 'failed') {
+        this.addDestination(destination);
+      } else if (running) {
+        running.row = destination;
+        await this.reportFigures(running);
+      }
+    }
+  }
+
+  private addDestination(row: DestinationRow) {
+    const running: RunningDestination = { row, pusher: undefined, isLive: false, lastStatusAt: 0 };
+    this.destinations.set(row.id, running);
+    const driver = this.options.drivers[row.platform];
+    void driver.prepare(row).then(
+      ({ ingestUrl }) => {
+        if (this.isEnded || !this.destinations.has(row.id)) return;
+        const pusher = new Pusher(
+          this.ledger,
+          this.fanOut,
+          ingestUrl,
+          () => this.encoder?.fps ?? 0,
+          (message) => this.log(message, { destinationId: row.id }),
+        );
+        running.pusher = pusher;
+        pusher.on('state', (state, error) => void this.onPusherState(running, state, error));
+        pusher.start();
+      },
+      (error: unknown) => void this.failDestination(running, error),
+    );
+  }
+
+  private async onPusherState(running: RunningDestination, state: PusherState, error: string | null) {
+    if (this.isEnded && state !== 'ended') return;
+    if (state === 'live' && !running.isLive) {
+      running.isLive = true;
+      // The platform sees media now: YouTube waits for the stream to be active and goes live.
+      this.options.drivers[running.row.platform].goLive(running.row).catch((failure: unknown) => {
+        void this.failDestination(running, failure);
+      });
+    }
+    await this.writeDestination(running.row.id, { state, error });
+  }
+
+  private async reportFigures(running: RunningDestination) {
+    const figures = running.pusher?.figures ?? { bitrateKbps: null, fps: null };
+    const platform: { health?: string; viewers?: number } = {};
+    if (running.pusher?.state === 'live' && Date.now() - running.lastStatusAt > STATUS_EVERY_MS) {
+      running.lastStatusAt = Date.now();
+      Object.assign(platform, await this.options.drivers[running.row.platform].status(running.row).catch(() => ({})));
+    }
+    await this.writeDestination(running.row.id, {
+      bitrateKbps: figures.bitrateKbps,
+      fps: figures.fps,
+      ...(platform.health !== undefined ? { health: platform.health } : {}),
+      ...(platform.viewers !== undefined ? { viewers: platform.viewers } : {}),
+    });
+  }
+
+  private async failDestination(running: RunningDestination, error: unknown) {
+    const key = error instanceof DestinationError ? error.key : 'broadcasts.platform_failed';
+    this.log('destination failed', { destinationId: running.row.id, err: error });
+    await running.pusher?.stop();
+    running.pusher = undefined;
+    this.destinations.delete(running.row.id);
+    await this.writeDestination(running.row.id, { state: 'failed', error: key, bitrateKbps: null, fps: null });
+  }
+
+  private async endDestination(running: RunningDestination) {
+    this.destinations.delete(running.row.id);
+    await running.pusher?.stop();
+    await this.options.drivers[running.row.platform].finish(running.row).catch((error: unknown) => {
+      this.log('destination finish failed', { destinationId: running.row.id, err: error });
+    });
+    await this.writeDestination(running.row.id, { state: 'ended', bitrateKbps: null, fps: null });
+  }
+
+  private async writeDestination(id: number, values: Partial<DestinationRow>) {
+    await this.options.context.db
+      .update(broadcastDestinations)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(broadcastDestinations.id, id), eq(broadcastDestinations.broadcastId, this.id)));
+  }
+
+  async fail(failure: string) {
+    await this.stop(failure);
+  }
+
+  /** Ends everything this broadcast runs; the recording is finished last, from what was written. */
+  async stop(failure?: string) {
+    if (this.isEnded) return;
+    this.isEnded = true;
+    this.log(failure ? `failed: ${failure}` : 'stopping');
+    await Promise.all([...this.destinations.values()].map((running) => this.endDestination(running)));
+    await this.encoder?.stop();
+    let recording: { file: string; seconds: number } | undefined;
+    if (this.recorder) {
+      const seconds = await this.recorder.finish().catch((error: unknown) => {
+        this.log('recording failed', { err: error });
+        return undefined;
+      });
+      if (seconds && this.recordingName) recording = { file: this.recordingName, seconds };
+    }
+    await this.browser?.stop();
+    await this.screen.stop();
+    this.ledger.killAll();
+    rmSync(this.options.folder, { recursive: true, force: true });
+    await this.options.context.db
+      .update(liveBroadcasts)
+      .set({
+        state: failure ? 'failed' : 'ended',
+        failure: failure ?? null,
+        endedAt: new Date(),
+        composerId: null,
+        recordingFile: recording?.file ?? null,
+        recordingSeconds: recording?.seconds ?? null,
+      })
+      .where(eq(liveBroadcasts.id, this.id));
+    await this.options.context.db
+      .update(broadcastDestinations)
+      .set({ state: 'ended', bitrateKbps: null, fps: null })
+      .where(and(eq(broadcastDestinations.broadcastId, this.id), ne(broadcastDestinations.state, 'failed')));
+  }
+}
+
+/** The random part is what lets someone fetch it (recording-files.ts). */
+function newRecordingName(broadcast: BroadcastRow) {
+  return `${broadcast.id}-${randomBytes(16).toString('hex')}.mp4`;
+}

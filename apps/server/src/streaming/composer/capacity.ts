@@ -1,0 +1,36 @@
+import { availableParallelism } from 'node:os';
+
+/** What one composer encodes; the screen it draws on is always 1280×720. */
+export interface Quality {
+  name: '720p30' | '720p24' | '540p30';
+  width: number;
+  height: number;
+  fps: number;
+  videoKbps: number;
+  /** Cores it takes, composer and encoder together (FIELD-NOTES: 0.67–0.94 at 720p30 with 4 tiles). */
+  cores: number;
+}
+
+/** Best first: a busy machine gives new broadcasts a lighter encode before it refuses one. */
+export const QUALITIES: Quality[] = [
+  { name: '720p30', width: 1280, height: 720, fps: 30, videoKbps: 3000, cores: 0.8 },
+  { name: '720p24', width: 1280, height: 720, fps: 24, videoKbps: 2500, cores: 0.65 },
+  { name: '540p30', width: 960, height: 540, fps: 30, videoKbps: 2000, cores: 0.55 },
+];
+
+/** Left to the web server, Janus and the meeting's own traffic on the same machine. */
+const RESERVED_CORES = 0.5;
+
+/**
+ * How much composing this machine can afford. `cores` comes from COMPOSER_CORES, else from the
+ * machine; the running broadcasts' qualities are what is already spent.
+ */
+export function pickQuality(running: Quality[], cores = availableParallelism()): Quality | undefined {
+  const spent = running.reduce((sum, quality) => sum + quality.cores, 0);
+  const free = cores - RESERVED_CORES - spent;
+  return QUALITIES.find((quality) => quality.cores <= free + 1e-9);
+}
+
+export function qualityNamed(name: string | null | undefined): Quality | undefined {
+  return QUALITIES.find((quality) => quality.name === name);
+}

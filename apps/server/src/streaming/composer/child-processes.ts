@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The processes one composer runs (Xvfb, PulseAudio, Chromium, ffmpeg), written to a file under
+ * DATA_DIR so that a server killed with SIGKILL leaves nothing behind once it starts again.
+ */
+export class ProcessLedger {
+  private readonly pids = new Map<number, string>();
+
+  constructor(
+    private readonly folder: string,
+    private readonly name: string,
+  ) {
+    mkdirSync(folder, { recursive: true });
+  }
+
+  spawn(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
+    if (child.pid) this.remember(child.pid, command);
+    child.once('exit', () => {
+      if (child.pid) this.forget(child.pid);
+    });
+    // A missing binary is reported through 'error'; without a listener it would crash the server.
+    child.on('error', () => undefined);
+    return child;
+  }
+
+  remember(pid: number, command: string) {
+    this.pids.set(pid, command);
+    this.save();
+  }
+
+  forget(pid: number) {
+    this.pids.delete(pid);
+    this.save();
+  }
+
+  private save() {
+    const file = join(this.folder, `${this.name}.pids`);
+    if (this.pids.size === 0) rmSync(file, { force: true });
+    else writeFileSync(file, JSON.stringify([...this.pids]));
+  }
+
+  /** Kills every process still alive from this ledger and drops its file. */
+  killAll() {
+    for (const [pid, command] of this.pids) killIfSame(pid, command);
+    this.pids.clear();
+    this.save();
+  }
+}
+
+function killIfSame(pid: number, command: string) {
+  try {
+    // The pid may have been reused since: only kill what still runs the same program.
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const program = command.split('/').pop() ?? command;
+    if (!cmdline.includes(program)) return;
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Kills every process whose command line names `marker` (a composer's folder: its Chromium profile). */
+export function killProcessesMentioning(marker: string) {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) process.kill(Number(entry), 'SIGKILL');
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+}
+
+/** At start-up: what composers of an earlier, killed server process left running. */
+export function killLeftovers(folder: string) {
+  killProcessesMentioning(folder);
+  let files: string[] = [];
+  try {
+    files = readdirSync(folder).filter((file) => file.endsWith('.pids'));
+  } catch {
+    return;
+  }
+  for (const file of files) {
+    try {
+      const entries = JSON.parse(readFileSync(join(folder, file), 'utf8')) as [number, string][];
+      for (const [pid, command] of entries) killIfSame(pid, command);
+    } catch {
+      // An unreadable ledger has nothing we can act on.
+    }
+    rmSync(join(folder, file), { force: true });
+  }
+}
+
+/** Resolves when the child exits, or after `ms` (then kills it); `signal` null lets it end by itself (stdin closed). */
+export function stopChild(child: ChildProcess | undefined, ms = 3000, signal: NodeJS.Signals | null = 'SIGTERM') {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    if (signal) child.kill(signal);
+  });
+}
+
+/** Waits until `check` holds, polling every 50 ms, or throws after `ms`. */
+export async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { and, asc, eq, inArray, isNull, liveBroadcasts, lt, or } from '@meetcast/db';
+import type { AppContext } from '../../context.js';
+import { BroadcastSession, type Drivers } from './broadcast-session.js';
+import { pickQuality, qualityNamed, type Quality } from './capacity.js';
+import { killLeftovers } from './child-processes.js';
+import { freeDisplayNumber } from './virtual-screen.js';
+
+/** A composer silent for this long has died: another worker takes its broadcast over. */
+export const HEARTBEAT_STALE_MS = 15_000;
+const TICK_MS = 2000;
+/** How long a broadcast waits for a worker with room before it fails with "no capacity". */
+const CLAIM_PATIENCE_MS = 10_000;
+
+export interface ComposerWorkerOptions {
+  drivers: Drivers;
+  /** Cores this machine gives composers (COMPOSER_CORES); undefined: all of them. */
+  cores: number | undefined;
+}
+
+/**
+ * Runs broadcasts on this machine. Broadcasts are rows in the database; any worker (in the web
+ * server's process, or `composer-main.ts` on another machine) claims one it has room for, keeps a
+ * heartbeat on it, and gives it up when it ends. A worker that dies stops its heartbeat, and the
+ * broadcast is taken over by another (or by this one after a restart).
+ */
+export class ComposerWorker {
+  readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  private readonly sessions = new Map<number, { session: BroadcastSession; quality: Quality; display: number }>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private isTicking = false;
+  private pageBaseUrl: string | undefined;
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly options: ComposerWorkerOptions,
+  ) {}
+
+  private get rootFolder() {
+    return join(this.context.config.dataDir, 'composers');
+  }
+
+  get recordingsDir() {
+    return join(this.context.config.dataDir, 'recordings');
+  }
+
+  /** Starts claiming once the layout page can be reached (the HTTP server listens). */
+  start(pageBaseUrl: string) {
+    this.pageBaseUrl = pageBaseUrl;
+    this.cleanUpDeadWorkers();
+    this.timer = setInterval(() => this.nudge(), TICK_MS);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  /** The quality a new broadcast would get here now, or undefined when this machine is full. */
+  quality(): Quality | undefined {
+    return pickQuality(
+      [...this.sessions.values()].map((entry) => entry.quality),
+      this.options.cores,
+    );
+  }
+
+  nudge() {
+    if (this.isTicking || !this.pageBaseUrl) return;
+    this.isTicking = true;
+    this.tick()
+      .catch((error: unknown) => this.context.log.error({ err: error }, 'composer: tick failed'))
+      .finally(() => {
+        this.isTicking = false;
+      });
+  }
+
+  private async tick() {
+    const ids = [...this.sessions.keys()];
+    if (ids.length > 0) {
+      await this.context.db
+        .update(liveBroadcasts)
+        .set({ composerHeartbeatAt: new Date() })
+        .where(and(inArray(liveBroadcasts.id, ids), eq(liveBroadcasts.composerId, this.id)));
+    }
+    for (const [id, entry] of this.sessions) {
+      await entry.session.sync().catch((error: unknown) => this.context.log.error({ err: error }, 'composer: sync'));
+      if (entry.session.isEnded) this.sessions.delete(id);
+    }
+    await this.claimOne();
+  }
+
+  private async claimOne() {
+    const stale = new Date(Date.now() - HEARTBEAT_STALE_MS);
+    const [candidate] = await this.context.db
+      .select()
+      .from(liveBroadcasts)
+      .where(
+        and(
+          inArray(liveBroadcasts.state, ['starting', 'live']),
+          or(isNull(liveBroadcasts.composerId), lt(liveBroadcasts.composerHeartbeatAt, stale)),
+        ),
+      )
+      .orderBy(asc(liveBroadcasts.id))
+      .limit(1);
+    if (!candidate || this.sessions.has(candidate.id)) return;
+    // A broadcast taken over keeps the quality it started with when this machine can afford it.
+    const quality = qualityNamed(candidate.quality) ?? this.quality();
+    if (!quality) {
+      if (Date.now() - candidate.createdAt.getTime() > CLAIM_PATIENCE_MS) {
+        await this.context.db
+          .update(liveBroadcasts)
+          .set({ state: 'failed', failure: 'broadcasts.capacity_full', endedAt: new Date() })
+          .where(and(eq(liveBroadcasts.id, candidate.id), isNull(liveBroadcasts.composerId)));
+      }
+      return;
+    }
+    const [claimed] = await this.context.db
+      .update(liveBroadcasts)
+      .set({ composerId: this.id, composerHeartbeatAt: new Date(), quality: quality.name })
+      .where(
+        and(
+          eq(liveBroadcasts.id, candidate.id),
+          or(isNull(liveBroadcasts.composerId), lt(liveBroadcasts.composerHeartbeatAt, stale)),
+        ),
+      )
+      .returning();
+    if (!claimed) return;
+    const display = freeDisplayNumber(new Set([...this.sessions.values()].map((entry) => entry.display)));
+    const session = new BroadcastSession({
+      context: this.context,
+      drivers: this.options.drivers,
+      broadcast: claimed,
+      quality,
+      folder: join(this.rootFolder, this.id, String(claimed.id)),
+      displayNumber: display,
+      pageBaseUrl: this.pageBaseUrl!,
+      recordingsDir: this.recordingsDir,
+    });
+    this.sessions.set(claimed.id, { session, quality, display });
+    this.context.log.info({ broadcastId: claimed.id, quality: quality.name }, 'composer: claimed');
+    session.start().then(
+      () => this.nudge(),
+      (error: unknown) => {
+        this.context.log.error({ err: error, broadcastId: claimed.id }, 'composer: start failed');
+        void session.fail('broadcasts.composer_failed');
+      },
+    );
+  }
+
+  /** Folders of workers of this machine whose process is gone: kill what they left running. */
+  private cleanUpDeadWorkers() {
+    if (!existsSync(this.rootFolder)) return;
+    const prefix = `${hostname()}-`;
+    for (const name of readdirSync(this.rootFolder)) {
+      if (!name.startsWith(prefix)) continue;
+      const pid = Number(name.slice(prefix.length).split('-')[0]);
+      // A worker still running here (another server process on the same DATA_DIR) keeps its composers.
+      if (pid > 0 && existsSync(`/proc/${pid}`)) continue;
+      const folder = join(this.rootFolder, name);
+      for (const broadcast of existsSync(folder) ? readdirSync(folder) : []) killLeftovers(join(folder, broadcast));
+      killLeftovers(folder);
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  /** On shutdown: broadcasts end cleanly (their recordings are finished). */
+  async close() {
+    clearInterval(this.timer);
+    await Promise.all([...this.sessions.values()].map((entry) => entry.session.stop()));
+    this.sessions.clear();
+  }
+}

@@ -1,0 +1,116 @@
+import type { ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import type { Readable } from 'node:stream';
+import { stopChild, type ProcessLedger } from './child-processes.js';
+import { keepTail, readProgress } from './ffmpeg-progress.js';
+import type { Quality } from './capacity.js';
+import type { VirtualScreen } from './virtual-screen.js';
+
+/**
+ * The one encode of a broadcast: the virtual screen and sound card into H.264 + AAC, as MPEG-TS on
+ * stdout. Every destination, the recording and the watch page are fed from these bytes; nothing
+ * here ever waits for them (see MediaFanOut).
+ */
+export class Encoder extends EventEmitter<{ data: [Buffer]; exit: [string] }> {
+  private child: ChildProcess | undefined;
+  fps = 0;
+  private isStopping = false;
+
+  constructor(
+    private readonly ledger: ProcessLedger,
+    private readonly screen: VirtualScreen,
+    private readonly quality: Quality,
+  ) {
+    super();
+  }
+
+  start() {
+    const { width, height, fps, videoKbps } = this.quality;
+    const { size } = this.screen;
+    const args = [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-thread_queue_size',
+      '512',
+      '-f',
+      'x11grab',
+      '-draw_mouse',
+      '0',
+      '-framerate',
+      String(fps),
+      '-video_size',
+      `${size.width}x${size.height}`,
+      '-i',
+      `${this.screen.display}.0+0,0`,
+      '-thread_queue_size',
+      '512',
+      '-f',
+      'pulse',
+      '-ac',
+      '2',
+      '-ar',
+      '48000',
+      '-i',
+      this.screen.audioSource,
+      ...(width === size.width ? [] : ['-vf', `scale=${width}:${height}`]),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-tune',
+      'zerolatency',
+      '-pix_fmt',
+      'yuv420p',
+      '-r',
+      String(fps),
+      // A keyframe every 2 s, as the platforms ask, and never in between (even segments for HLS).
+      '-g',
+      String(fps * 2),
+      '-keyint_min',
+      String(fps * 2),
+      '-sc_threshold',
+      '0',
+      '-b:v',
+      `${videoKbps}k`,
+      '-maxrate',
+      `${videoKbps}k`,
+      '-bufsize',
+      `${videoKbps}k`,
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-f',
+      'mpegts',
+      '-muxdelay',
+      '0',
+      '-flush_packets',
+      '1',
+      '-progress',
+      'pipe:3',
+      '-stats_period',
+      '1',
+      'pipe:1',
+    ];
+    const child = this.ledger.spawn('ffmpeg', args, {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, PULSE_SERVER: this.screen.pulseServer },
+    });
+    this.child = child;
+    const tail = keepTail(child.stderr);
+    child.stdout?.on('data', (chunk: Buffer) => this.emit('data', chunk));
+    readProgress(child.stdio[3] as Readable, (progress) => {
+      this.fps = progress.fps;
+    });
+    child.once('exit', (code, signal) => {
+      if (!this.isStopping) this.emit('exit', `encoder exited (${code ?? signal}): ${tail()}`);
+    });
+  }
+
+  async stop() {
+    this.isStopping = true;
+    await stopChild(this.child, 3000, 'SIGINT');
+  }
+}

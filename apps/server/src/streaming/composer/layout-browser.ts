@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { VirtualScreen } from './virtual-screen.js';
+
+/** Where Debian's package puts Chromium; CHROMIUM_PATH overrides it. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Chromium in a window filling the virtual screen, showing the meeting's broadcast layout and
+ * playing its sound into the null sink. Launched through Playwright: hand-launched kiosk windows
+ * played at a fraction of real time on Xvfb (FIELD-NOTES), and Playwright tells us when the page
+ * crashes so it can be opened again.
+ */
+export class LayoutBrowser {
+  private browser: BrowserContext | undefined;
+  private page: Page | undefined;
+  private isClosed = false;
+
+  constructor(
+    /** The composer's folder; the browser profile lives in it, which is how leftovers are found. */
+    private readonly folder: string,
+    private readonly screen: VirtualScreen,
+    private readonly url: string,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  async start() {
+    const { width, height } = this.screen.size;
+    this.browser = await chromium.launchPersistentContext(join(this.folder, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: false,
+      env: { ...process.env, DISPLAY: this.screen.display, PULSE_SERVER: this.screen.pulseServer },
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+        '--autoplay-policy=no-user-gesture-required',
+        '--disable-background-timer-throttling',
+        '--disable-renderer-backgrounding',
+        '--disable-backgrounding-occluded-windows',
+        '--disable-features=Translate,MediaRouter',
+        '--hide-scrollbars',
+        '--kiosk',
+        `--window-size=${width},${height}`,
+        '--window-position=0,0',
+      ],
+      viewport: null,
+    });
+    await this.open(Promise.resolve(this.browser.pages()[0] ?? (await this.browser.newPage())));
+  }
+
+  private async open(pagePromise: Promise<Page>) {
+    const page = await pagePromise;
+    this.page = page;
+    page.on('crash', () => {
+      this.log('layout page crashed; opening it again');
+      if (!this.isClosed) void page.reload().catch(() => undefined);
+    });
+    await page.goto(this.url, { waitUntil: 'domcontentloaded', timeout: 20_000 });
+  }
+
+  /** Resolves once the layout says it is drawing the meeting (it sets `data-ready` on its root). */
+  async ready(ms: number) {
+    await this.page?.waitForSelector('[data-broadcast-layout][data-ready="true"]', { timeout: ms, state: 'attached' });
+  }
+
+  async stop() {
+    this.isClosed = true;
+    await this.browser?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../media/managed-janus.js';
+import { RtmpReceiver } from '../../../test/streaming/rtmp-receiver.js';
+import { ProcessLedger, waitFor } from './child-processes.js';
+import { MediaFanOut } from './media-fan-out.js';
+import { Pusher, type PusherState } from './pusher.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'meetcast-pusher-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A real-time H.264 + AAC MPEG-TS source, as the composer's encoder makes. */
+function testEncode(onChunk: (chunk: Buffer) => void) {
+  const child = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360:rate=30',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '60',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-f',
+      'mpegts',
+      '-muxdelay',
+      '0',
+      'pipe:1',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  child.stdout.on('data', onChunk);
+  return child;
+}
+
+describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
+  it('goes live, reconnects when its receiver dies and comes back, and never holds up another', async () => {
+    const ledger = new ProcessLedger(folder, 'pushers');
+    const steady = new RtmpReceiver(await freePort(), 'live/steady', join(folder, 'steady')).start();
+    const flaky = new RtmpReceiver(await freePort(), 'live/flaky', join(folder, 'flaky')).start();
+    const states: PusherState[] = [];
+    const fanOut = new MediaFanOut();
+    const steadyPusher = new Pusher(
+      ledger,
+      fanOut,
+      steady.url,
+      () => 30,
+      () => undefined,
+    );
+    const flakyPusher = new Pusher(
+      ledger,
+      fanOut,
+      flaky.url,
+      () => 30,
+      () => undefined,
+    );
+    flakyPusher.on('state', (state) => states.push(state));
+    const source = testEncode((chunk) => fanOut.write(chunk));
+    try {
+      steadyPusher.start();
+      flakyPusher.start();
+      await waitFor(() => steadyPusher.state === 'live' && flakyPusher.state === 'live', 15_000, 'both live');
+      await waitFor(() => steady.bytes() > 0 && flaky.bytes() > 0, 10_000, 'bytes at both receivers');
+
+      flaky.kill();
+      const killedAt = Date.now();
+      await waitFor(() => flakyPusher.state === 'reconnecting', 10_000, 'reconnecting');
+      // Noticed within the budget (5 s).
+      expect(Date.now() - killedAt).toBeLessThan(5000);
+      const steadyBytes = steady.bytes();
+      flaky.start();
+      await waitFor(() => flakyPusher.state === 'live', 20_000, 'live again');
+      // The steady destination kept receiving all along.
+      await waitFor(() => flaky.bytes() > 0, 10_000, 'bytes at the restarted receiver');
+      expect(steady.bytes()).toBeGreaterThan(steadyBytes);
+      expect(steadyPusher.state).toBe('live');
+      expect(steadyPusher.figures.bitrateKbps).toBeGreaterThan(50);
+      expect(states).toEqual(expect.arrayContaining(['live', 'reconnecting']));
+    } finally {
+      source.kill('SIGKILL');
+      await Promise.all([steadyPusher.stop(), flakyPusher.stop()]);
+      await Promise.all([steady.stop(), flaky.stop()]);
+      ledger.killAll();
+    }
+  }, 60_000);
+
+  it('fails a destination that never answers, after a few attempts, with a reason', async () => {
+    const ledger = new ProcessLedger(folder, 'unreachable');
+    const fanOut = new MediaFanOut();
+    const pusher = new Pusher(
+      ledger,
+      fanOut,
+      `rtmp://127.0.0.1:${await freePort()}/live/nobody`,
+      () => 30,
+      () => undefined,
+    );
+    const source = testEncode((chunk) => fanOut.write(chunk));
+    try {
+      pusher.start();
+      await waitFor(() => pusher.state === 'failed', 45_000, 'failed');
+      expect(pusher.error).toBe('broadcasts.destination_unreachable');
+    } finally {
+      source.kill('SIGKILL');
+      await pusher.stop();
+      ledger.killAll();
+    }
+  }, 60_000);
+});

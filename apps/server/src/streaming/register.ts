@@ -1,0 +1,33 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { registerBroadcastRoutes } from './broadcast-routes.js';
+import type { ComposerCapacity } from './broadcast-service.js';
+import type { Drivers } from './composer/broadcast-session.js';
+import { ComposerWorker } from './composer/composer-worker.js';
+import { registerRecordingFiles } from './recording-files.js';
+
+/**
+ * Live broadcasts: their calls, their recordings, and (unless COMPOSER_WORKER=off) a composer
+ * worker in this process, started once the server listens so it can open the layout page.
+ */
+export function registerBroadcasts(app: FastifyInstance, context: AppContext, drivers: Drivers) {
+  const { mode, cores, pageUrl } = context.config.composer;
+  const worker = mode === 'off' ? undefined : new ComposerWorker(context, { drivers, cores });
+  const capacity: ComposerCapacity = {
+    isLocalOnly: mode === 'local',
+    hasRoom: () => Boolean(worker?.quality()),
+    nudge: () => worker?.nudge(),
+  };
+  registerBroadcastRoutes(app, context, capacity);
+  registerRecordingFiles(app, context.config.dataDir);
+  if (!worker) return;
+  app.addHook('onListen', () => {
+    const address = app.server.address() as AddressInfo | null;
+    const isAnyAddress = !address || ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(address.address);
+    const host = isAnyAddress ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const base = pageUrl ?? (address ? `http://${host}:${address.port}` : undefined);
+    if (base) worker.start(base.replace(/\/$/, ''));
+  });
+  app.addHook('onClose', () => worker.close());
+}

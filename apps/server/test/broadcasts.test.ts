@@ -1,0 +1,223 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LiveBroadcast, Recording } from '@meetcast/contracts';
+import { eq, liveBroadcasts } from '@meetcast/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertMeeting } from './room-helpers.js';
+import { BACKENDS } from './test-database.js';
+import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+
+type BroadcastAnswer = { data: LiveBroadcast | null };
+
+/**
+ * The broadcast calls without media: who may start, stop and change a broadcast, what bad input
+ * gets, that a retried start never makes a second one, and how recordings are served. No composer
+ * runs here (COMPOSER_WORKER=off, or a machine too small); the end-to-end suite goes live for real.
+ */
+describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
+  let server: TestServer;
+  let host: SignedIn;
+  let stranger: SignedIn;
+
+  beforeAll(async () => {
+    server = await startTestServer(backend, { COMPOSER_WORKER: 'off', PUBLIC_URL: 'https://meet.example.com' });
+    host = await server.signUp({ username: 'Broadcast Host' });
+    stranger = await server.signUp({ username: 'Someone Else' });
+  });
+  afterAll(() => server.close());
+
+  async function rtmpConnection(who: SignedIn, name = 'My RTMP') {
+    const answer = await server.post<{ data: { id: number } }>('add-rtmp-destination.php', {
+      token: who.token,
+      name,
+      url: 'rtmp://127.0.0.1:1935/live',
+      stream_key: `key-${name.replace(/\W/g, '')}`,
+    });
+    expect(answer.httpStatus).toBe(200);
+    return answer.body.data!.data.id;
+  }
+
+  it('starts once for the host, answers the same broadcast to a retry, and stops it', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
+    const connection = await rtmpConnection(host);
+    const fields = {
+      token: host.token,
+      meetId: meeting.slug,
+      destinations: JSON.stringify([{ connection_id: connection, title: 'Launch day' }]),
+      record: 1,
+    };
+    const first = await server.post<BroadcastAnswer>('start-broadcast.php', fields);
+    expect(first.httpStatus).toBe(200);
+    const broadcast = first.body.data!.data!;
+    expect(broadcast).toMatchObject({
+      state: 'starting',
+      url_slug: meeting.slug,
+      watch_url: `https://meet.example.com/channel/${meeting.slug}`,
+      can_manage: true,
+      recording: null,
+    });
+    expect(broadcast.destinations).toEqual([
+      expect.objectContaining({ connection_id: connection, platform: 'rtmp', name: 'My RTMP', state: 'starting' }),
+    ]);
+    // Never a stream key or token in an answer.
+    expect(JSON.stringify(first.body)).not.toContain('key-MyRTMP');
+
+    const retry = await server.post<BroadcastAnswer>('start-broadcast.php', fields);
+    expect(retry.body.data!.data!.id).toBe(broadcast.id);
+
+    const seenByOutsider = await server.post<BroadcastAnswer>('get-broadcast.php', { meetId: meeting.slug });
+    expect(seenByOutsider.body.data!.data).toMatchObject({ id: broadcast.id, destinations: [], can_manage: false });
+
+    const stopped = await server.post<BroadcastAnswer>('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+    expect(stopped.httpStatus).toBe(200);
+    expect(stopped.body.data!.data!.state).toBe('ended');
+    const again = await server.post('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+    expect(again.httpStatus).toBe(409);
+  });
+
+  it('refuses whoever is not the host or a co-host, and unknown meetings, with clear messages', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
+    const strangerConnection = await rtmpConnection(stranger, 'Stranger RTMP');
+    const refused = await server.post('start-broadcast.php', {
+      token: stranger.token,
+      meetId: meeting.slug,
+      destinations: JSON.stringify([{ connection_id: strangerConnection }]),
+    });
+    expect(refused.httpStatus).toBe(403);
+    expect(refused.body.message).toMatch(/host or a co-host/);
+    const unknown = await server.post('start-broadcast.php', { token: host.token, meetId: 'no-such-room', record: 1 });
+    expect(unknown.httpStatus).toBe(404);
+    const signedOut = await server.post('start-broadcast.php', { meetId: meeting.slug, record: 1 });
+    expect(signedOut.httpStatus).toBe(401);
+  });
+
+  it('validates destinations: malformed, someone else’s connection, twice the same, nothing at all', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
+    const mine = await rtmpConnection(host, 'Second RTMP');
+    const theirs = await rtmpConnection(stranger, 'Their RTMP');
+    const post = (destinations: string, record = 0) =>
+      server.post('start-broadcast.php', { token: host.token, meetId: meeting.slug, destinations, record });
+    for (const bad of ['not json', '{"connection_id":1}', JSON.stringify([{ connection_id: 'x' }])]) {
+      expect((await post(bad)).httpStatus).toBe(400);
+    }
+    const tooLong = JSON.stringify([{ connection_id: mine, title: 'x'.repeat(101) }]);
+    expect((await post(tooLong)).httpStatus).toBe(400);
+    const foreign = await post(JSON.stringify([{ connection_id: theirs }]));
+    expect(foreign.httpStatus).toBe(400);
+    expect(foreign.body.message).toMatch(/connect it again/);
+    const twice = await post(JSON.stringify([{ connection_id: mine }, { connection_id: mine }]));
+    expect(twice.httpStatus).toBe(400);
+    const nothing = await post('[]', 0);
+    expect(nothing.httpStatus).toBe(400);
+    expect(nothing.body.message).toMatch(/at least one destination/);
+    const overlay = await server.post('set-broadcast-overlay.php', {
+      token: host.token,
+      meetId: meeting.slug,
+      logo_url: 'javascript:alert(1)',
+    });
+    expect(overlay.httpStatus).toBe(400);
+  });
+
+  it('changes destinations and the overlay of a running broadcast', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
+    const first = await rtmpConnection(host, 'First');
+    const second = await rtmpConnection(host, 'Second');
+    await server.post('start-broadcast.php', {
+      token: host.token,
+      meetId: meeting.slug,
+      destinations: JSON.stringify([{ connection_id: first }]),
+    });
+    const added = await server.post<BroadcastAnswer>('change-broadcast-destination.php', {
+      token: host.token,
+      meetId: meeting.slug,
+      destination: JSON.stringify([{ connection_id: second }]),
+    });
+    expect(added.body.data!.data!.destinations.map((d) => d.name)).toEqual(['First', 'Second']);
+    const removed = await server.post<BroadcastAnswer>('change-broadcast-destination.php', {
+      token: host.token,
+      meetId: meeting.slug,
+      remove_connection_id: first,
+    });
+    expect(removed.body.data!.data!.destinations.map((d) => d.name)).toEqual(['Second']);
+    const overlay = await server.post<BroadcastAnswer>('set-broadcast-overlay.php', {
+      token: host.token,
+      meetId: meeting.slug,
+      banner: 'Q&A at 3 pm',
+      ticker: '<b>not html</b>',
+    });
+    expect(overlay.body.data!.data!.overlay).toEqual({ logo_url: null, banner: 'Q&A at 3 pm', ticker: '<b>not html</b>' });
+    const byStranger = await server.post('set-broadcast-overlay.php', {
+      token: stranger.token,
+      meetId: meeting.slug,
+      banner: 'hijack',
+    });
+    expect(byStranger.httpStatus).toBe(403);
+    await server.post('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+  });
+
+  it('keeps a private meeting’s broadcast from outsiders', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live', isPrivate: 1 });
+    await server.post('start-broadcast.php', { token: host.token, meetId: meeting.slug, record: 1 });
+    const outsider = await server.post<BroadcastAnswer>('get-broadcast.php', { meetId: meeting.slug });
+    expect(outsider.body.data!.data).toBeNull();
+    const hostView = await server.post<BroadcastAnswer>('get-broadcast.php', { token: host.token, meetId: meeting.slug });
+    expect(hostView.body.data!.data?.state).toBe('starting');
+    await server.post('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+  });
+
+  it('lists recordings and serves them with byte ranges, only by their unguessable name', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'ended', name: 'Recorded talk' });
+    const name = `${meeting.id}-${'ab'.repeat(16)}.mp4`;
+    const folder = join(server.built.context.config.dataDir, 'recordings');
+    mkdirSync(folder, { recursive: true });
+    execFileSync('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30'],
+      ...['-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'],
+      join(folder, name),
+    ]);
+    await server.built.context.db.insert(liveBroadcasts).values({
+      meetingId: meeting.id,
+      state: 'ended',
+      record: true,
+      recordingFile: name,
+      recordingSeconds: 2,
+      endedAt: new Date(),
+    });
+    const list = await server.post<{ data: Recording[] }>('get-recordings.php', { token: host.token });
+    const recording = list.body.data!.data.find((item) => item.url_slug === meeting.slug);
+    expect(recording).toMatchObject({ meeting_title: 'Recorded talk', duration: 2, url: `/api/recordings/${name}` });
+    const strangers = await server.post<{ data: Recording[] }>('get-recordings.php', { token: stranger.token });
+    expect(strangers.body.data!.data.some((item) => item.url_slug === meeting.slug)).toBe(false);
+
+    const whole = await fetch(`${server.baseUrl}${recording!.url}`);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    const size = Number(whole.headers.get('content-length'));
+    const part = await fetch(`${server.baseUrl}${recording!.url}`, { headers: { range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${size}`);
+    expect((await part.arrayBuffer()).byteLength).toBe(100);
+    const outOfRange = await fetch(`${server.baseUrl}${recording!.url}`, { headers: { range: `bytes=${size}-` } });
+    expect(outOfRange.status).toBe(416);
+    for (const guess of [`${meeting.id}.mp4`, '..%2F..%2Fetc%2Fpasswd', `${meeting.id}-${'cd'.repeat(16)}.mp4`]) {
+      expect((await fetch(`${server.baseUrl}/api/recordings/${guess}`)).status).toBe(404);
+    }
+    const [row] = await server.built.context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.meetingId, meeting.id));
+    expect(row?.recordingFile).toBe(name);
+  });
+});
+
+describe('broadcast capacity', () => {
+  let server: TestServer;
+  afterAll(() => server?.close());
+
+  it('refuses at once, saying why, when this machine cannot compose another broadcast', async () => {
+    server = await startTestServer('pglite', { COMPOSER_WORKER: 'local', COMPOSER_CORES: '1' });
+    const host = await server.signUp();
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
+    const answer = await server.post('start-broadcast.php', { token: host.token, meetId: meeting.slug, record: 1 });
+    expect(answer.httpStatus).toBe(503);
+    expect(answer.body.message).toMatch(/as many broadcasts as it can/);
+  });
+});

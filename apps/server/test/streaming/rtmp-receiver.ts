@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+
+/**
+ * A real RTMP server for tests: ffmpeg listening on a loopback port, writing what it receives to
+ * an FLV file. One publisher at a time; `restart` listens again (a receiver that died and came back).
+ */
+export class RtmpReceiver {
+  private child: ChildProcess | undefined;
+  private generation = 0;
+  private log = '';
+
+  constructor(
+    readonly port: number,
+    readonly path: string,
+    private readonly outputPrefix: string,
+  ) {}
+
+  get url() {
+    return `rtmp://127.0.0.1:${this.port}/${this.path}`;
+  }
+
+  /** The file of the current (or last) listening round. */
+  get file() {
+    return `${this.outputPrefix}-${this.generation}.flv`;
+  }
+
+  start() {
+    this.generation += 1;
+    this.child = spawn(
+      'ffmpeg',
+      [
+        // Warnings name a publisher's application and stream when they are not the expected ones.
+        ...['-hide_banner', '-loglevel', 'warning', '-y', '-analyzeduration', '1000000', '-listen', '1'],
+        ...['-i', this.url, '-c', 'copy', '-flush_packets', '1', '-f', 'flv', this.file],
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (text: string) => {
+      this.log += text;
+    });
+    return this;
+  }
+
+  /** Streams published under another application or stream name than this receiver's (ffmpeg's warnings). */
+  publishedPaths(): { app: string | undefined; stream: string | undefined } {
+    return {
+      app: /App field don't match up: (\S+) <->/.exec(this.log)?.[1],
+      stream: /Unexpected stream (\S+), expecting/.exec(this.log)?.[1],
+    };
+  }
+
+  bytes() {
+    return existsSync(this.file) ? statSync(this.file).size : 0;
+  }
+
+  kill() {
+    this.child?.kill('SIGKILL');
+    this.child = undefined;
+  }
+
+  async stop() {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve();
+      }, 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGINT');
+    });
+  }
+}

@@ -1,0 +1,103 @@
+import { OptionalLiveBroadcastBodySchema, type BroadcastOverlay } from '@meetcast/contracts';
+import { useEffect, useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import { apiPost } from '../../lib/api';
+import { buildTiles, Stage } from './stage';
+import type { LocalMedia } from './use-local-media';
+import { useRoomMedia } from './use-room-media';
+import { useRoomSocket } from './use-room-socket';
+
+/** The composer sends nothing: it only watches and listens. */
+const NO_LOCAL_MEDIA: LocalMedia = {
+  audioTrack: undefined,
+  videoTrack: undefined,
+  isAudioOn: false,
+  isVideoOn: false,
+  devices: { audioInputs: [], videoInputs: [], audioOutputs: [] },
+  choice: {},
+  error: undefined,
+  setAudioOn: () => undefined,
+  setVideoOn: () => Promise.resolve(undefined),
+  chooseDevice: () => Promise.resolve(undefined),
+  stopAll: () => undefined,
+};
+
+const NO_OVERLAY: BroadcastOverlay = { logo_url: null, banner: null, ticker: null };
+const OVERLAY_POLL_MS = 2000;
+
+/** The host's logo, lower-third banner and ticker, followed while live. */
+function useOverlay(meetId: string) {
+  const [overlay, setOverlay] = useState<BroadcastOverlay>(NO_OVERLAY);
+  useEffect(() => {
+    let isActive = true;
+    const load = () =>
+      apiPost('get-broadcast.php', { meetId }, { schema: OptionalLiveBroadcastBodySchema, withToken: false })
+        .then((body) => isActive && setOverlay(body.data.data?.overlay ?? NO_OVERLAY))
+        .catch(() => undefined);
+    void load();
+    const timer = setInterval(() => void load(), OVERLAY_POLL_MS);
+    return () => {
+      isActive = false;
+      clearInterval(timer);
+    };
+  }, [meetId]);
+  return overlay;
+}
+
+/**
+ * The meeting as the audience sees it, drawn at 1280×720 for the broadcast composer (a Chromium on
+ * a virtual screen, opened by the server with a composer grant in the address's fragment): grid,
+ * or a shared screen or the latest speaker on the stage; names on tiles; the overlay on top. Its
+ * sound (everyone's) plays into the composer's sound card.
+ */
+export default function BroadcastLayoutPage() {
+  const { meetId = '' } = useParams();
+  const grant = useMemo(() => new URLSearchParams(window.location.hash.slice(1)).get('grant') ?? '', []);
+  const { state } = useRoomSocket(grant || undefined, false);
+  const isInRoom = state.phase === 'in-room';
+  const media = useRoomMedia({
+    access: state.media,
+    isInRoom,
+    grant,
+    participantId: state.self?.id ?? '',
+    local: NO_LOCAL_MEDIA,
+  });
+  const overlay = useOverlay(meetId);
+  const tiles = useMemo(
+    () => buildTiles(Object.values(state.participants), state.self?.id ?? '', media.feeds, undefined, undefined),
+    [state.participants, state.self?.id, media.feeds],
+  );
+  const hasScreen = tiles.some((tile) => tile.kind === 'screen');
+  const hasSpeaker = Object.keys(media.talking).length > 0 && tiles.length > 4;
+
+  return (
+    <div
+      data-broadcast-layout
+      data-ready={isInRoom ? 'true' : 'false'}
+      className="dark fixed inset-0 z-[1000] cursor-none overflow-hidden bg-slate-950 text-white"
+    >
+      <Stage
+        tiles={tiles}
+        layout={hasScreen || hasSpeaker ? 'speaker' : 'grid'}
+        talking={media.talking}
+        quality={{}}
+        sinkId={undefined}
+        reactions={{}}
+        preferLayer={media.preferLayer}
+      />
+      {overlay.logo_url && (
+        <img src={overlay.logo_url} alt="" className="absolute end-6 top-6 max-h-20 max-w-48 object-contain" />
+      )}
+      {overlay.banner && (
+        <div className="absolute inset-x-10 bottom-16 rounded-lg bg-primary-700/90 px-6 py-3 text-3xl font-semibold shadow-lg">
+          {overlay.banner}
+        </div>
+      )}
+      {overlay.ticker && (
+        <div className="absolute inset-x-0 bottom-0 overflow-hidden bg-black/80 py-2 text-xl">
+          <div className="animate-ticker whitespace-nowrap">{overlay.ticker}</div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { expect, type Page } from '@playwright/test';
+import { RtmpReceiver } from '../../apps/server/test/streaming/rtmp-receiver';
+import { E2E_PORTS, HOOK_URL } from './ports';
+
+export { RtmpReceiver };
+
+export interface FakePlatformsState {
+  youtube: {
+    broadcasts: { id: string; title: string; lifeCycleStatus: string; boundStreamId?: string }[];
+    streams: { id: string; streamName: string }[];
+    inserted: number;
+  };
+  twitch: { channels: { broadcaster_id: string; title: string }[]; streamKey: string };
+}
+
+/** What the stand-ins of YouTube and Twitch (run by app-server.ts) were asked to do. */
+export async function fakePlatforms(): Promise<FakePlatformsState> {
+  const response = await fetch(`${HOOK_URL}/fake-platforms`);
+  return (await response.json()) as FakePlatformsState;
+}
+
+/** The three receivers of the streaming tests, on the ports the stand-ins push to. */
+export function startReceivers(folder: string) {
+  return {
+    youtube: new RtmpReceiver(E2E_PORTS.youtubeIngest, 'live2/stream', `${folder}/youtube`).start(),
+    twitch: new RtmpReceiver(E2E_PORTS.twitchIngest, 'app/stream', `${folder}/twitch`).start(),
+    custom: new RtmpReceiver(E2E_PORTS.customIngest, 'live/e2e-custom-key', `${folder}/custom`).start(),
+  };
+}
+
+/** Codec, size and frame rate of what a receiver wrote, read by ffprobe. */
+export function probe(file: string) {
+  const text = execFileSync('ffprobe', [
+    ...['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate'],
+    ...['-of', 'json', file],
+  ]).toString();
+  const streams = (JSON.parse(text) as { streams: Record<string, string | number>[] }).streams;
+  const video = streams.find((stream) => stream.codec_type === 'video');
+  const audio = streams.find((stream) => stream.codec_type === 'audio');
+  const [num, den] = String(video?.avg_frame_rate ?? '0/1').split('/').map(Number);
+  return {
+    video: video?.codec_name,
+    width: video?.width,
+    height: video?.height,
+    fps: den ? (num ?? 0) / den : 0,
+    audio: audio?.codec_name,
+  };
+}
+
+/** Connects YouTube or Twitch through /connect-stream and the platform's consent page. */
+export async function connectPlatform(page: Page, platform: 'YouTube' | 'Twitch', decision: 'Allow' | 'Deny' = 'Allow') {
+  await page.goto('/connect-stream');
+  await page.getByRole('button', { name: `Connect ${platform}` }).click();
+  await page.getByRole('button', { name: decision }).click();
+  await page.waitForURL(/\/connect-stream/);
+}
+
+export async function addRtmpDestination(page: Page, name: string, url: string, key: string) {
+  await page.goto('/connect-stream');
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Server address').fill(url);
+  await page.getByLabel('Stream key', { exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Save destination' }).click();
+  await expect(page.getByText(`${name} saved.`)).toBeVisible();
+}
