@@ -153,8 +153,10 @@ export async function freshAccessToken(
 ): Promise<string> {
   const box = secretsBoxFor(context.config);
   const { row } = oauthOf(context, connection);
-  let current: ConnectionRow = row;
+  // The row as stored now: the caller's copy goes stale as soon as any call refreshed the tokens.
+  let current: ConnectionRow = (await readConnection(context, row.id)) ?? row;
   try {
+    if (current.status === 'revoked') throw new DestinationError(revokedKey(row.platform), false);
     if (options.force || needsRefresh(current) || !current.accessTokenSealed) {
       current = await refreshShared(context, current);
     }

@@ -8,6 +8,9 @@ import {
   type FakeReply,
   type FakeRequest,
 } from './fake-oauth.js';
+import { FakeYouTubeLive, youtubeError, type FakeBroadcast, type FakeStream } from './fake-youtube-live.js';
+
+export type { FakeBroadcast, FakeStream } from './fake-youtube-live.js';
 
 /**
  * Google's OAuth 2.0 endpoints and the part of the YouTube Data API v3 Meetcast uses (channels,
@@ -35,25 +38,6 @@ export interface FakeGoogleOptions {
   liveStreamingEnabled?: boolean;
 }
 
-export interface FakeBroadcast {
-  id: string;
-  channelId: string;
-  title: string;
-  description: string;
-  privacyStatus: string;
-  scheduledStartTime: string;
-  enableMonitorStream: boolean;
-  lifeCycleStatus: 'created' | 'ready' | 'testing' | 'live' | 'complete';
-  boundStreamId: string | undefined;
-}
-
-export interface FakeStream {
-  id: string;
-  channelId: string;
-  title: string;
-  streamName: string;
-}
-
 export interface FakeGoogle {
   url: string;
   client: { id: string; secret: string };
@@ -70,14 +54,10 @@ export interface FakeGoogle {
   readonly insertedBroadcasts: number;
   /** Every request as `METHOD /path`, in order. */
   requests: string[];
-  /** The next `count` calls (every endpoint but the consent page) answer `status`. */
-  failNext(count: number, status?: number): void;
+  /** The next `count` calls (every endpoint but the consent page) answer `status`, after `after` answered ones. */
+  failNext(count: number, status?: number, after?: number): void;
   revokeAll(): void;
   close(): Promise<void>;
-}
-
-function youtubeError(status: number, reason: string, message: string, domain = 'youtube.api'): FakeReply {
-  return { status, json: { error: { code: status, message, errors: [{ message, domain, reason }] } } };
 }
 
 const unauthenticated = () =>
@@ -95,11 +75,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     codeLifetimeSeconds: options.codeLifetimeSeconds ?? 60,
   });
   const failures = new FailureSwitch();
-  const broadcasts = new Map<string, FakeBroadcast>();
-  const streams = new Map<string, FakeStream>();
   const requests: string[] = [];
-  let inserted = 0;
-  const ingestBase = (options.ingestBase ?? 'rtmp://127.0.0.1:1935/live2').replace(/\/+$/, '');
 
   const state = {
     channel:
@@ -107,6 +83,11 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     liveStreamingEnabled: options.liveStreamingEnabled ?? true,
     isStreamActive: options.isStreamActive ?? (() => true),
   };
+  const live = new FakeYouTubeLive({
+    ingestBase: options.ingestBase ?? 'rtmp://127.0.0.1:1935/live2',
+    isStreamActive: (streamName) => state.isStreamActive(streamName),
+    isLiveStreamingEnabled: () => state.liveStreamingEnabled,
+  });
 
   const authorize = (request: FakeRequest): FakeReply => {
     const query = request.url.searchParams;
@@ -186,137 +167,6 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       : { status: 400, json: { error: 'invalid_token', error_description: 'Token expired or revoked' } };
   };
 
-  const streamResource = async (stream: FakeStream) => {
-    const isActive = await state.isStreamActive(stream.streamName);
-    return {
-      kind: 'youtube#liveStream',
-      id: stream.id,
-      snippet: { channelId: stream.channelId, title: stream.title },
-      cdn: {
-        ingestionType: 'rtmp',
-        resolution: 'variable',
-        frameRate: 'variable',
-        ingestionInfo: {
-          streamName: stream.streamName,
-          ingestionAddress: ingestBase,
-          backupIngestionAddress: `${ingestBase}?backup=1`,
-          rtmpsIngestionAddress: ingestBase.replace(/^rtmp:/, 'rtmps:'),
-        },
-      },
-      status: { streamStatus: isActive ? 'active' : 'ready', healthStatus: { status: isActive ? 'good' : 'noData' } },
-    };
-  };
-
-  const broadcastResource = (broadcast: FakeBroadcast) => ({
-    kind: 'youtube#liveBroadcast',
-    id: broadcast.id,
-    snippet: {
-      channelId: broadcast.channelId,
-      title: broadcast.title,
-      description: broadcast.description,
-      scheduledStartTime: broadcast.scheduledStartTime,
-    },
-    status: { lifeCycleStatus: broadcast.lifeCycleStatus, privacyStatus: broadcast.privacyStatus },
-    contentDetails: {
-      boundStreamId: broadcast.boundStreamId,
-      enableAutoStart: false,
-      enableAutoStop: false,
-      monitorStream: { enableMonitorStream: broadcast.enableMonitorStream },
-    },
-  });
-
-  const insertBroadcast = (channelId: string, body: unknown): FakeReply => {
-    if (!state.liveStreamingEnabled) {
-      return youtubeError(
-        403,
-        'liveStreamingNotEnabled',
-        'The user is not enabled for live streaming.',
-        'youtube.liveBroadcast',
-      );
-    }
-    const resource = (body ?? {}) as {
-      snippet?: { title?: string; description?: string; scheduledStartTime?: string };
-      status?: { privacyStatus?: string };
-      contentDetails?: { monitorStream?: { enableMonitorStream?: boolean } };
-    };
-    const title = resource.snippet?.title ?? '';
-    if (!title || title.length > 100 || /[<>]/.test(title)) {
-      return youtubeError(
-        400,
-        'invalidTitle',
-        'The value of the snippet.title property is invalid.',
-        'youtube.liveBroadcast',
-      );
-    }
-    if (!resource.snippet?.scheduledStartTime) {
-      return youtubeError(400, 'scheduledStartTimeRequired', 'Scheduled start time required.', 'youtube.liveBroadcast');
-    }
-    const privacyStatus = resource.status?.privacyStatus ?? '';
-    if (!['public', 'unlisted', 'private'].includes(privacyStatus)) {
-      return youtubeError(400, 'invalidPrivacyStatus', 'Invalid privacy status.', 'youtube.liveBroadcast');
-    }
-    const broadcast: FakeBroadcast = {
-      id: randomId(8),
-      channelId,
-      title,
-      description: resource.snippet.description ?? '',
-      privacyStatus,
-      scheduledStartTime: resource.snippet.scheduledStartTime,
-      enableMonitorStream: resource.contentDetails?.monitorStream?.enableMonitorStream ?? true,
-      lifeCycleStatus: 'created',
-      boundStreamId: undefined,
-    };
-    broadcasts.set(broadcast.id, broadcast);
-    inserted += 1;
-    return { status: 200, json: broadcastResource(broadcast) };
-  };
-
-  const insertStream = async (channelId: string, body: unknown): Promise<FakeReply> => {
-    const resource = (body ?? {}) as {
-      snippet?: { title?: string };
-      cdn?: { ingestionType?: string; resolution?: string; frameRate?: string };
-    };
-    if (!resource.snippet?.title)
-      return youtubeError(400, 'titleRequired', 'The stream title is required.', 'youtube.liveStream');
-    if (!resource.cdn?.ingestionType || !resource.cdn.resolution || !resource.cdn.frameRate) {
-      return youtubeError(400, 'ingestionTypeRequired', 'The cdn settings are required.', 'youtube.liveStream');
-    }
-    const stream: FakeStream = {
-      id: `${channelId}${randomId(6)}`,
-      channelId,
-      title: resource.snippet.title,
-      streamName: [0, 1, 2, 3, 4].map(() => randomBytes4()).join('-'),
-    };
-    streams.set(stream.id, stream);
-    return { status: 200, json: await streamResource(stream) };
-  };
-
-  const transition = async (channelId: string, query: URLSearchParams): Promise<FakeReply> => {
-    const broadcast = broadcasts.get(query.get('id') ?? '');
-    if (!broadcast || broadcast.channelId !== channelId) {
-      return youtubeError(404, 'liveBroadcastNotFound', 'Broadcast not found', 'youtube.liveBroadcast');
-    }
-    const target = query.get('broadcastStatus');
-    if (target !== 'testing' && target !== 'live' && target !== 'complete') {
-      return youtubeError(400, 'invalidValue', 'Invalid broadcastStatus', 'youtube.liveBroadcast');
-    }
-    if (broadcast.lifeCycleStatus === target) {
-      return youtubeError(403, 'redundantTransition', 'Redundant transition', 'youtube.liveBroadcast');
-    }
-    const from = broadcast.lifeCycleStatus;
-    const allowed =
-      (target === 'testing' && from === 'ready' && broadcast.enableMonitorStream) ||
-      (target === 'live' && (from === 'testing' || (from === 'ready' && !broadcast.enableMonitorStream))) ||
-      (target === 'complete' && (from === 'live' || from === 'testing'));
-    if (!allowed) return youtubeError(403, 'invalidTransition', 'Invalid transition', 'youtube.liveBroadcast');
-    const stream = streams.get(broadcast.boundStreamId ?? '');
-    if (target !== 'complete' && (!stream || !(await state.isStreamActive(stream.streamName)))) {
-      return youtubeError(403, 'errorStreamInactive', 'Stream is inactive', 'youtube.liveBroadcast');
-    }
-    broadcast.lifeCycleStatus = target;
-    return { status: 200, json: broadcastResource(broadcast) };
-  };
-
   const youtube = async (request: FakeRequest, path: string): Promise<FakeReply> => {
     const access = oauth.lookup(bearer(request));
     if (!access) return unauthenticated();
@@ -342,35 +192,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
         },
       };
     }
-    if (key === 'POST /liveBroadcasts') return insertBroadcast(channelId, request.json);
-    if (key === 'POST /liveStreams') return insertStream(channelId, request.json);
-    if (key === 'GET /liveBroadcasts') {
-      const ids = (query.get('id') ?? '').split(',');
-      const items = [...broadcasts.values()].filter((b) => b.channelId === channelId && ids.includes(b.id));
-      return { status: 200, json: { kind: 'youtube#liveBroadcastListResponse', items: items.map(broadcastResource) } };
-    }
-    if (key === 'GET /liveStreams') {
-      const ids = (query.get('id') ?? '').split(',');
-      const mine = [...streams.values()].filter((s) => s.channelId === channelId && ids.includes(s.id));
-      return {
-        status: 200,
-        json: { kind: 'youtube#liveStreamListResponse', items: await Promise.all(mine.map(streamResource)) },
-      };
-    }
-    if (key === 'POST /liveBroadcasts/bind') {
-      const broadcast = broadcasts.get(query.get('id') ?? '');
-      if (!broadcast || broadcast.channelId !== channelId) {
-        return youtubeError(404, 'liveBroadcastNotFound', 'Broadcast not found', 'youtube.liveBroadcast');
-      }
-      const stream = streams.get(query.get('streamId') ?? '');
-      if (!stream || stream.channelId !== channelId) {
-        return youtubeError(404, 'liveStreamNotFound', 'Stream not found', 'youtube.liveBroadcast');
-      }
-      broadcast.boundStreamId = stream.id;
-      if (broadcast.lifeCycleStatus === 'created') broadcast.lifeCycleStatus = 'ready';
-      return { status: 200, json: broadcastResource(broadcast) };
-    }
-    if (key === 'POST /liveBroadcasts/transition') return transition(channelId, query);
+    if (path.startsWith('/live')) return live.handle(key, channelId, query, request.json);
     return youtubeError(404, 'notFound', 'Not Found', 'global');
   };
 
@@ -417,18 +239,14 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       state.isStreamActive = value;
     },
     oauth,
-    broadcasts: () => [...broadcasts.values()].map((broadcast) => ({ ...broadcast })),
-    streams: () => [...streams.values()].map((stream) => ({ ...stream })),
+    broadcasts: () => [...live.broadcasts.values()].map((broadcast) => ({ ...broadcast })),
+    streams: () => [...live.streams.values()].map((stream) => ({ ...stream })),
     get insertedBroadcasts() {
-      return inserted;
+      return live.inserted;
     },
     requests,
-    failNext: (count, status) => failures.failNext(count, status),
+    failNext: (count, status, after) => failures.failNext(count, status, after),
     revokeAll: () => oauth.revokeAll(),
     close: server.close,
   };
-}
-
-function randomBytes4() {
-  return randomId(3).replace(/[-_]/g, 'x').toLowerCase().slice(0, 4);
 }

@@ -249,10 +249,13 @@ export class OAuthStore {
 
 /** Makes the next `count` calls fail with `status` (a platform outage), then answers normally again. */
 export class FailureSwitch {
+  private skip = 0;
   private remaining = 0;
   private status = 503;
 
-  failNext(count: number, status = 503) {
+  /** `after` calls are still answered first: a failure in the middle of a sequence. */
+  failNext(count: number, status = 503, after = 0) {
+    this.skip = after;
     this.remaining = count;
     this.status = status;
   }
@@ -260,6 +263,10 @@ export class FailureSwitch {
   /** The status to fail this call with, or undefined to answer it. */
   take(): number | undefined {
     if (this.remaining <= 0) return undefined;
+    if (this.skip > 0) {
+      this.skip -= 1;
+      return undefined;
+    }
     this.remaining -= 1;
     return this.status;
   }

@@ -64,7 +64,8 @@ export interface FakeTwitch {
   /** Successful GET /oauth2/validate calls. */
   readonly validations: number;
   requests: string[];
-  failNext(count: number, status?: number): void;
+  /** The next `count` calls (every endpoint but the consent page) answer `status`, after `after` answered ones. */
+  failNext(count: number, status?: number, after?: number): void;
   revokeAll(): void;
   close(): Promise<void>;
 }
@@ -380,7 +381,7 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
       return validations;
     },
     requests,
-    failNext: (count, status) => failures.failNext(count, status),
+    failNext: (count, status, after) => failures.failNext(count, status, after),
     revokeAll: () => oauth.revokeAll(),
     close: server.close,
   };
