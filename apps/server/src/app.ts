@@ -33,6 +33,8 @@ import { startSocketServer } from './realtime/socket-server.js';
 import { findGrant } from './rooms/grants.js';
 import { RoomHub } from './rooms/room-hub.js';
 import { registerRoomRoutes } from './rooms/routes.js';
+import { createDestinationDrivers } from './streaming/drivers/index.js';
+import { registerBroadcasts } from './streaming/register.js';
 import { registerStreamConnectionRoutes } from './streaming/connection-routes.js';
 
 export interface BuiltApp {
@@ -113,6 +115,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   registerUploadRoutes(app, context);
   registerAdminRoutes(app, context);
   registerRoomRoutes(app, context);
+  registerBroadcasts(app, context, createDestinationDrivers(context));
   await registerWebApp(app, config.webDistDir, indexPage);
   context.io = startSocketServer(app, context);
   const janusProxy = new JanusProxy(context, context.media, (grant) => findGrant(db.db, grant));
