@@ -21,18 +21,33 @@ export interface PageRoute {
 export const PAGE_ROUTES: PageRoute[] = [
   // Main layout
   { path: '/', layout: 'main', page: () => import('../features/dashboard/dashboard-page') },
-  { path: '/recent-mettings', layout: 'main', page: () => import('../features/meetings/recent-meetings-page') },
+  {
+    path: '/recent-mettings',
+    layout: 'main',
+    page: () => import('../features/meetings/recent-meetings-page'),
+    ns: ['streaming'],
+  },
   { path: '/upcoming-mettings', layout: 'main', page: () => import('../features/meetings/upcoming-meetings-page') },
   { path: '/contacts', layout: 'main', page: () => import('../features/contacts/contacts-page') },
   { path: '/calendar', layout: 'main', page: () => import('../features/calendar/calendar-page') },
   { path: '/channels', layout: 'main', page: () => import('../features/channels/channels-page') },
   { path: '/channels/:meetId', layout: 'main', page: () => import('../features/channels/channel-detail-page') },
   { path: '/create-channel', layout: 'main', page: () => import('../features/channels/create-channel-page') },
-  { path: '/my-channel', layout: 'main', page: () => import('../features/channels/my-channel-page') },
+  {
+    path: '/my-channel',
+    layout: 'main',
+    page: () => import('../features/channels/my-channel-page'),
+    ns: ['streaming'],
+  },
   { path: '/edit-channel/:id', layout: 'main', page: () => import('../features/channels/edit-channel-page') },
-  { path: '/connect-stream', layout: 'main', page: () => import('../features/streaming/connect-stream-page') },
+  {
+    path: '/connect-stream',
+    layout: 'main',
+    page: () => import('../features/streaming/connect-stream-page'),
+    ns: ['streaming'],
+  },
   { path: '/profile', layout: 'main', page: () => import('../features/profile/profile-page') },
-  { path: '/room/:meetId', layout: 'main', page: () => import('../features/room/room-page') },
+  { path: '/room/:meetId', layout: 'main', page: () => import('../features/room/room-page'), ns: ['streaming'] },
   { path: '/contact-us', layout: 'main', page: () => import('../features/contact-us/contact-us-page') },
 
   // Blank layout

@@ -7,6 +7,8 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   error?: string;
   hint?: ReactNode;
+  /** Names of the show/hide button of a password-type field that holds no password (a stream key). */
+  revealLabels?: { show: string; hide: string };
 }
 
 const INPUT_CLASSES =
@@ -14,7 +16,7 @@ const INPUT_CLASSES =
 
 /** A labelled input whose error is announced and tied to it with aria-describedby. */
 export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
-  { label, error, hint, id, className, type = 'text', ...rest },
+  { label, error, hint, id, className, type = 'text', revealLabels, ...rest },
   ref,
 ) {
   const { t } = useTranslation('common');
@@ -50,7 +52,11 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
           <button
             type="button"
             onClick={() => setIsRevealed((value) => !value)}
-            aria-label={isRevealed ? t('actions.hide_password') : t('actions.show_password')}
+            aria-label={
+              isRevealed
+                ? (revealLabels?.hide ?? t('actions.hide_password'))
+                : (revealLabels?.show ?? t('actions.show_password'))
+            }
             aria-pressed={isRevealed}
             className="absolute inset-y-0 end-0 flex w-10 items-center justify-center rounded-e-lg text-slate-500 hover:text-slate-800 focus-visible:outline-2 focus-visible:outline-primary-500 dark:text-slate-400 dark:hover:text-slate-100"
           >

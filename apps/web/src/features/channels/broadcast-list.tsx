@@ -1,4 +1,5 @@
 import type { Broadcast } from '@meetcast/contracts';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ClockIcon } from '../../components/icons';
@@ -9,12 +10,15 @@ export function BroadcastList({
   broadcasts,
   empty,
   linkBase,
+  renderActions,
 }: {
   title: string;
   broadcasts: Broadcast[];
   empty: string;
   /** `/channel` for the public pages, `/channels` inside the app. */
   linkBase: string;
+  /** What the owner may do with each broadcast (My Channel: Go live). */
+  renderActions?: (broadcast: Broadcast) => ReactNode;
 }) {
   const { t, i18n } = useTranslation('channels');
   const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'medium', timeStyle: 'short' });
@@ -41,8 +45,11 @@ export function BroadcastList({
                   </time>
                 </p>
               </div>
-              <span className="text-xs font-semibold uppercase text-slate-500 dark:text-slate-400">
-                {t(`states.${broadcast.state}`)}
+              <span className="flex flex-wrap items-center gap-3">
+                <span className="text-xs font-semibold uppercase text-slate-500 dark:text-slate-400">
+                  {t(`states.${broadcast.state}`)}
+                </span>
+                {renderActions?.(broadcast)}
               </span>
             </li>
           ))}

@@ -6,6 +6,8 @@ import { BroadcastIcon, TvIcon } from '../../components/icons';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { PageSpinner } from '../../components/spinner';
+import { GoLiveAction } from '../live-studio';
+import { RecordingsSection } from '../streaming';
 import { ChannelMessage } from './channel-message';
 import { BroadcastList } from './broadcast-list';
 import { ChannelHero } from './channel-hero';
@@ -58,10 +60,13 @@ export default function MyChannelPage() {
         <Panel title={t('mine.go_live_title')} description={t('mine.go_live')}>
           <div className="flex flex-wrap gap-2">
             {channel.live ? (
-              <Button onClick={() => void navigate(meetingRoomPath({ url_slug: channel.live?.url_slug ?? '' }))}>
-                <BroadcastIcon className="size-4" />
-                {t('mine.open_live')}
-              </Button>
+              <>
+                <Button onClick={() => void navigate(meetingRoomPath({ url_slug: channel.live?.url_slug ?? '' }))}>
+                  <BroadcastIcon className="size-4" />
+                  {t('mine.open_live')}
+                </Button>
+                <GoLiveAction meetId={channel.live.url_slug} meetingTitle={channel.live.name} isLive />
+              </>
             ) : (
               <Link
                 to="/connect-stream"
@@ -83,6 +88,11 @@ export default function MyChannelPage() {
           broadcasts={channel.upcoming}
           empty={t('lists.no_upcoming')}
           linkBase="/channels"
+          renderActions={(broadcast) =>
+            broadcast.state === 'scheduled' && (
+              <GoLiveAction meetId={broadcast.url_slug} meetingTitle={broadcast.name} />
+            )
+          }
         />
         <BroadcastList
           title={t('lists.past')}
@@ -91,6 +101,7 @@ export default function MyChannelPage() {
           linkBase="/channels"
         />
       </div>
+      <RecordingsSection />
       <ScheduleBroadcastDialog channelId={channel.id} open={isScheduling} onOpenChange={setIsScheduling} />
     </section>
   );

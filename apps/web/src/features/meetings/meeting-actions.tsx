@@ -7,6 +7,7 @@ import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { meetingRoomPath } from '@meetcast/contracts';
 import { useCurrentUser } from '../session';
+import { RecordingButton } from '../streaming';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useMeetingDialogs } from './meeting-dialogs';
 import { downloadFile } from '../../lib/download';
@@ -70,6 +71,7 @@ export function MeetingActions({ item, isUpcoming }: { item: MeetingOccurrence; 
           {t('card.join')}
         </Link>
       )}
+      {!isUpcoming && <RecordingButton slug={item.url_slug} />}
       <Button size="sm" variant="secondary" onClick={() => void copyLink()}>
         {t('card.copy_link')}
       </Button>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
+import { isBroadcastActive, LiveBadge, LivePanel, useLiveBroadcast } from '../live-studio';
 import type { Joined } from './pre-join';
 import { ChatPanel } from './chat-panel';
 import { ParticipantsPanel } from './participants-panel';
@@ -19,7 +20,7 @@ import { useRoomSocket } from './use-room-socket';
 /** The meeting once joined: lobby wait, the stage, the toolbar, chat and people panels. */
 export function InCall({ joined, local, onLeave }: { joined: Joined; local: LocalMedia; onLeave: () => void }) {
   const { t } = useTranslation('room');
-  const [panel, setPanel] = useState<'chat' | 'people' | undefined>();
+  const [panel, setPanel] = useState<'chat' | 'people' | 'live' | undefined>();
   const [layout, setLayout] = useState<'grid' | 'speaker'>('grid');
   const { state, dispatch, send } = useRoomSocket(joined.grant, panel === 'chat');
   const media = useRoomMedia({
@@ -30,6 +31,12 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
     local,
   });
   const isSharing = Boolean(media.screenTrack);
+  const slug = state.meeting?.slug ?? joined.meeting.slug;
+  const meetingName = state.meeting?.name ?? joined.meeting.name;
+  // Everyone in the room polls the broadcast for the LIVE mark; hosts also get the Live panel.
+  const broadcast = useLiveBroadcast(slug, { enabled: state.phase === 'in-room' }).data;
+  const isRoomHost = state.self?.role === 'host' || state.self?.role === 'cohost';
+  const canGoLive = isRoomHost || broadcast?.can_manage === true;
 
   // Tell the room what we send, whenever it changes (and after every reconnection).
   useEffect(() => {
@@ -90,13 +97,12 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
   );
 
   const copyLink = useCallback(() => {
-    const slug = state.meeting?.slug ?? joined.meeting.slug;
     const link = `${window.location.origin}${meetingRoomPath({ url_slug: slug })}`;
     void navigator.clipboard.writeText(link).then(
       () => toast.success(t('controls.link_copied')),
       () => toast.info(link),
     );
-  }, [state.meeting?.slug, joined.meeting.slug, t]);
+  }, [slug, t]);
 
   const participants = useMemo(
     () => Object.values(state.participants).sort((a, b) => a.joined_at - b.joined_at || a.id.localeCompare(b.id)),
@@ -138,8 +144,9 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
   return (
     <div className="flex h-[calc(100dvh-8rem)] min-h-[28rem] flex-col bg-slate-950 text-white">
       <div className="flex items-center justify-between gap-2 px-4 py-2 text-sm">
-        <h1 className="truncate font-semibold">{state.meeting?.name ?? joined.meeting.name}</h1>
+        <h1 className="truncate font-semibold">{meetingName}</h1>
         <span className="flex items-center gap-3">
+          {broadcast?.state === 'live' && <LiveBadge />}
           {state.locked && <span className="rounded bg-amber-600 px-2 py-0.5 text-xs">{t('call.locked')}</span>}
           <span className="text-slate-300">{t('people.title_count', { count: participants.length })}</span>
         </span>
@@ -178,7 +185,9 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
         </main>
         {panel && (
           <aside className="w-80 max-w-[90vw] shrink-0 border-s border-slate-700 bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100">
-            {panel === 'chat' ? (
+            {panel === 'live' ? (
+              <LivePanel meetId={slug} meetingTitle={meetingName} canStart={isRoomHost} />
+            ) : panel === 'chat' ? (
               <ChatPanel
                 messages={state.chat}
                 selfId={state.self?.id}
@@ -213,6 +222,15 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
         onReaction={(emoji) => void send({ type: 'reaction.send', emoji })}
         onToggleChat={actions.toggleChat}
         onTogglePeople={() => setPanel((current) => (current === 'people' ? undefined : 'people'))}
+        live={
+          canGoLive
+            ? {
+                isOpen: panel === 'live',
+                isOnAir: isBroadcastActive(broadcast),
+                onToggle: () => setPanel((current) => (current === 'live' ? undefined : 'live')),
+              }
+            : undefined
+        }
         onToggleLayout={() => setLayout((current) => (current === 'grid' ? 'speaker' : 'grid'))}
         onCopyLink={copyLink}
         onLeave={onLeave}

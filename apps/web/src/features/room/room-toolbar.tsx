@@ -1,6 +1,7 @@
 import { REACTIONS } from '@meetcast/contracts';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BroadcastIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
 import {
   CamIcon,
@@ -83,6 +84,8 @@ export interface ToolbarProps {
   onToggleLayout: () => void;
   onCopyLink: () => void;
   onLeave: () => void;
+  /** The Live panel's button, for the host and co-hosts only; red while the meeting is on air. */
+  live?: { isOpen: boolean; isOnAir: boolean; onToggle: () => void } | undefined;
 }
 
 export function RoomToolbar(props: ToolbarProps) {
@@ -176,6 +179,17 @@ export function RoomToolbar(props: ToolbarProps) {
       >
         <PeopleIcon className="size-5" />
       </ToolButton>
+      {props.live && (
+        <ToolButton
+          label={props.live.isOnAir ? t('controls.live_on_air') : t('controls.go_live')}
+          isActive={props.live.isOpen}
+          isDanger={props.live.isOnAir && !props.live.isOpen}
+          isPressed={props.live.isOpen}
+          onClick={props.live.onToggle}
+        >
+          <BroadcastIcon className="size-5" />
+        </ToolButton>
+      )}
       <ToolButton
         label={props.layout === 'grid' ? t('controls.speaker_layout') : t('controls.grid_layout')}
         onClick={props.onToggleLayout}

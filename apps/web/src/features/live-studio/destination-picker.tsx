@@ -1,0 +1,94 @@
+import type { StreamConnection } from '@meetcast/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ConnectionStatus, PlatformMark } from '../streaming';
+import { DestinationFields } from './destination-fields';
+import type { DestinationDraft, DestinationProblems } from './destination-requests';
+
+const LINK = 'font-semibold text-primary-700 underline hover:no-underline dark:text-primary-300';
+
+/**
+ * Links to the Streaming page open a new tab: leaving the room's page would leave the meeting.
+ *
+ * The connections to stream to, each a checkbox; a chosen one opens its fields. Connections that no
+ * longer work are shown, unchecked and disabled, with the way to mend them.
+ */
+export function DestinationPicker({
+  connections,
+  chosen,
+  drafts,
+  problems,
+  onToggle,
+  onDraftChange,
+}: {
+  connections: StreamConnection[];
+  chosen: number[];
+  drafts: Record<number, DestinationDraft>;
+  problems: Record<number, DestinationProblems>;
+  onToggle(connection: StreamConnection, isChosen: boolean): void;
+  onDraftChange(connectionId: number, draft: DestinationDraft): void;
+}) {
+  const { t } = useTranslation('streaming');
+  if (connections.length === 0) {
+    return (
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        {t('go_live.no_connections')}{' '}
+        <Link to="/connect-stream" target="_blank" rel="noopener" className={LINK}>
+          {t('go_live.set_up')}
+        </Link>
+      </p>
+    );
+  }
+  return (
+    <ul className="space-y-3">
+      {connections.map((connection) => {
+        const isUsable = connection.status === 'connected';
+        const isChosen = isUsable && chosen.includes(connection.id);
+        const draft = drafts[connection.id];
+        return (
+          <li
+            key={connection.id}
+            className="rounded-xl border border-slate-200 p-3 has-[:checked]:border-primary-400 dark:border-slate-700 dark:has-[:checked]:border-primary-500"
+          >
+            <label className="flex items-center gap-3">
+              <input
+                type="checkbox"
+                checked={isChosen}
+                disabled={!isUsable}
+                onChange={(event) => onToggle(connection, event.target.checked)}
+                className="size-4 shrink-0 accent-primary-600"
+              />
+              <PlatformMark platform={connection.platform} size="sm" />
+              <span className="min-w-0 flex-1">
+                <span dir="auto" className="block truncate text-sm font-medium">
+                  {connection.name}
+                </span>
+                <span className="block text-xs text-slate-600 dark:text-slate-400">
+                  {t(`platforms.${connection.platform}`)}
+                </span>
+              </span>
+              {!isUsable && <ConnectionStatus status={connection.status} />}
+            </label>
+            {!isUsable && (
+              <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+                <Link to="/connect-stream" target="_blank" rel="noopener" className={LINK}>
+                  {t('go_live.reconnect_there')}
+                </Link>
+              </p>
+            )}
+            {isChosen && draft && (
+              <div className="mt-3 border-t border-slate-200 pt-3 dark:border-slate-700">
+                <DestinationFields
+                  connection={connection}
+                  draft={draft}
+                  problems={problems[connection.id]}
+                  onChange={(next) => onDraftChange(connection.id, next)}
+                />
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

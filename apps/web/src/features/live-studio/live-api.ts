@@ -1,0 +1,105 @@
+import {
+  LiveBroadcastBodySchema,
+  OptionalLiveBroadcastBodySchema,
+  TwitchCategoryListBodySchema,
+  type DestinationRequest,
+  type LiveBroadcast,
+} from '@meetcast/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../lib/api';
+
+/** How often a room asks for the broadcast's state (the LIVE badge, the destinations' health). */
+const POLL_MS = 3000;
+/** While the call fails (the server is unreachable), ask less often. */
+const POLL_AFTER_ERROR_MS = 15_000;
+
+export const liveBroadcastKey = (meetId: string) => ['live-broadcast', meetId] as const;
+
+/** A meeting's broadcast (null before the first one), asked for every 3 s while `enabled`. */
+export function useLiveBroadcast(meetId: string, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: liveBroadcastKey(meetId),
+    queryFn: async ({ signal }) =>
+      (await apiPost('get-broadcast.php', { meetId }, { schema: OptionalLiveBroadcastBodySchema, signal })).data.data,
+    enabled: (options.enabled ?? true) && meetId !== '',
+    refetchInterval: (query) => (query.state.status === 'error' ? POLL_AFTER_ERROR_MS : POLL_MS),
+    staleTime: 0,
+    retry: false,
+    meta: { silent: true },
+  });
+}
+
+/** Whether a broadcast is on its way or on air (not yet ended or failed). */
+export function isBroadcastActive(broadcast: LiveBroadcast | null | undefined): boolean {
+  return broadcast?.state === 'starting' || broadcast?.state === 'live';
+}
+
+/** Every change answers the broadcast as it now is: the polled copy takes it at once. */
+function useBroadcastMutation<V>(meetId: string, call: (variables: V) => Promise<LiveBroadcast>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (broadcast) => queryClient.setQueryData(liveBroadcastKey(meetId), broadcast),
+  });
+}
+
+const asBroadcast = async (name: string, fields: Record<string, string | number | undefined>) =>
+  (await apiPost(name, fields, { schema: LiveBroadcastBodySchema })).data.data;
+
+export function useStartBroadcast(meetId: string) {
+  return useBroadcastMutation(meetId, (plan: { destinations: DestinationRequest[]; record: 0 | 1 }) =>
+    asBroadcast('start-broadcast.php', {
+      meetId,
+      destinations: JSON.stringify(plan.destinations),
+      record: plan.record,
+    }),
+  );
+}
+
+export function useStopBroadcast(meetId: string) {
+  return useBroadcastMutation(meetId, () => asBroadcast('stop-broadcast.php', { meetId }));
+}
+
+export function useAddDestination(meetId: string) {
+  return useBroadcastMutation(meetId, (destination: DestinationRequest) =>
+    asBroadcast('change-broadcast-destination.php', { meetId, destination: JSON.stringify([destination]) }),
+  );
+}
+
+export function useRemoveDestination(meetId: string) {
+  return useBroadcastMutation(meetId, (connectionId: number) =>
+    asBroadcast('change-broadcast-destination.php', { meetId, remove_connection_id: connectionId }),
+  );
+}
+
+export interface OverlayValues {
+  logo_url: string;
+  banner: string;
+  ticker: string;
+}
+
+/** Sends all three fields: an empty one clears that part of the overlay. */
+export function useSetOverlay(meetId: string) {
+  return useBroadcastMutation(meetId, (overlay: OverlayValues) =>
+    asBroadcast('set-broadcast-overlay.php', { meetId, ...overlay }),
+  );
+}
+
+/** Twitch's categories matching what was typed (Helix search through the server). */
+export function useTwitchCategories(connectionId: number, query: string) {
+  return useQuery({
+    queryKey: ['twitch-categories', connectionId, query],
+    queryFn: async ({ signal }) =>
+      (
+        await apiPost(
+          'search-twitch-categories.php',
+          { connection_id: connectionId, query },
+          { schema: TwitchCategoryListBodySchema, signal },
+        )
+      ).data.data,
+    enabled: query.trim() !== '',
+    staleTime: 5 * 60_000,
+    retry: false,
+    meta: { silent: true },
+  });
+}
