@@ -149,6 +149,21 @@ describe.each(BACKENDS)('stream connections on %s', (backend) => {
     }
   });
 
+  it('refuses a Google account without a YouTube channel and gives its grant back', async () => {
+    const channel = google.channel;
+    google.channel = null;
+    try {
+      const grants = google.oauth.activeGrants().length;
+      const answer = await connectPlatform(server, bob, 'youtube');
+      expect(answer.httpStatus).toBe(400);
+      expect(answer.body.message).toMatch(/has no YouTube channel/);
+      expect(google.oauth.activeGrants()).toHaveLength(grants);
+      expect((await list(bob)).some((connection) => connection.platform === 'youtube')).toBe(false);
+    } finally {
+      google.channel = channel;
+    }
+  });
+
   it('answers a platform outage with a clear 502, and a platform without client with 400', async () => {
     const redirect = await startAndConsent(server, bob, 'youtube');
     google.failNext(1, 503);

@@ -155,7 +155,11 @@ export async function finishConnection(context: AppContext, userId: number, inpu
     if (error instanceof NoChannelError) return badRequest('stream_connections.youtube_no_channel');
     throw explainPlatformFailure(context, oauth, error);
   });
-  if (account instanceof AppError) throw account;
+  if (account instanceof AppError) {
+    // Nothing to stream to: give the grant back rather than keep a token nobody can use.
+    await oauth.revoke(tokens.refreshToken ?? tokens.accessToken).catch(() => undefined);
+    throw account;
+  }
 
   const box = secretsBoxFor(context.config);
   const secrets = {
