@@ -53,7 +53,8 @@ export default defineConfig({
       url: `${APP_URL}/readyz`,
       reuseExistingServer: false,
       timeout: 90_000,
-      stdout: 'ignore',
+      // E2E_SERVER_LOG=1 shows the server's log (set LOG_LEVEL=info for more than warnings).
+      stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
       stderr: 'pipe',
     },
   ],

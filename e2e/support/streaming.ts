@@ -38,7 +38,9 @@ export function probe(file: string) {
   const streams = (JSON.parse(text) as { streams: Record<string, string | number>[] }).streams;
   const video = streams.find((stream) => stream.codec_type === 'video');
   const audio = streams.find((stream) => stream.codec_type === 'audio');
-  const [num, den] = String(video?.avg_frame_rate ?? '0/1').split('/').map(Number);
+  const [num, den] = String(video?.avg_frame_rate ?? '0/1')
+    .split('/')
+    .map(Number);
   return {
     video: video?.codec_name,
     width: video?.width,
@@ -49,7 +51,11 @@ export function probe(file: string) {
 }
 
 /** Connects YouTube or Twitch through /connect-stream and the platform's consent page. */
-export async function connectPlatform(page: Page, platform: 'YouTube' | 'Twitch', decision: 'Allow' | 'Deny' = 'Allow') {
+export async function connectPlatform(
+  page: Page,
+  platform: 'YouTube' | 'Twitch',
+  decision: 'Allow' | 'Deny' = 'Allow',
+) {
   await page.goto('/connect-stream');
   await page.getByRole('button', { name: `Connect ${platform}` }).click();
   await page.getByRole('button', { name: decision }).click();

@@ -69,7 +69,10 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
     const seenByOutsider = await server.post<BroadcastAnswer>('get-broadcast.php', { meetId: meeting.slug });
     expect(seenByOutsider.body.data!.data).toMatchObject({ id: broadcast.id, destinations: [], can_manage: false });
 
-    const stopped = await server.post<BroadcastAnswer>('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+    const stopped = await server.post<BroadcastAnswer>('stop-broadcast.php', {
+      token: host.token,
+      meetId: meeting.slug,
+    });
     expect(stopped.httpStatus).toBe(200);
     expect(stopped.body.data!.data!.state).toBe('ended');
     const again = await server.post('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
@@ -146,7 +149,11 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
       banner: 'Q&A at 3 pm',
       ticker: '<b>not html</b>',
     });
-    expect(overlay.body.data!.data!.overlay).toEqual({ logo_url: null, banner: 'Q&A at 3 pm', ticker: '<b>not html</b>' });
+    expect(overlay.body.data!.data!.overlay).toEqual({
+      logo_url: null,
+      banner: 'Q&A at 3 pm',
+      ticker: '<b>not html</b>',
+    });
     const byStranger = await server.post('set-broadcast-overlay.php', {
       token: stranger.token,
       meetId: meeting.slug,
@@ -161,7 +168,10 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
     await server.post('start-broadcast.php', { token: host.token, meetId: meeting.slug, record: 1 });
     const outsider = await server.post<BroadcastAnswer>('get-broadcast.php', { meetId: meeting.slug });
     expect(outsider.body.data!.data).toBeNull();
-    const hostView = await server.post<BroadcastAnswer>('get-broadcast.php', { token: host.token, meetId: meeting.slug });
+    const hostView = await server.post<BroadcastAnswer>('get-broadcast.php', {
+      token: host.token,
+      meetId: meeting.slug,
+    });
     expect(hostView.body.data!.data?.state).toBe('starting');
     await server.post('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
   });
@@ -203,7 +213,10 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
     for (const guess of [`${meeting.id}.mp4`, '..%2F..%2Fetc%2Fpasswd', `${meeting.id}-${'cd'.repeat(16)}.mp4`]) {
       expect((await fetch(`${server.baseUrl}/api/recordings/${guess}`)).status).toBe(404);
     }
-    const [row] = await server.built.context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.meetingId, meeting.id));
+    const [row] = await server.built.context.db
+      .select()
+      .from(liveBroadcasts)
+      .where(eq(liveBroadcasts.meetingId, meeting.id));
     expect(row?.recordingFile).toBe(name);
   });
 });

@@ -3,12 +3,14 @@ import { existsSync, statSync } from 'node:fs';
 
 /**
  * A real RTMP server for tests: ffmpeg listening on a loopback port, writing what it receives to
- * an FLV file. One publisher at a time; `restart` listens again (a receiver that died and came back).
+ * an FLV file. Like a real ingest it takes the next publisher when one leaves (each into a file of
+ * its own); `kill` is a receiver dying, `start` one coming back.
  */
 export class RtmpReceiver {
   private child: ChildProcess | undefined;
   private generation = 0;
   private log = '';
+  private readonly files: string[] = [];
 
   constructor(
     readonly port: number,
@@ -27,7 +29,8 @@ export class RtmpReceiver {
 
   start() {
     this.generation += 1;
-    this.child = spawn(
+    this.files.push(this.file);
+    const child = spawn(
       'ffmpeg',
       [
         // Warnings name a publisher's application and stream when they are not the expected ones.
@@ -36,9 +39,14 @@ export class RtmpReceiver {
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
-    this.child.stderr?.setEncoding('utf8');
-    this.child.stderr?.on('data', (text: string) => {
+    this.child = child;
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => {
       this.log += text;
+    });
+    child.once('exit', () => {
+      // The publisher left: listen for the next one, unless the test killed or stopped this receiver.
+      if (this.child === child) this.start();
     });
     return this;
   }
@@ -51,8 +59,14 @@ export class RtmpReceiver {
     };
   }
 
+  /** Everything received, over every publisher so far. */
   bytes() {
-    return existsSync(this.file) ? statSync(this.file).size : 0;
+    return this.files.reduce((sum, file) => sum + (existsSync(file) ? statSync(file).size : 0), 0);
+  }
+
+  /** The largest file received: the longest-lasting publisher's, for ffprobe. */
+  get largestFile() {
+    return [...this.files].sort((a, b) => sizeOf(b) - sizeOf(a))[0] ?? this.file;
   }
 
   kill() {
@@ -77,3 +91,5 @@ export class RtmpReceiver {
     });
   }
 }
+
+const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);

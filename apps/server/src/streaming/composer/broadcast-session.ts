@@ -57,6 +57,8 @@ export class BroadcastSession {
   /** The one encode, shared by every destination and the recording. */
   private readonly fanOut = new MediaFanOut();
   isEnded = false;
+  /** Destinations start once the encode runs: a pusher with nothing to send would look stalled. */
+  private isEncoding = false;
 
   constructor(private readonly options: SessionOptions) {
     mkdirSync(options.folder, { recursive: true });
@@ -76,7 +78,10 @@ export class BroadcastSession {
     const { context, broadcast } = this.options;
     const [meeting] = await context.db.select().from(meetings).where(eq(meetings.id, broadcast.meetingId));
     if (!meeting) throw new Error('meeting gone');
+    const startedAt = Date.now();
+    const took = (step: string) => this.log(`${step} after ${Date.now() - startedAt} ms`);
     await this.screen.start();
+    took('screen');
     const { token } = await issueGrant(context.db, {
       meetingId: meeting.id,
       userId: null,
@@ -89,8 +94,11 @@ export class BroadcastSession {
     const url = `${this.options.pageBaseUrl}/broadcast-layout/${encodeURIComponent(meeting.slug)}#grant=${token}`;
     this.browser = new LayoutBrowser(this.options.folder, this.screen, url, (message) => this.log(message));
     await this.browser.start();
+    took('browser');
     await this.browser.ready(20_000);
+    took('layout ready');
     this.startEncoder();
+    this.isEncoding = true;
     if (broadcast.record) {
       mkdirSync(this.options.recordingsDir, { recursive: true });
       this.recordingName = newRecordingName(broadcast);
@@ -128,6 +136,7 @@ export class BroadcastSession {
       await this.stop();
       return;
     }
+    if (!this.isEncoding) return;
     const rows = await context.db
       .select()
       .from(broadcastDestinations)

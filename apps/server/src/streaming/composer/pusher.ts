@@ -34,6 +34,7 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
   private hasBeenLive = false;
   private lastBytes = 0;
   private lastBytesAt = Date.now();
+  private firstBytesAt: number | undefined;
   private byteSamples: { at: number; bytes: number }[] = [];
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
   private stallTimer: ReturnType<typeof setInterval> | undefined;
@@ -89,6 +90,7 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     this.child = child;
     this.lastBytes = 0;
     this.lastBytesAt = Date.now();
+    this.firstBytesAt = undefined;
     child.stdin?.on('error', () => undefined);
     // Each attempt starts at the encode's latest keyframe.
     this.unsubscribe?.();
@@ -135,8 +137,9 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
           fps: Math.round(this.encoderFps()),
         };
       }
-      // A few hundred kilobytes out means the receiver took the stream, not just the TCP handshake.
-      if (this.state !== 'live' && totalBytes > 100_000) {
+      // Bytes still leaving a second after the first did: the receiver took the stream, not just the handshake.
+      this.firstBytesAt ??= now;
+      if (this.state !== 'live' && now - this.firstBytesAt >= 1000) {
         this.hasBeenLive = true;
         this.attempt = 0;
         this.setState('live', null);

@@ -1,5 +1,5 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { stopChild, type ProcessLedger } from './child-processes.js';
 import { keepTail } from './ffmpeg-progress.js';
@@ -77,6 +77,26 @@ export class Recorder {
     child?.stdin?.end();
     await stopChild(child, 10_000, null);
     try {
+      await this.makeSeekable();
+      const { stdout } = await run('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=duration',
+        '-of',
+        'default=noprint_wrappers=1:nokey=1',
+        this.file,
+      ]);
+      const seconds = Number(stdout.trim());
+      return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+    } catch (error) {
+      throw new Error(`recording could not be finished: ${String(error)} ${this.tail()}`, { cause: error });
+    }
+  }
+
+  /** Moves the index to the front; if that fails, the fragmented file (which plays, if less seekably) stays. */
+  private async makeSeekable() {
+    try {
       await run('ffmpeg', [
         '-hide_banner',
         '-loglevel',
@@ -91,19 +111,8 @@ export class Recorder {
         this.file,
       ]);
       rmSync(this.partFile, { force: true });
-      const { stdout } = await run('ffprobe', [
-        '-v',
-        'error',
-        '-show_entries',
-        'format=duration',
-        '-of',
-        'default=noprint_wrappers=1:nokey=1',
-        this.file,
-      ]);
-      const seconds = Number(stdout.trim());
-      return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
-    } catch (error) {
-      throw new Error(`recording could not be finished: ${String(error)} ${this.tail()}`, { cause: error });
+    } catch {
+      renameSync(this.partFile, this.file);
     }
   }
 }
