@@ -90,6 +90,8 @@ export const EnvSchema = z.object({
   COMPOSER_WORKER: z.enum(['local', 'shared', 'off']).default('local'),
   /** Cores this machine gives composers; unset: all of its cores. */
   COMPOSER_CORES: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1024).optional()),
+  /** Composers kept started and idle, so going live does not wait for a browser to launch (~300 MB each). */
+  COMPOSER_SPARES: z.coerce.number().int().min(0).max(4).default(1),
   /** Where a composer opens the meeting's layout page; unset: this process's own address. */
   COMPOSER_PAGE_URL: z.preprocess(emptyToUndefined, optionalUrl),
 });
@@ -131,7 +133,7 @@ export interface AppConfig {
   webDistDir: string;
   reminderIntervalSeconds: number;
   streaming: StreamingConfig;
-  composer: { mode: Env['COMPOSER_WORKER']; cores: number | undefined; pageUrl: string | undefined };
+  composer: { mode: Env['COMPOSER_WORKER']; cores: number | undefined; spares: number; pageUrl: string | undefined };
 }
 
 export interface PlatformClient {
@@ -210,7 +212,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webDistDir: resolve(env.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
     streaming: streamingConfig(env, publicUrl),
-    composer: { mode: env.COMPOSER_WORKER, cores: env.COMPOSER_CORES, pageUrl: env.COMPOSER_PAGE_URL },
+    composer: {
+      mode: env.COMPOSER_WORKER,
+      cores: env.COMPOSER_CORES,
+      spares: env.COMPOSER_SPARES,
+      pageUrl: env.COMPOSER_PAGE_URL,
+    },
   };
 }
 

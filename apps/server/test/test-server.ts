@@ -48,6 +48,8 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SMTP_URL: smtpUrl,
     RATE_LIMIT_MULTIPLIER: '100',
+    // Dozens of test servers start here: none keeps an idle composer browser unless a test asks.
+    COMPOSER_SPARES: '0',
     // Each test server counts in its own Redis keys, so suites never see each other's limits.
     REDIS_PREFIX: `test-${process.pid}-${Date.now()}-${counter++}`,
     ...env,

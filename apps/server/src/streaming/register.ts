@@ -12,8 +12,8 @@ import { registerRecordingFiles } from './recording-files.js';
  * worker in this process, started once the server listens so it can open the layout page.
  */
 export function registerBroadcasts(app: FastifyInstance, context: AppContext, drivers: Drivers) {
-  const { mode, cores, pageUrl } = context.config.composer;
-  const worker = mode === 'off' ? undefined : new ComposerWorker(context, { drivers, cores });
+  const { mode, cores, spares, pageUrl } = context.config.composer;
+  const worker = mode === 'off' ? undefined : new ComposerWorker(context, { drivers, cores, spares });
   const capacity: ComposerCapacity = {
     isLocalOnly: mode === 'local',
     hasRoom: () => Boolean(worker?.quality()),

@@ -1,23 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, broadcastDestinations, eq, liveBroadcasts, meetings, ne } from '@meetcast/db';
 import type { AppContext } from '../../context.js';
 import { issueGrant } from '../../rooms/grants.js';
 import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
 import type { Quality } from './capacity.js';
-import { ProcessLedger } from './child-processes.js';
+import type { ComposerStage } from './composer-stage.js';
 import { Encoder } from './encoder.js';
-import { LayoutBrowser } from './layout-browser.js';
 import { MediaFanOut } from './media-fan-out.js';
 import { Pusher, type PusherState } from './pusher.js';
 import { Recorder } from './recorder.js';
-import { VirtualScreen } from './virtual-screen.js';
 
 type BroadcastRow = typeof liveBroadcasts.$inferSelect;
 export type Drivers = Record<DestinationRow['platform'], DestinationDriver>;
 
-const SCREEN = { width: 1280, height: 720 };
 const STATUS_EVERY_MS = 5000;
 
 interface RunningDestination {
@@ -32,9 +29,8 @@ export interface SessionOptions {
   drivers: Drivers;
   broadcast: BroadcastRow;
   quality: Quality;
-  /** This composer's own folder (profile, sound server socket, process ledger). */
-  folder: string;
-  displayNumber: number;
+  /** The screen, sound card and browser to compose with (perhaps started long before, as a spare). */
+  stage: ComposerStage;
   /** Where the layout page is served, e.g. http://127.0.0.1:3000. */
   pageBaseUrl: string;
   recordingsDir: string;
@@ -46,9 +42,6 @@ export interface SessionOptions {
  * the host's changes (stop, destinations added or removed) and writes the figures back.
  */
 export class BroadcastSession {
-  private readonly ledger: ProcessLedger;
-  private readonly screen: VirtualScreen;
-  private browser: LayoutBrowser | undefined;
   private encoder: Encoder | undefined;
   private recorder: Recorder | undefined;
   private recordingName: string | undefined;
@@ -60,10 +53,10 @@ export class BroadcastSession {
   /** Destinations start once the encode runs: a pusher with nothing to send would look stalled. */
   private isEncoding = false;
 
-  constructor(private readonly options: SessionOptions) {
-    mkdirSync(options.folder, { recursive: true });
-    this.ledger = new ProcessLedger(options.folder, 'processes');
-    this.screen = new VirtualScreen(this.ledger, options.folder, options.displayNumber, SCREEN);
+  constructor(private readonly options: SessionOptions) {}
+
+  private get ledger() {
+    return this.options.stage.ledger;
   }
 
   private get id() {
@@ -80,8 +73,6 @@ export class BroadcastSession {
     if (!meeting) throw new Error('meeting gone');
     const startedAt = Date.now();
     const took = (step: string) => this.log(`${step} after ${Date.now() - startedAt} ms`);
-    await this.screen.start();
-    took('screen');
     const { token } = await issueGrant(context.db, {
       meetingId: meeting.id,
       userId: null,
@@ -92,10 +83,10 @@ export class BroadcastSession {
     });
     // The grant travels in the fragment: it never reaches a log or a Referer.
     const url = `${this.options.pageBaseUrl}/broadcast-layout/${encodeURIComponent(meeting.slug)}#grant=${token}`;
-    this.browser = new LayoutBrowser(this.options.folder, this.screen, url, (message) => this.log(message));
-    await this.browser.start();
-    took('browser');
-    await this.browser.ready(20_000);
+    const { browser } = this.options.stage;
+    await browser.open(url);
+    took('layout opened');
+    await browser.ready(20_000);
     took('layout ready');
     this.startEncoder();
     this.isEncoding = true;
@@ -112,7 +103,7 @@ export class BroadcastSession {
   }
 
   private startEncoder() {
-    const encoder = new Encoder(this.ledger, this.screen, this.options.quality);
+    const encoder = new Encoder(this.ledger, this.options.stage.screen, this.options.quality);
     this.encoder = encoder;
     encoder.on('data', (chunk) => this.fanOut.write(chunk));
     encoder.on('exit', (reason) => {
@@ -249,10 +240,7 @@ export class BroadcastSession {
       });
       if (seconds && this.recordingName) recording = { file: this.recordingName, seconds };
     }
-    await this.browser?.stop();
-    await this.screen.stop();
-    this.ledger.killAll();
-    rmSync(this.options.folder, { recursive: true, force: true });
+    await this.options.stage.stop();
     await this.options.context.db
       .update(liveBroadcasts)
       .set({

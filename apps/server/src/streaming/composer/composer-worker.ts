@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { BroadcastSession, type Drivers } from './broadcast-session.js';
 import { pickQuality, qualityNamed, type Quality } from './capacity.js';
 import { killLeftovers } from './child-processes.js';
+import { ComposerStage } from './composer-stage.js';
 import { freeDisplayNumber } from './virtual-screen.js';
 
 /** A composer silent for this long has died: another worker takes its broadcast over. */
@@ -19,6 +20,8 @@ export interface ComposerWorkerOptions {
   drivers: Drivers;
   /** Cores this machine gives composers (COMPOSER_CORES); undefined: all of them. */
   cores: number | undefined;
+  /** Composer stages kept started (COMPOSER_SPARES), so that going live does not wait for Chromium. */
+  spares: number;
 }
 
 /**
@@ -33,6 +36,9 @@ export class ComposerWorker {
   private timer: ReturnType<typeof setInterval> | undefined;
   private isTicking = false;
   private pageBaseUrl: string | undefined;
+  private spare: Promise<ComposerStage> | undefined;
+  private spareDisplay: number | undefined;
+  private isClosed = false;
 
   constructor(
     private readonly context: AppContext,
@@ -54,6 +60,7 @@ export class ComposerWorker {
     this.timer = setInterval(() => this.nudge(), TICK_MS);
     this.timer.unref();
     this.nudge();
+    this.prepareSpare();
   }
 
   /** The quality a new broadcast would get here now, or undefined when this machine is full. */
@@ -125,26 +132,68 @@ export class ComposerWorker {
       )
       .returning();
     if (!claimed) return;
-    const display = freeDisplayNumber(new Set([...this.sessions.values()].map((entry) => entry.display)));
+    this.context.log.info({ broadcastId: claimed.id, quality: quality.name }, 'composer: claimed');
+    let stage: ComposerStage;
+    try {
+      stage = await this.takeStage();
+    } catch (error) {
+      this.context.log.error({ err: error, broadcastId: claimed.id }, 'composer: no stage');
+      await this.context.db
+        .update(liveBroadcasts)
+        .set({ state: 'failed', failure: 'broadcasts.composer_failed', endedAt: new Date(), composerId: null })
+        .where(eq(liveBroadcasts.id, claimed.id));
+      return;
+    }
     const session = new BroadcastSession({
       context: this.context,
       drivers: this.options.drivers,
       broadcast: claimed,
       quality,
-      folder: join(this.rootFolder, this.id, String(claimed.id)),
-      displayNumber: display,
+      stage,
       pageBaseUrl: this.pageBaseUrl!,
       recordingsDir: this.recordingsDir,
     });
-    this.sessions.set(claimed.id, { session, quality, display });
-    this.context.log.info({ broadcastId: claimed.id, quality: quality.name }, 'composer: claimed');
+    this.sessions.set(claimed.id, { session, quality, display: stage.displayNumber });
     session.start().then(
-      () => this.nudge(),
+      () => {
+        this.nudge();
+        this.prepareSpare();
+      },
       (error: unknown) => {
         this.context.log.error({ err: error, broadcastId: claimed.id }, 'composer: start failed');
         void session.fail('broadcasts.composer_failed');
       },
     );
+  }
+
+  private newStage(): ComposerStage {
+    const taken = new Set([...this.sessions.values()].map((entry) => entry.display));
+    if (this.spareDisplay !== undefined) taken.add(this.spareDisplay);
+    const display = freeDisplayNumber(taken);
+    return new ComposerStage(join(this.rootFolder, this.id, `stage-${display}`), display, (message) =>
+      this.context.log.info(`composer: ${message}`),
+    );
+  }
+
+  /** The spare if one is ready (a new one is prepared once the broadcast runs), else a new stage. */
+  private async takeStage(): Promise<ComposerStage> {
+    const spare = this.spare;
+    this.spare = undefined;
+    this.spareDisplay = undefined;
+    const ready = spare ? await spare.catch(() => undefined) : undefined;
+    return ready ?? (await this.newStage().start());
+  }
+
+  /** Keeps one stage started, when spares are wanted and this machine has room for another broadcast. */
+  private prepareSpare() {
+    if (this.spare || this.options.spares < 1 || this.isClosed || !this.quality()) return;
+    const stage = this.newStage();
+    this.spareDisplay = stage.displayNumber;
+    this.spare = stage.start().catch(async (error: unknown) => {
+      this.context.log.error({ err: error }, 'composer: spare failed to start');
+      await stage.stop();
+      throw error;
+    });
   }
 
   /** Folders of workers of this machine whose process is gone: kill what they left running. */
@@ -165,7 +214,11 @@ export class ComposerWorker {
 
   /** On shutdown: broadcasts end cleanly (their recordings are finished). */
   async close() {
+    this.isClosed = true;
     clearInterval(this.timer);
+    const spare = this.spare;
+    this.spare = undefined;
+    await spare?.then((stage) => stage.stop()).catch(() => undefined);
     await Promise.all([...this.sessions.values()].map((entry) => entry.session.stop()));
     this.sessions.clear();
   }

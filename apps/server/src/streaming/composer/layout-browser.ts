@@ -20,7 +20,6 @@ export class LayoutBrowser {
     /** The composer's folder; the browser profile lives in it, which is how leftovers are found. */
     private readonly folder: string,
     private readonly screen: VirtualScreen,
-    private readonly url: string,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -51,17 +50,17 @@ export class LayoutBrowser {
       ],
       viewport: null,
     });
-    await this.open(Promise.resolve(this.browser.pages()[0] ?? (await this.browser.newPage())));
-  }
-
-  private async open(pagePromise: Promise<Page>) {
-    const page = await pagePromise;
+    const page = this.browser.pages()[0] ?? (await this.browser.newPage());
     this.page = page;
     page.on('crash', () => {
       this.log('layout page crashed; opening it again');
       if (!this.isClosed) void page.reload().catch(() => undefined);
     });
-    await page.goto(this.url, { waitUntil: 'domcontentloaded', timeout: 20_000 });
+  }
+
+  /** Opens the meeting's layout (the browser may have been started long before, as a spare). */
+  async open(url: string) {
+    await this.page?.goto(url, { waitUntil: 'domcontentloaded', timeout: 20_000 });
   }
 
   /** Resolves once the layout says it is drawing the meeting (it sets `data-ready` on its root). */

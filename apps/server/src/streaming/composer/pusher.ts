@@ -11,6 +11,8 @@ export type PusherState = 'starting' | 'live' | 'reconnecting' | 'failed' | 'end
 const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** No bytes out for this long while the encode runs: the receiver is gone even if TCP has not said so. */
 const STALL_MS = 4000;
+/** A new attempt probes the stream and shakes hands first: it gets longer to send its first bytes. */
+const FIRST_BYTES_MS = 12_000;
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 /** Attempts that never reached the receiver before a destination is called failed. */
 const ATTEMPTS_BEFORE_FAILED = 5;
@@ -62,11 +64,11 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
         '-hide_banner',
         '-loglevel',
         'error',
-        // The encode's streams are known: a second of probing is plenty, and it is a second of delay.
+        // Probing reads ahead, it does not hold the stream back: allow for a slow first keyframe.
         '-analyzeduration',
-        '1000000',
+        '3000000',
         '-probesize',
-        '1000000',
+        '5000000',
         '-f',
         'mpegts',
         '-i',
@@ -98,7 +100,8 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     const tail = keepTail(child.stderr);
     readProgress(child.stdio[3] as Readable, (progress) => this.onProgress(progress.totalBytes));
     this.stallTimer = setInterval(() => {
-      if (Date.now() - this.lastBytesAt > STALL_MS) void this.restart('stalled');
+      const limit = this.firstBytesAt === undefined ? FIRST_BYTES_MS : STALL_MS;
+      if (Date.now() - this.lastBytesAt > limit) void this.restart('stalled');
     }, 1000);
     this.stallTimer.unref();
     child.once('exit', (code, signal) => {
