@@ -67,7 +67,8 @@ export function DestinationStatus({
         <Button
           size="sm"
           variant="ghost"
-          className="text-red-700 dark:text-red-300"
+          // The ghost look sets its own text colour; `!` lets the warning red win over it.
+          className="text-red-700! dark:text-red-300!"
           aria-label={t('live.remove_destination_name', { name: destination.name })}
           onClick={onRemove}
         >
