@@ -41,7 +41,10 @@ function RecordingsSectionInner() {
           {list.map((recording) => (
             <li key={recording.broadcast_id} className="flex flex-wrap items-center justify-between gap-3 py-3">
               <div className="min-w-0">
-                <p dir="auto" className="truncate font-medium text-slate-900 dark:text-white">
+                <p
+                  dir="auto"
+                  className="truncate font-medium text-slate-900 ltr:text-left rtl:text-right dark:text-white"
+                >
                   {recording.meeting_title}
                 </p>
                 <p className="text-sm text-slate-600 dark:text-slate-400">

@@ -16,6 +16,9 @@ const RtmpFormSchema = AddRtmpDestinationInputSchema.pick({ name: true, url: tru
 type RtmpFormInput = z.input<typeof RtmpFormSchema>;
 type RtmpFormOutput = z.output<typeof RtmpFormSchema>;
 
+/** Addresses as placeholders, so right-to-left text keeps them whole and in order. */
+const RTMP_SCHEMES = { rtmp: 'rtmp://', rtmps: 'rtmps://' };
+
 const EMPTY: RtmpFormInput = { name: '', url: '', stream_key: '' };
 
 /** Any RTMP(S) service: the saved addresses (their keys never come back), and a form to add one. */
@@ -72,7 +75,7 @@ export function RtmpCard({ connections }: { connections: StreamConnection[] }) {
           />
           <TextField
             label={t('rtmp.url')}
-            hint={t('rtmp.url_hint')}
+            hint={t('rtmp.url_hint', RTMP_SCHEMES)}
             type="url"
             dir="ltr"
             inputMode="url"
@@ -80,7 +83,7 @@ export function RtmpCard({ connections }: { connections: StreamConnection[] }) {
             spellCheck={false}
             placeholder="rtmps://live.example.com/app"
             maxLength={STREAMING_LIMITS.rtmpUrl}
-            error={errors.url && t('rtmp.errors.url')}
+            error={errors.url && t('rtmp.errors.url', RTMP_SCHEMES)}
             {...form.register('url')}
           />
           <TextField
