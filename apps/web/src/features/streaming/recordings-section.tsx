@@ -31,9 +31,7 @@ function RecordingsSectionInner() {
       {recordings.isPending ? (
         <Spinner label={t('recordings.loading')} />
       ) : recordings.isError ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {recordings.error.message}
-        </p>
+        <p className="text-sm text-red-700 dark:text-red-300">{recordings.error.message}</p>
       ) : list.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">{t('recordings.empty')}</p>
       ) : (
