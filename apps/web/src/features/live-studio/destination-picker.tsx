@@ -60,7 +60,8 @@ export function DestinationPicker({
               />
               <PlatformMark platform={connection.platform} size="sm" />
               <span className="min-w-0 flex-1">
-                <span dir="auto" className="block truncate text-sm font-medium">
+                {/* Aligned to the page's start whatever the name's own direction. */}
+                <span dir="auto" className="block truncate text-sm font-medium ltr:text-left rtl:text-right">
                   {connection.name}
                 </span>
                 <span className="block text-xs text-slate-600 dark:text-slate-400">

@@ -39,7 +39,8 @@ export function DestinationStatus({
       <div className="flex items-center gap-2">
         <PlatformMark platform={destination.platform} size="sm" />
         <span className="min-w-0 flex-1">
-          <span dir="auto" className="block truncate text-sm font-medium">
+          {/* Aligned to the page's start whatever the name's own direction. */}
+          <span dir="auto" className="block truncate text-sm font-medium ltr:text-left rtl:text-right">
             {destination.name}
           </span>
           <span className="block text-xs text-slate-600 dark:text-slate-400">
@@ -67,7 +68,8 @@ export function DestinationStatus({
         <Button
           size="sm"
           variant="ghost"
-          className="text-red-700 dark:text-red-300"
+          // The ghost look sets its own text colour; `!` lets the warning red win over it.
+          className="text-red-700! dark:text-red-300!"
           aria-label={t('live.remove_destination_name', { name: destination.name })}
           onClick={onRemove}
         >

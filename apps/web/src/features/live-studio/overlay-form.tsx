@@ -21,7 +21,10 @@ export function OverlayForm({ broadcast }: { broadcast: LiveBroadcast }) {
   const [values, setValues] = useState(() => fromBroadcast(broadcast.overlay));
   const [isChecking, setIsChecking] = useState(false);
   const trimmed = { logo_url: values.logo_url.trim(), banner: values.banner.trim(), ticker: values.ticker.trim() };
-  const logoError = isChecking && !isLogoAddress(trimmed.logo_url) ? t('overlay.errors.logo_url') : undefined;
+  const logoError =
+    isChecking && !isLogoAddress(trimmed.logo_url)
+      ? t('overlay.errors.logo_url', { https: 'https://', http: 'http://', slash: '/' })
+      : undefined;
   const hasOverlay = Object.values(broadcast.overlay).some((value) => value);
   const set = (field: keyof OverlayValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -41,7 +44,7 @@ export function OverlayForm({ broadcast }: { broadcast: LiveBroadcast }) {
     <form noValidate onSubmit={onSubmit} aria-label={t('overlay.title')} className="space-y-3">
       <TextField
         label={t('overlay.logo_url')}
-        hint={t('overlay.logo_hint')}
+        hint={t('overlay.logo_hint', { example: 'https://…' })}
         type="url"
         dir="ltr"
         inputMode="url"

@@ -4,7 +4,7 @@ import { cn } from '../../lib/cn';
 
 const CLASSES: Record<DestinationState, string> = {
   starting: 'bg-amber-100 text-amber-900 dark:bg-amber-500/15 dark:text-amber-300',
-  live: 'bg-red-600 text-white dark:bg-red-500',
+  live: 'bg-red-600 text-white',
   reconnecting: 'bg-amber-100 text-amber-900 dark:bg-amber-500/15 dark:text-amber-300',
   failed: 'border border-red-300 bg-red-50 text-red-800 dark:border-red-500/40 dark:bg-red-500/10 dark:text-red-300',
   ended: 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-200',

@@ -25,7 +25,8 @@ export function TwitchCategoryField({
   const hintId = `${inputId}-hint`;
   const [text, setText] = useState(value?.name ?? '');
   const [isOpen, setIsOpen] = useState(false);
-  const [active, setActive] = useState(0);
+  // No option is active until an arrow key moves into the list (-1).
+  const [active, setActive] = useState(-1);
   const typed = text.trim();
   const query = useDebouncedValue(value && typed === value.name ? '' : typed, 300);
   const search = useTwitchCategories(connectionId, query);
@@ -56,12 +57,13 @@ export function TwitchCategoryField({
       event.preventDefault();
       if (!isListShown) {
         setIsOpen(true);
-        setActive(0);
         return;
       }
       const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((current) => (current + step + options.length) % options.length);
-    } else if (event.key === 'Enter' && isListShown) {
+      setActive((current) =>
+        current < 0 && step < 0 ? options.length - 1 : (current + step + options.length) % options.length,
+      );
+    } else if (event.key === 'Enter' && isListShown && active >= 0) {
       event.preventDefault();
       const option = options[Math.min(active, options.length - 1)];
       if (option) choose(option);
@@ -92,14 +94,14 @@ export function TwitchCategoryField({
         aria-controls={listId}
         aria-autocomplete="list"
         aria-describedby={hintId}
-        aria-activedescendant={isListShown ? `${listId}-${active}` : undefined}
+        aria-activedescendant={isListShown && active >= 0 ? `${listId}-${active}` : undefined}
         autoComplete="off"
         dir="auto"
         value={text}
         onChange={(event) => {
           setText(event.target.value);
           setIsOpen(true);
-          setActive(0);
+          setActive(-1);
           if (value) onChange(null);
         }}
         onFocus={() => setIsOpen(true)}
@@ -131,7 +133,7 @@ export function TwitchCategoryField({
             }}
             onMouseEnter={() => setActive(index)}
             className={cn(
-              'cursor-pointer px-3 py-2 text-sm text-slate-900 dark:text-slate-100',
+              'cursor-pointer px-3 py-2 text-sm text-slate-900 ltr:text-left rtl:text-right dark:text-slate-100',
               index === active && 'bg-primary-50 text-primary-900 dark:bg-primary-950 dark:text-primary-100',
             )}
           >

@@ -56,7 +56,8 @@ export function ConnectionRow({
         <Button
           size="sm"
           variant="ghost"
-          className="text-red-700 dark:text-red-300"
+          // The ghost look sets its own text colour; `!` lets the warning red win over it.
+          className="text-red-700! dark:text-red-300!"
           aria-label={t(isRtmp ? 'actions.remove_name' : 'actions.disconnect_name', { name: connection.name })}
           onClick={() => setIsConfirming(true)}
         >

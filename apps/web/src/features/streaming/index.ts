@@ -3,4 +3,4 @@ export { PlatformMark } from './platform-icons';
 export { ConnectionStatus } from './connection-status';
 export { RecordingButton } from './recording-button';
 export { RecordingsSection } from './recordings-section';
-export { useStreamConnections, STREAM_CONNECTIONS_KEY } from './streaming-api';
+export { useStreamConnections } from './streaming-api';

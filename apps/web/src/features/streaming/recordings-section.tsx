@@ -31,9 +31,7 @@ function RecordingsSectionInner() {
       {recordings.isPending ? (
         <Spinner label={t('recordings.loading')} />
       ) : recordings.isError ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {recordings.error.message}
-        </p>
+        <p className="text-sm text-red-700 dark:text-red-300">{recordings.error.message}</p>
       ) : list.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">{t('recordings.empty')}</p>
       ) : (
@@ -41,7 +39,10 @@ function RecordingsSectionInner() {
           {list.map((recording) => (
             <li key={recording.broadcast_id} className="flex flex-wrap items-center justify-between gap-3 py-3">
               <div className="min-w-0">
-                <p dir="auto" className="truncate font-medium text-slate-900 dark:text-white">
+                <p
+                  dir="auto"
+                  className="truncate font-medium text-slate-900 ltr:text-left rtl:text-right dark:text-white"
+                >
                   {recording.meeting_title}
                 </p>
                 <p className="text-sm text-slate-600 dark:text-slate-400">
