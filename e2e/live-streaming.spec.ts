@@ -8,7 +8,7 @@ import { addRtmpDestination, connectPlatform, fakePlatforms, probe, startReceive
 
 // Real composer (Chromium on Xvfb, one ffmpeg encode), real RTMP receivers, the platforms' stand-ins.
 test.describe('live streaming', () => {
-  test.describe.configure({ timeout: 300_000 });
+  test.describe.configure({ timeout: 420_000 });
 
   test('a host goes live to YouTube, Twitch and an RTMP address at once; a dropped receiver comes back; stop ends all and the recording plays', async ({
     browser,
@@ -85,7 +85,10 @@ test.describe('live streaming', () => {
 
       // Stop: every destination ends, YouTube's broadcast is complete, the recording plays and seeks.
       await panel.getByRole('button', { name: 'Stop broadcast' }).click();
-      await page.getByRole('alertdialog').getByRole('button', { name: 'Stop broadcast' }).click();
+      await page
+        .getByRole('dialog', { name: 'Stop the broadcast?' })
+        .getByRole('button', { name: 'Stop broadcast' })
+        .click();
       await expect(panel.getByRole('link', { name: /Watch the recording/ })).toBeVisible({ timeout: 30_000 });
       expect((await fakePlatforms()).youtube.broadcasts[0]?.lifeCycleStatus).toBe('complete');
       const href = await panel.getByRole('link', { name: /Watch the recording/ }).getAttribute('href');
@@ -93,7 +96,9 @@ test.describe('live streaming', () => {
       await player.setContent(`<video src="${new URL(href ?? '', page.url()).href}" muted></video>`);
       const duration = await player.evaluate(async () => {
         const video = document.querySelector('video')!;
-        await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
+        if (video.readyState < 1) {
+          await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
+        }
         video.currentTime = video.duration / 2;
         await new Promise((resolve) => video.addEventListener('seeked', resolve, { once: true }));
         return video.duration;

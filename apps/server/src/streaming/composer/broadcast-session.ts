@@ -16,6 +16,8 @@ type BroadcastRow = typeof liveBroadcasts.$inferSelect;
 export type Drivers = Record<DestinationRow['platform'], DestinationDriver>;
 
 const STATUS_EVERY_MS = 5000;
+/** Waits before asking a platform that was down or slow again; then the destination fails. */
+const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 
 interface RunningDestination {
   row: DestinationRow;
@@ -150,6 +152,15 @@ export class BroadcastSession {
   private addDestination(row: DestinationRow) {
     const running: RunningDestination = { row, pusher: undefined, isLive: false, lastStatusAt: 0 };
     this.destinations.set(row.id, running);
+    this.prepare(running, 0);
+  }
+
+  /**
+   * Asks the platform for the ingest, then pushes. A platform that is down or slow is asked again
+   * with backoff (the destination shows why meanwhile); a refusal fails the destination at once.
+   */
+  private prepare(running: RunningDestination, attempt: number) {
+    const { row } = running;
     const driver = this.options.drivers[row.platform];
     void driver.prepare(row).then(
       ({ ingestUrl }) => {
@@ -165,7 +176,27 @@ export class BroadcastSession {
         pusher.on('state', (state, error) => void this.onPusherState(running, state, error));
         pusher.start();
       },
-      (error: unknown) => void this.failDestination(running, error),
+      (error: unknown) => void this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1)),
+    );
+  }
+
+  private async retryOrFail(running: RunningDestination, error: unknown, attempt: number, again: () => void) {
+    if (!(error instanceof DestinationError) || !error.retryable || attempt >= PLATFORM_RETRIES_MS.length) {
+      await this.failDestination(running, error);
+      return;
+    }
+    this.log('platform call failed; trying again', { destinationId: running.row.id, key: error.key });
+    await this.writeDestination(running.row.id, { error: error.key });
+    const timer = setTimeout(() => {
+      if (!this.isEnded && this.destinations.get(running.row.id) === running) again();
+    }, PLATFORM_RETRIES_MS[attempt]);
+    timer.unref();
+  }
+
+  private goLive(running: RunningDestination, attempt: number) {
+    void this.options.drivers[running.row.platform].goLive(running.row).then(
+      () => this.writeDestination(running.row.id, { error: null }),
+      (failure: unknown) => void this.retryOrFail(running, failure, attempt, () => this.goLive(running, attempt + 1)),
     );
   }
 
@@ -174,9 +205,7 @@ export class BroadcastSession {
     if (state === 'live' && !running.isLive) {
       running.isLive = true;
       // The platform sees media now: YouTube waits for the stream to be active and goes live.
-      this.options.drivers[running.row.platform].goLive(running.row).catch((failure: unknown) => {
-        void this.failDestination(running, failure);
-      });
+      this.goLive(running, 0);
     }
     await this.writeDestination(running.row.id, { state, error });
   }

@@ -36,11 +36,11 @@ export class Recorder {
         '-loglevel',
         'error',
         '-y',
-        // The encode's streams are known: a second of probing is plenty, and it is a second of delay.
+        // Probing reads ahead, it does not hold the stream back: allow for a slow first keyframe.
         '-analyzeduration',
-        '1000000',
+        '3000000',
         '-probesize',
-        '1000000',
+        '5000000',
         '-f',
         'mpegts',
         '-i',
