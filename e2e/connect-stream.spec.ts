@@ -178,6 +178,8 @@ test.describe('streaming', () => {
     await leave(guest);
 
     const page = rita.page;
+    // My Channel lists the account's recordings once there is a channel.
+    await callAs(host, 'create-channel.php', { name: 'Rita records', slug: uniqueSlug('rita') });
     await page.goto('/my-channel');
     await page.getByRole('button', { name: `Play the recording of ${meeting.name}` }).click();
     const dialog = page.getByRole('dialog', { name: /Recording:/ });

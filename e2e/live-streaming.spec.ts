@@ -93,17 +93,18 @@ test.describe('live streaming', () => {
       expect((await fakePlatforms()).youtube.broadcasts[0]?.lifeCycleStatus).toBe('complete');
       const href = await panel.getByRole('link', { name: /Watch the recording/ }).getAttribute('href');
       const player = await stella.context.newPage();
-      await player.setContent(`<video src="${new URL(href ?? '', page.url()).href}" muted></video>`);
-      const duration = await player.evaluate(async () => {
-        const video = document.querySelector('video')!;
-        if (video.readyState < 1) {
-          await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
-        }
-        video.currentTime = video.duration / 2;
-        await new Promise((resolve) => video.addEventListener('seeked', resolve, { once: true }));
-        return video.duration;
-      });
+      // The browser's own player for the file: it loads, knows its length and seeks (byte ranges).
+      await player.goto(new URL(href ?? '', page.url()).href);
+      const video = player.locator('video');
+      await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState)).toBeGreaterThan(0);
+      const duration = await video.evaluate((element: HTMLVideoElement) => element.duration);
       expect(duration).toBeGreaterThan(5);
+      await video.evaluate((element: HTMLVideoElement) => {
+        element.currentTime = element.duration / 2;
+      });
+      await expect
+        .poll(() => video.evaluate((element: HTMLVideoElement) => !element.seeking && element.currentTime > 1))
+        .toBe(true);
     } finally {
       await leave(stella, gus);
       await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
