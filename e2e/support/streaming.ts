@@ -50,6 +50,12 @@ export function probe(file: string) {
   };
 }
 
+/** Length in seconds of a media file. */
+export function probeDuration(file: string) {
+  const text = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
+  return Number(text.toString().trim());
+}
+
 /** Connects YouTube or Twitch through /connect-stream and the platform's consent page. */
 export async function connectPlatform(
   page: Page,
