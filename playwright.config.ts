@@ -3,6 +3,9 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 import { OIDC_SERVER_ENV } from './e2e/support/oidc';
 import { APP_URL, MAIL_API_URL, OIDC_ISSUER } from './e2e/support/ports';
 
+const CHROMIUM_PROJECT = { ...devices['Desktop Chrome'], channel: undefined };
+const STREAMING_SPECS = /(live-streaming|connect-stream)\.spec\.ts$/;
+
 /**
  * End-to-end suite: Debian's Chromium (never `npx playwright install`), a real SMTP sink, and the real
  * server serving the built web app on a fresh embedded database. `npm run test:e2e` builds first.
@@ -29,7 +32,12 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    { name: 'chromium', use: CHROMIUM_PROJECT, testIgnore: STREAMING_SPECS },
+    // A broadcast composer takes about a core: run the specs that go live after all the others, so
+    // that they never starve another test's browsers on a two-core machine.
+    { name: 'streaming', use: CHROMIUM_PROJECT, testMatch: STREAMING_SPECS, dependencies: ['chromium'] },
+  ],
   webServer: [
     {
       command: 'node --import tsx e2e/support/mail-server.ts',
