@@ -181,10 +181,9 @@ export class RoomHub {
     } catch {
       socket.emit(ROOM_EVENT, { type: 'error', reason: 'media_unavailable' } satisfies RoomServerEvent);
     }
-    if (!data.isComposer) {
-      await markLive(this.context, meeting.id);
+    if (!data.isComposer) await markLive(this.context, meeting.id);
+    if (!data.isComposer)
       data.joinedAt = Math.floor((await openAttendance(this.context, participant)).getTime() / 1000);
-    }
     await socket.join(members(meeting.id));
     if (isHostRole(participant.role)) await socket.join(hosts(meeting.id));
     const participants = await this.presence(meeting.id);
@@ -292,9 +291,8 @@ export class RoomHub {
     if (!parsed.success) throw new Refusal('invalid_message');
     const data = socket.data as RoomSocketData;
     if (!data.admitted) throw new Refusal('in_lobby');
-    if (data.isComposer) throw new Refusal('forbidden');
     const found = await participantWithMeeting(this.context, data.participantId);
-    if (!found || found.participant.state !== 'admitted') throw new Refusal('forbidden');
+    if (!found || found.participant.state !== 'admitted' || data.isComposer) throw new Refusal('forbidden');
     const message = parsed.data;
     if (message.type.startsWith('host.')) {
       if (!isHostRole(found.participant.role)) throw new Refusal('forbidden');

@@ -1,5 +1,15 @@
 import type { Readable } from 'node:stream';
 
+/**
+ * ffmpeg arguments of every reader of the encode (pushers, the recorder): MPEG-TS on stdin, copied.
+ * Probing reads ahead, it does not hold the stream back: it may take a slow first keyframe's time.
+ */
+export const COPY_FROM_ENCODE = [
+  ...['-hide_banner', '-loglevel', 'error'],
+  ...['-analyzeduration', '3000000', '-probesize', '5000000'],
+  ...['-f', 'mpegts', '-i', 'pipe:0', '-c', 'copy'],
+];
+
 export interface FfmpegProgress {
   frame: number;
   fps: number;

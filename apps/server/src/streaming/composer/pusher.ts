@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { stopChild, type ProcessLedger } from './child-processes.js';
-import { keepTail, readProgress } from './ffmpeg-progress.js';
+import { COPY_FROM_ENCODE, keepTail, readProgress } from './ffmpeg-progress.js';
 import type { MediaFanOut } from './media-fan-out.js';
 
 export type PusherState = 'starting' | 'live' | 'reconnecting' | 'failed' | 'ended';
@@ -61,20 +61,7 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     const child = this.ledger.spawn(
       'ffmpeg',
       [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        // Probing reads ahead, it does not hold the stream back: allow for a slow first keyframe.
-        '-analyzeduration',
-        '3000000',
-        '-probesize',
-        '5000000',
-        '-f',
-        'mpegts',
-        '-i',
-        'pipe:0',
-        '-c',
-        'copy',
+        ...COPY_FROM_ENCODE,
         '-f',
         'flv',
         '-flvflags',

@@ -2,7 +2,7 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { renameSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { stopChild, type ProcessLedger } from './child-processes.js';
-import { keepTail } from './ffmpeg-progress.js';
+import { COPY_FROM_ENCODE, keepTail } from './ffmpeg-progress.js';
 import type { MediaFanOut } from './media-fan-out.js';
 
 const run = promisify(execFile);
@@ -32,21 +32,8 @@ export class Recorder {
     this.child = this.ledger.spawn(
       'ffmpeg',
       [
-        '-hide_banner',
-        '-loglevel',
-        'error',
         '-y',
-        // Probing reads ahead, it does not hold the stream back: allow for a slow first keyframe.
-        '-analyzeduration',
-        '3000000',
-        '-probesize',
-        '5000000',
-        '-f',
-        'mpegts',
-        '-i',
-        'pipe:0',
-        '-c',
-        'copy',
+        ...COPY_FROM_ENCODE,
         // MPEG-TS carries AAC with ADTS headers; MP4 wants them as codec configuration.
         '-bsf:a',
         'aac_adtstoasc',
