@@ -78,16 +78,20 @@ export async function startInstallation(): Promise<Installation> {
   const databaseUrl = new URL(ADMIN_DATABASE_URL);
   databaseUrl.pathname = `/${database}`;
 
-  const ports = [await freePort(), await freePort()];
   const prefix = `e2e-scale-${Date.now()}`;
-  const dataDirs = ports.map(() => mkdtempSync(join(tmpdir(), 'meetcast-scale-')));
-  const servers = ports.map((port, index) =>
-    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const dataDirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'meetcast-scale-')));
+  // One process at a time: each starts its own Janus on a free port, which must not be the port the
+  // other process was about to take.
+  const ports: number[] = [];
+  const servers: ChildProcess[] = [];
+  for (const dataDir of dataDirs) {
+    const port = await freePort();
+    const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       env: {
         ...process.env,
         PORT: String(port),
         HOST: '127.0.0.1',
-        DATA_DIR: dataDirs[index],
+        DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl.toString(),
         REDIS_URL,
         REDIS_PREFIX: prefix,
@@ -99,9 +103,12 @@ export async function startInstallation(): Promise<Installation> {
         ROOM_EMPTY_GRACE_SECONDS: '60',
       },
       stdio: 'ignore',
-    }),
-  );
-  for (const port of ports) await waitFor(`http://127.0.0.1:${port}/readyz`);
+    });
+    ports.push(port);
+    servers.push(server);
+    await waitFor(`http://127.0.0.1:${port}/readyz`);
+    if (server.exitCode !== null) throw new Error(`the server process for port ${port} exited at start`);
+  }
 
   const folder = mkdtempSync(join(tmpdir(), 'meetcast-nginx-'));
   const listen = await freePort();

@@ -1,5 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { openDatabase, type DatabaseHandle } from '@meetcast/db';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migratedPgliteTemplate, migrationsVersion, openDatabase, type DatabaseHandle } from '@meetcast/db';
 import pg from 'pg';
 
 export type Backend = 'pglite' | 'postgres';
@@ -17,7 +20,7 @@ export interface TestDatabase {
 /** A fresh, migrated database per test file: in-memory PGlite, or a new PostgreSQL database. */
 export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
   if (backend === 'pglite') {
-    const handle = await openDatabase({ inMemory: true });
+    const handle = await openDatabase({ inMemory: true, template: await pgliteTemplate() });
     return { handle, url: undefined, drop: () => handle.close() };
   }
   const name = `meetcast_test_${randomBytes(6).toString('hex')}`;
@@ -39,4 +42,20 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
       await cleaner.end();
     },
   };
+}
+
+/**
+ * PGlite's initdb takes seconds; copying a migrated data folder takes one. The template is stored in
+ * the temporary folder, named after the migrations, so every test file and process shares it.
+ */
+async function pgliteTemplate(): Promise<Blob> {
+  const version = createHash('sha256').update(migrationsVersion()).digest('hex').slice(0, 16);
+  const file = join(tmpdir(), `meetcast-pglite-template-${version}.tar`);
+  if (existsSync(file)) return new Blob([readFileSync(file)]);
+  const template = await migratedPgliteTemplate();
+  // Written aside and renamed: a test file starting meanwhile never reads half a template.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, Buffer.from(await template.arrayBuffer()));
+  renameSync(partial, file);
+  return template;
 }

@@ -50,6 +50,8 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     RATE_LIMIT_MULTIPLIER: '100',
     // Dozens of test servers start here: none keeps an idle composer browser unless a test asks.
     COMPOSER_SPARES: '0',
+    // Only the broadcast tests compose; the others need no worker polling the database for claims.
+    COMPOSER_WORKER: 'off',
     // Each test server counts in its own Redis keys, so suites never see each other's limits.
     REDIS_PREFIX: `test-${process.pid}-${Date.now()}-${counter++}`,
     ...env,

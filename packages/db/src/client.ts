@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -26,13 +26,15 @@ const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../m
 // Serializes migrations when several server processes start against one PostgreSQL.
 const MIGRATION_LOCK_ID = 727_001;
 
-export type DatabaseOptions = { url: string } | { dataDir: string } | { inMemory: true };
+/** `template`: a data folder from `migratedPgliteTemplate()`, which skips PGlite's seconds-long initdb. */
+export type DatabaseOptions = { url: string } | { dataDir: string } | { inMemory: true; template?: Blob };
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ('url' in options) return openPostgres(options.url);
   const dataDir = 'dataDir' in options ? join(options.dataDir, 'pglite') : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const template = 'template' in options ? options.template : undefined;
+  const client = dataDir ? new PGlite(dataDir) : new PGlite({ loadDataDir: template });
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
@@ -43,6 +45,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     },
     close: () => client.close(),
   };
+}
+
+/** An in-memory database with every migration applied, dumped as a data folder to start copies from. */
+export async function migratedPgliteTemplate(): Promise<Blob> {
+  const client = new PGlite();
+  try {
+    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
+  }
+}
+
+/** Changes whenever a migration is added, so a stored template is never older than the schema. */
+export function migrationsVersion(): string {
+  return readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8');
 }
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {

@@ -1,18 +1,25 @@
 import { toast } from 'react-toastify';
 
 const AFTER_RELOAD_KEY = 'meetcast.successAfterReload';
-const errorToastId = (form: string) => `form-error:${form}`;
+const shownErrors = new Map<string, string>();
+let errorCount = 0;
 
-/** A form's error toast: one per form, replaced by the form's next error rather than stacked. */
+/**
+ * A form's error toast: one per form, replaced by the form's next error rather than stacked. Each error
+ * gets a fresh toast: updating the old one could land in its closing animation and never be seen.
+ */
 export function showFormError(form: string, message: string) {
-  const toastId = errorToastId(form);
-  if (toast.isActive(toastId)) toast.update(toastId, { render: message });
-  else toast.error(message, { toastId });
+  dismissFormError(form);
+  const toastId = `form-error:${form}:${++errorCount}`;
+  shownErrors.set(form, toastId);
+  toast.error(message, { toastId });
 }
 
 /** The form went through: its earlier error toast no longer applies. */
 export function dismissFormError(form: string) {
-  toast.dismiss(errorToastId(form));
+  const toastId = shownErrors.get(form);
+  if (toastId) toast.dismiss(toastId);
+  shownErrors.delete(form);
 }
 
 export function showFormSuccess(form: string, message: string) {

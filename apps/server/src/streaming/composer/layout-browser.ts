@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { VirtualScreen } from './virtual-screen.js';
 
 /** Where Debian's package puts Chromium; CHROMIUM_PATH overrides it. */
@@ -25,6 +25,8 @@ export class LayoutBrowser {
 
   async start() {
     const { width, height } = this.screen.size;
+    // Loaded on first use: only composer machines need it, and it costs every server start a second.
+    const { chromium } = await import('playwright-core');
     this.browser = await chromium.launchPersistentContext(join(this.folder, 'profile'), {
       executablePath: CHROMIUM,
       headless: false,
