@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LiveBroadcast, Recording } from '@meetcast/contracts';
 import { eq, liveBroadcasts } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteOrphanRecordings } from '../src/streaming/recording-files.js';
 import { insertMeeting } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
@@ -176,9 +178,13 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
     await server.post('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
   });
 
-  it('lists recordings and serves them with byte ranges, only by their unguessable name', async () => {
-    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'ended', name: 'Recorded talk' });
-    const name = `${meeting.id}-${'ab'.repeat(16)}.mp4`;
+  /** An ended broadcast of `meetingId` with a real two-second MP4, named as the composer names them. */
+  async function recordedBroadcast(meetingId: number) {
+    const [broadcast] = await server.built.context.db
+      .insert(liveBroadcasts)
+      .values({ meetingId, state: 'ended', record: true, recordingSeconds: 2, endedAt: new Date() })
+      .returning();
+    const name = `${broadcast!.id}-${randomBytes(16).toString('hex')}.mp4`;
     const folder = join(server.built.context.config.dataDir, 'recordings');
     mkdirSync(folder, { recursive: true });
     execFileSync('ffmpeg', [
@@ -186,14 +192,16 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
       ...['-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'],
       join(folder, name),
     ]);
-    await server.built.context.db.insert(liveBroadcasts).values({
-      meetingId: meeting.id,
-      state: 'ended',
-      record: true,
-      recordingFile: name,
-      recordingSeconds: 2,
-      endedAt: new Date(),
-    });
+    await server.built.context.db
+      .update(liveBroadcasts)
+      .set({ recordingFile: name })
+      .where(eq(liveBroadcasts.id, broadcast!.id));
+    return { name, file: join(folder, name), broadcastId: broadcast!.id };
+  }
+
+  it('lists recordings and serves them with byte ranges, only by their unguessable name', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'ended', name: 'Recorded talk' });
+    const { name, broadcastId } = await recordedBroadcast(meeting.id);
     const list = await server.post<{ data: Recording[] }>('get-recordings.php', { token: host.token });
     const recording = list.body.data!.data.find((item) => item.url_slug === meeting.slug);
     expect(recording).toMatchObject({ meeting_title: 'Recorded talk', duration: 2, url: `/api/recordings/${name}` });
@@ -210,14 +218,27 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
     expect((await part.arrayBuffer()).byteLength).toBe(100);
     const outOfRange = await fetch(`${server.baseUrl}${recording!.url}`, { headers: { range: `bytes=${size}-` } });
     expect(outOfRange.status).toBe(416);
-    for (const guess of [`${meeting.id}.mp4`, '..%2F..%2Fetc%2Fpasswd', `${meeting.id}-${'cd'.repeat(16)}.mp4`]) {
+    for (const guess of [`${broadcastId}.mp4`, '..%2F..%2Fetc%2Fpasswd', `${broadcastId}-${'cd'.repeat(16)}.mp4`]) {
       expect((await fetch(`${server.baseUrl}/api/recordings/${guess}`)).status).toBe(404);
     }
-    const [row] = await server.built.context.db
-      .select()
-      .from(liveBroadcasts)
-      .where(eq(liveBroadcasts.meetingId, meeting.id));
-    expect(row?.recordingFile).toBe(name);
+  });
+
+  it('deletes the recordings with the meeting: no longer served at once, the files removed', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'ended', name: 'Short-lived' });
+    const kept = await insertMeeting(server, { hostId: host.user.id, state: 'ended', name: 'Kept' });
+    const gone = await recordedBroadcast(meeting.id);
+    const stays = await recordedBroadcast(kept.id);
+    // A crashed recorder's fragments of the deleted meeting go too.
+    const fragments = gone.file.replace(/\.mp4$/, '.part.mp4');
+    writeFileSync(fragments, 'fragments');
+    expect((await fetch(`${server.baseUrl}/api/recordings/${gone.name}`)).status).toBe(200);
+
+    const deleted = await server.post('delete-meeting.php', { token: host.token, id: meeting.id });
+    expect(deleted.body.status).toBe('success');
+    expect((await fetch(`${server.baseUrl}/api/recordings/${gone.name}`)).status).toBe(404);
+    expect(await deleteOrphanRecordings(server.built.context.db, server.built.context.config.dataDir)).toBe(2);
+    expect([existsSync(gone.file), existsSync(fragments), existsSync(stays.file)]).toEqual([false, false, true]);
+    expect((await fetch(`${server.baseUrl}/api/recordings/${stays.name}`)).status).toBe(200);
   });
 });
 

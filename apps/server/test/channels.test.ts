@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { channels, eq, meetings } from '@meetcast/db';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifyChannelFollowers } from '../src/channels/channel-service.js';
+import { notifyChannelFollowers } from '../src/channels/follower-notices.js';
 import { postFile } from './people-helpers.js';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
@@ -286,6 +286,13 @@ describe.each(BACKENDS)('channels on %s', (backend) => {
     expect(await notifyChannelFollowers(server.built.context, meeting?.id ?? 0, 'live')).toBe(1);
     const after = await server.post<{ data: { text: string }[] }>('get-user-notification.php', { token: bob.token });
     expect(after.body.data?.data[0]?.text).toContain('is live now');
+    // Followers are e-mailed too when it goes live (not when it is scheduled), with the plain names.
+    const mail = await server.mail.waitFor(bob.email, (message) => message.subject.includes('is live now'));
+    expect(mail.subject).toBe('Ann Live is live now: Q&A <live>');
+    expect(mail.text).toContain(`https://meet.example.com/channel/${scheduled.body.data?.url_slug}`);
+    expect(
+      server.mail.messages.filter((message) => message.to.includes(bob.email) && message.subject.includes('scheduled')),
+    ).toEqual([]);
 
     const mine = await server.post<{ data: ChannelDto }>('get-my-channel.php', { token: ann.token });
     expect(mine.body.data?.data.followers_count).toBe(1);

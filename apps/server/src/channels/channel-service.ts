@@ -19,8 +19,7 @@ import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/app-error.js';
 import { translate } from '../i18n/messages.js';
-import { escapeHtml } from '../notifications/notifier.js';
-import { languageOf } from '../contacts/calls.js';
+import { notifyChannelFollowers } from './follower-notices.js';
 import { likePattern } from '../contacts/contact-service.js';
 import { createMeetingRow } from '../contacts/meeting-rows.js';
 import { removeImage, storeImage } from '../uploads/images.js';
@@ -277,47 +276,4 @@ export async function scheduleBroadcast(
   });
   await notifyChannelFollowers(context, meeting.id, 'scheduled');
   return toBroadcastDto(meeting);
-}
-
-/**
- * Tells every follower of a meeting's channel that a broadcast was scheduled or has started, in
- * their own language and time zone, with a link to the public broadcast page. The meetings and
- * streaming features call this when a channel meeting is scheduled or goes live.
- */
-export async function notifyChannelFollowers(context: AppContext, meetingId: number, event: 'scheduled' | 'live') {
-  const [found] = await context.db
-    .select({ meeting: meetings, channel: channels })
-    .from(meetings)
-    .innerJoin(channels, eq(channels.id, meetings.channelId))
-    .where(and(eq(meetings.id, meetingId), isNull(channels.hiddenAt)))
-    .limit(1);
-  if (!found) return 0;
-  const followers = await context.db
-    .select({ id: users.id, language: users.language, timeZone: users.timeZone })
-    .from(channelFollowers)
-    .innerJoin(users, eq(users.id, channelFollowers.userId))
-    .where(and(eq(channelFollowers.channelId, found.channel.id), isNull(users.disabledAt)));
-  const url = `${context.config.publicUrl}/channel/${encodeURIComponent(found.meeting.slug)}`;
-  for (const follower of followers) {
-    const language = languageOf(follower);
-    const when = formatWhenSafe(found.meeting.startTime, language, follower.timeZone);
-    await context.notifier.notify(
-      follower.id,
-      translate(language, event === 'live' ? 'channels.live_notification' : 'channels.scheduled_notification', {
-        channel: escapeHtml(found.channel.name),
-        broadcast: escapeHtml(found.meeting.name),
-        when: escapeHtml(when),
-        url: escapeHtml(url),
-      }),
-    );
-  }
-  return followers.length;
-}
-
-function formatWhenSafe(date: Date, language: string, timeZone: string) {
-  try {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date);
-  } catch {
-    return date.toISOString();
-  }
 }

@@ -1,11 +1,14 @@
-import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { and, eq, inArray, liveBroadcasts, type Database } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 
 /** Recording names are made by the composer: `{broadcast id}-{32 random hex}.mp4`. */
 const RECORDING_NAME = /^\d+-[0-9a-f]{32}\.mp4$/;
+/** The finished file or the fragments a recorder writes beside it while the broadcast runs. */
+const RECORDING_OR_PART = /^\d+-[0-9a-f]{32}(\.part)?\.mp4$/;
 
 export const recordingsFolder = (dataDir: string) => join(dataDir, 'recordings');
 
@@ -13,11 +16,12 @@ export const recordingsFolder = (dataDir: string) => join(dataDir, 'recordings')
  * GET /api/recordings/{name}: the MP4 with byte ranges, so players can seek. The random part of the
  * name is the capability (like an unlisted video's address); it is only given to those who may see it.
  */
-export function registerRecordingFiles(app: FastifyInstance, dataDir: string) {
-  app.get<{ Params: { name: string } }>('/api/recordings/:name', { schema: { hide: true } }, (request, reply) => {
+export function registerRecordingFiles(app: FastifyInstance, db: Database, dataDir: string) {
+  app.get<{ Params: { name: string } }>('/api/recordings/:name', { schema: { hide: true } }, async (request, reply) => {
     const { name } = request.params;
     const file = join(recordingsFolder(dataDir), name);
-    if (!RECORDING_NAME.test(name) || !existsSync(file)) {
+    // Only a finished recording of a broadcast that still exists: a deleted meeting's is gone at once.
+    if (!RECORDING_NAME.test(name) || !(await isListedRecording(db, name)) || !existsSync(file)) {
       return reply
         .status(404)
         .send({ status: 'error', message: translate(requestLanguage(request), 'broadcasts.recording_not_found') });
@@ -44,9 +48,29 @@ export function registerRecordingFiles(app: FastifyInstance, dataDir: string) {
   });
 }
 
-/** A deleted meeting takes its recordings with it. */
-export function deleteRecordingFiles(dataDir: string, names: (string | null)[]) {
-  for (const name of names) {
-    if (name && RECORDING_NAME.test(name)) rmSync(join(recordingsFolder(dataDir), name), { force: true });
-  }
+async function isListedRecording(db: Database, name: string) {
+  const [row] = await db
+    .select({ id: liveBroadcasts.id })
+    .from(liveBroadcasts)
+    .where(and(eq(liveBroadcasts.id, broadcastIdOf(name)), eq(liveBroadcasts.recordingFile, name)));
+  return Boolean(row);
+}
+
+const broadcastIdOf = (name: string) => Number(name.slice(0, name.indexOf('-')));
+
+/**
+ * Deleting a meeting deletes its broadcasts (whichever feature deletes it: host, administrator, account
+ * deletion); their files go here. A running broadcast still has its row, so its growing file stays.
+ */
+export async function deleteOrphanRecordings(db: Database, dataDir: string): Promise<number> {
+  const folder = recordingsFolder(dataDir);
+  if (!existsSync(folder)) return 0;
+  const files = readdirSync(folder).filter((name) => RECORDING_OR_PART.test(name));
+  if (files.length === 0) return 0;
+  const ids = [...new Set(files.map(broadcastIdOf))];
+  const kept = await db.select({ id: liveBroadcasts.id }).from(liveBroadcasts).where(inArray(liveBroadcasts.id, ids));
+  const keptIds = new Set(kept.map((row) => row.id));
+  const orphans = files.filter((name) => !keptIds.has(broadcastIdOf(name)));
+  for (const name of orphans) rmSync(join(folder, name), { force: true });
+  return orphans.length;
 }

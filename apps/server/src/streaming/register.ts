@@ -5,7 +5,9 @@ import { registerBroadcastRoutes } from './broadcast-routes.js';
 import type { ComposerCapacity } from './broadcast-service.js';
 import type { Drivers } from './composer/broadcast-session.js';
 import { ComposerWorker } from './composer/composer-worker.js';
-import { registerRecordingFiles } from './recording-files.js';
+import { deleteOrphanRecordings, registerRecordingFiles } from './recording-files.js';
+
+const ORPHAN_SWEEP_MS = 60_000;
 
 /**
  * Live broadcasts: their calls, their recordings, and (unless COMPOSER_WORKER=off) a composer
@@ -20,7 +22,8 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
     nudge: () => worker?.nudge(),
   };
   registerBroadcastRoutes(app, context, capacity);
-  registerRecordingFiles(app, context.config.dataDir);
+  registerRecordingFiles(app, context.db, context.config.dataDir);
+  sweepOrphanRecordings(app, context);
   if (!worker) return;
   app.addHook('onListen', () => {
     const address = app.server.address() as AddressInfo | null;
@@ -30,4 +33,18 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
     if (base) worker.start(base.replace(/\/$/, ''));
   });
   app.addHook('onClose', () => worker.close());
+}
+
+/** Files of deleted meetings' recordings are removed within a minute (they stop being served at once). */
+function sweepOrphanRecordings(app: FastifyInstance, context: AppContext) {
+  const sweep = () =>
+    deleteOrphanRecordings(context.db, context.config.dataDir).catch((error: unknown) =>
+      context.log.warn({ err: error }, 'could not remove the recordings of deleted meetings'),
+    );
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onListen', () => {
+    void sweep();
+    timer = setInterval(() => void sweep(), ORPHAN_SWEEP_MS).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, broadcastDestinations, eq, liveBroadcasts, meetings, ne } from '@meetcast/db';
+import { notifyChannelFollowers } from '../../channels/follower-notices.js';
 import type { AppContext } from '../../context.js';
 import { issueGrant } from '../../rooms/grants.js';
 import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
@@ -98,10 +99,17 @@ export class BroadcastSession {
       this.recorder = new Recorder(this.ledger, this.fanOut, join(this.options.recordingsDir, this.recordingName));
       this.recorder.start();
     }
-    await context.db
+    const [wentLive] = await context.db
       .update(liveBroadcasts)
       .set({ state: 'live', startedAt: new Date(), quality: this.options.quality.name })
-      .where(eq(liveBroadcasts.id, this.id));
+      .where(and(eq(liveBroadcasts.id, this.id), eq(liveBroadcasts.state, 'starting')))
+      .returning({ id: liveBroadcasts.id });
+    // Once per broadcast: a composer taking over a live one finds it already live and says nothing.
+    if (wentLive && meeting.channelId) {
+      notifyChannelFollowers(context, meeting.id, 'live').catch((error: unknown) =>
+        context.log.warn({ err: error, broadcastId: this.id }, 'could not tell the channel followers'),
+      );
+    }
   }
 
   private startEncoder() {

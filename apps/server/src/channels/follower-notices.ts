@@ -1,0 +1,61 @@
+import { and, channelFollowers, channels, eq, isNull, meetings, users } from '@meetcast/db';
+import type { AppContext } from '../context.js';
+import { languageOf } from '../contacts/calls.js';
+import { translate } from '../i18n/messages.js';
+import { escapeHtml } from '../notifications/notifier.js';
+
+/**
+ * Tells every follower of a meeting's channel that a broadcast was scheduled or has started, in
+ * their own language and time zone, with a link to the public broadcast page: a live notification,
+ * and for a start also an e-mail (people follow a channel so as not to miss it going live). The
+ * channels feature calls this when a broadcast is scheduled, the streaming feature when one goes live.
+ */
+export async function notifyChannelFollowers(context: AppContext, meetingId: number, event: 'scheduled' | 'live') {
+  const [found] = await context.db
+    .select({ meeting: meetings, channel: channels })
+    .from(meetings)
+    .innerJoin(channels, eq(channels.id, meetings.channelId))
+    .where(and(eq(meetings.id, meetingId), isNull(channels.hiddenAt)))
+    .limit(1);
+  if (!found) return 0;
+  const followers = await context.db
+    .select({ id: users.id, email: users.email, language: users.language, timeZone: users.timeZone })
+    .from(channelFollowers)
+    .innerJoin(users, eq(users.id, channelFollowers.userId))
+    .where(and(eq(channelFollowers.channelId, found.channel.id), isNull(users.disabledAt)));
+  const url = `${context.config.publicUrl}/channel/${encodeURIComponent(found.meeting.slug)}`;
+  for (const follower of followers) {
+    const language = languageOf(follower);
+    const names = { channel: found.channel.name, broadcast: found.meeting.name };
+    const when = formatWhenSafe(found.meeting.startTime, language, follower.timeZone);
+    await context.notifier.notify(
+      follower.id,
+      translate(language, event === 'live' ? 'channels.live_notification' : 'channels.scheduled_notification', {
+        channel: escapeHtml(names.channel),
+        broadcast: escapeHtml(names.broadcast),
+        when: escapeHtml(when),
+        url: escapeHtml(url),
+      }),
+    );
+    if (event !== 'live') continue;
+    try {
+      await context.mailer.send({
+        to: follower.email,
+        subject: translate(language, 'channels.live_mail_subject', names),
+        text: translate(language, 'channels.live_mail_text', { ...names, url }),
+      });
+    } catch (error) {
+      // One unreachable mailbox must not keep the other followers from hearing of it.
+      context.log.warn({ err: error }, 'could not e-mail a follower that a broadcast is live');
+    }
+  }
+  return followers.length;
+}
+
+function formatWhenSafe(date: Date, language: string, timeZone: string) {
+  try {
+    return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date);
+  } catch {
+    return date.toISOString();
+  }
+}
