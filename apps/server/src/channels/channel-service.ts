@@ -18,7 +18,6 @@ import {
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/app-error.js';
-import { translate } from '../i18n/messages.js';
 import { notifyChannelFollowers } from './follower-notices.js';
 import { likePattern } from '../contacts/contact-service.js';
 import { createMeetingRow } from '../contacts/meeting-rows.js';
