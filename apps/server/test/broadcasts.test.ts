@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { LiveBroadcast, Recording } from '@meetcast/contracts';
 import { eq, liveBroadcasts } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDueBroadcasts } from '../src/streaming/broadcast-plans.js';
 import { deleteOrphanRecordings } from '../src/streaming/recording-files.js';
-import { insertMeeting } from './room-helpers.js';
+import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
 
@@ -176,6 +177,57 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
     });
     expect(hostView.body.data!.data?.state).toBe('starting');
     await server.post('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+  });
+
+  it('starts a planned channel broadcast by itself once it is due and its host is in the room, once', async () => {
+    const connection = await rtmpConnection(host, 'Planned RTMP');
+    const channel = await server.post<{ id: number }>('create-channel.php', {
+      token: host.token,
+      name: 'Host Channel',
+      slug: `host-channel-${backend}`,
+    });
+    const start = Math.floor(Date.now() / 1000);
+    const fields = { token: host.token, id: channel.body.data!.id, start_time: start, end_time: start + 3600 };
+    const strangers = await rtmpConnection(stranger, 'Not yours');
+    const refused = await server.post('schedule-broadcast.php', {
+      ...fields,
+      name: 'Refused show',
+      destinations: JSON.stringify([{ connection_id: strangers }]),
+    });
+    expect(refused.httpStatus).toBe(400);
+    const scheduled = await server.post<{ url_slug: string }>('schedule-broadcast.php', {
+      ...fields,
+      name: 'Planned show',
+      destinations: JSON.stringify([{ connection_id: connection, title: 'Planned show, live' }]),
+      record: 1,
+    });
+    expect(scheduled.httpStatus).toBe(200);
+    const slug = scheduled.body.data!.url_slug;
+    const mine = await server.post<{ data: { upcoming: { name: string }[] } }>('get-my-channel.php', {
+      token: host.token,
+    });
+    expect(mine.body.data!.data.upcoming.map((broadcast) => broadcast.name)).toEqual(['Planned show']);
+
+    const capacity = { isLocalOnly: false, hasRoom: () => true, nudge: () => undefined };
+    const { context } = server.built;
+    expect(await startDueBroadcasts(context, capacity)).toBe(0);
+    const joined = await server.post<JoinAnswer>('join-room.php', { meetId: slug, token: host.token });
+    const room = new RoomClient(server.baseUrl, joined.body.data!.grant);
+    try {
+      await room.next('room.state');
+      expect(await startDueBroadcasts(context, capacity)).toBe(1);
+      expect(await startDueBroadcasts(context, capacity)).toBe(0);
+      const view = await server.post<BroadcastAnswer>('get-broadcast.php', { token: host.token, meetId: slug });
+      expect(view.body.data!.data).toMatchObject({
+        state: 'starting',
+        destinations: [{ connection_id: connection, platform: 'rtmp' }],
+      });
+      // Stopped by the host, it stays stopped: the plan was used.
+      await server.post('stop-broadcast.php', { token: host.token, meetId: slug });
+      expect(await startDueBroadcasts(context, capacity)).toBe(0);
+    } finally {
+      room.close();
+    }
   });
 
   /** An ended broadcast of `meetingId` with a real two-second MP4, named as the composer names them. */

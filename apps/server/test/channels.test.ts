@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { channels, eq, meetings } from '@meetcast/db';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifyChannelFollowers } from '../src/channels/follower-notices.js';
+import { notifyChannelFollowers } from '../src/notifications/channel-followers.js';
 import { postFile } from './people-helpers.js';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nestedData, successBody } from './envelope.js';
 import { EpochSecondsSchema, IdSchema, LanguageFieldSchema, TokenSchema, optionalText, text } from './fields.js';
+import { DestinationsFieldSchema, RecordFlagSchema } from './streaming.js';
 import { PageInfoSchema, PublicSlugSchema, UploadedFileSchema, formBoolean, pagination } from './form-values.js';
 
 /** A channel's address: `/channel/{slug}`. */
@@ -161,5 +162,8 @@ export const ScheduleBroadcastInputSchema = z.object({
   description: optionalText(2000),
   start_time: EpochSecondsSchema,
   end_time: EpochSecondsSchema,
+  /** Optional go-live plan (the fields of start-broadcast.php): it starts by itself at its time. */
+  destinations: DestinationsFieldSchema.default([]),
+  record: RecordFlagSchema.default(0),
 });
 export const BroadcastBodySchema = successBody(BroadcastSchema);

@@ -95,7 +95,7 @@ export const DestinationRequestSchema = z.object({
 export type DestinationRequest = z.infer<typeof DestinationRequestSchema>;
 
 /** Form posts send the destinations as one JSON-encoded field; JSON bodies may send the array itself. */
-const DestinationsFieldSchema = z.preprocess((value) => {
+export const DestinationsFieldSchema = z.preprocess((value) => {
   if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value) as unknown;
@@ -104,7 +104,7 @@ const DestinationsFieldSchema = z.preprocess((value) => {
   }
 }, z.array(DestinationRequestSchema).max(STREAMING_LIMITS.destinations));
 
-const FlagSchema = formInt(z.number().min(0).max(1));
+export const RecordFlagSchema = formInt(z.number().min(0).max(1));
 
 export const TokenOnlyInputSchema = z.object({ token: TokenSchema, lng: LanguageFieldSchema });
 export const StartStreamConnectionInputSchema = TokenOnlyInputSchema.extend({
@@ -127,7 +127,7 @@ export const RemoveStreamConnectionInputSchema = TokenOnlyInputSchema.extend({ i
 export const StartBroadcastInputSchema = TokenOnlyInputSchema.extend({
   meetId: MeetIdSchema,
   destinations: DestinationsFieldSchema.default([]),
-  record: FlagSchema.default(0),
+  record: RecordFlagSchema.default(0),
 });
 export const BroadcastMeetInputSchema = TokenOnlyInputSchema.extend({ meetId: MeetIdSchema });
 /** Anyone may ask; a room grant (people in the meeting, the composer) sees what the room sees. */

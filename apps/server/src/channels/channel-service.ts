@@ -1,4 +1,11 @@
-import { PRIVACY, ROLE, type ChannelPage, type CreateChannelInput, type ChannelLink } from '@meetcast/contracts';
+import {
+  PRIVACY,
+  ROLE,
+  type ChannelPage,
+  type DestinationRequest,
+  type CreateChannelInput,
+  type ChannelLink,
+} from '@meetcast/contracts';
 import {
   and,
   asc,
@@ -18,7 +25,8 @@ import {
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/app-error.js';
-import { notifyChannelFollowers } from './follower-notices.js';
+import { notifyChannelFollowers } from '../notifications/channel-followers.js';
+import { checkBroadcastPlan, saveBroadcastPlan } from '../streaming/broadcast-plans.js';
 import { likePattern } from '../contacts/contact-service.js';
 import { createMeetingRow } from '../contacts/meeting-rows.js';
 import { removeImage, storeImage } from '../uploads/images.js';
@@ -253,7 +261,15 @@ const MAX_BROADCAST_MS = 24 * 3600 * 1000;
 export async function scheduleBroadcast(
   context: AppContext,
   user: UserRow,
-  input: { id: number; name: string; description?: string | undefined; start_time: number; end_time: number },
+  input: {
+    id: number;
+    name: string;
+    description?: string | undefined;
+    start_time: number;
+    end_time: number;
+    destinations: DestinationRequest[];
+    record: number;
+  },
 ) {
   const row = await findChannel(context, user, eq(channels.id, input.id));
   if (!row) throw notFound('channels.not_found');
@@ -263,6 +279,8 @@ export async function scheduleBroadcast(
   if (start.getTime() < Date.now() - 60_000) throw badRequest('channels.start_past');
   if (end <= start) throw badRequest('channels.end_before_start');
   if (end.getTime() - start.getTime() > MAX_BROADCAST_MS) throw badRequest('channels.too_long');
+  const plan = { destinations: input.destinations, record: input.record === 1 };
+  await checkBroadcastPlan(context, user, plan);
   const { meeting } = await createMeetingRow(context, {
     hostId: user.id,
     name: input.name,
@@ -273,6 +291,7 @@ export async function scheduleBroadcast(
     timeZone: user.timeZone,
     channelId: row.channel.id,
   });
+  await saveBroadcastPlan(context, meeting, plan);
   await notifyChannelFollowers(context, meeting.id, 'scheduled');
   return toBroadcastDto(meeting);
 }

@@ -57,12 +57,7 @@ export async function runningBroadcast(context: AppContext, meetingId: number) {
 }
 
 /** The caller's own, usable connections for these requests, in order; anything else is refused. */
-async function destinationRows(
-  context: AppContext,
-  user: UserRow,
-  meeting: MeetingRow,
-  requests: DestinationRequest[],
-) {
+export async function requireUsableConnections(context: AppContext, user: UserRow, requests: DestinationRequest[]) {
   const ids = requests.map((request) => request.connection_id);
   if (new Set(ids).size !== ids.length) throw badRequest('broadcasts.duplicate_destination');
   if (ids.length === 0) return [];
@@ -73,6 +68,19 @@ async function destinationRows(
   return requests.map((request) => {
     const connection = connections.find((row) => row.id === request.connection_id);
     if (!connection || connection.status !== 'connected') throw badRequest('broadcasts.connection_unusable');
+    return connection;
+  });
+}
+
+async function destinationRows(
+  context: AppContext,
+  user: UserRow,
+  meeting: MeetingRow,
+  requests: DestinationRequest[],
+) {
+  const connections = await requireUsableConnections(context, user, requests);
+  return requests.map((request, index) => {
+    const connection = connections[index]!;
     return {
       connectionId: connection.id,
       platform: connection.platform,

@@ -5,9 +5,12 @@ import { registerBroadcastRoutes } from './broadcast-routes.js';
 import type { ComposerCapacity } from './broadcast-service.js';
 import type { Drivers } from './composer/broadcast-session.js';
 import { ComposerWorker } from './composer/composer-worker.js';
+import { startDueBroadcasts } from './broadcast-plans.js';
 import { deleteOrphanRecordings, registerRecordingFiles } from './recording-files.js';
 
 const ORPHAN_SWEEP_MS = 60_000;
+/** How late a planned channel broadcast may start after its time (or after its host arrived). */
+const PLANNED_START_CHECK_MS = 10_000;
 
 /**
  * Live broadcasts: their calls, their recordings, and (unless COMPOSER_WORKER=off) a composer
@@ -24,6 +27,7 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
   registerBroadcastRoutes(app, context, capacity);
   registerRecordingFiles(app, context.db, context.config.dataDir);
   sweepOrphanRecordings(app, context);
+  startPlannedBroadcasts(app, context, capacity);
   if (!worker) return;
   app.addHook('onListen', () => {
     const address = app.server.address() as AddressInfo | null;
@@ -45,6 +49,19 @@ function sweepOrphanRecordings(app: FastifyInstance, context: AppContext) {
   app.addHook('onListen', () => {
     void sweep();
     timer = setInterval(() => void sweep(), ORPHAN_SWEEP_MS).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** Channel broadcasts scheduled with a go-live plan start by themselves once due and their host is in. */
+function startPlannedBroadcasts(app: FastifyInstance, context: AppContext, capacity: ComposerCapacity) {
+  let timer: NodeJS.Timeout | undefined;
+  const check = () =>
+    startDueBroadcasts(context, capacity).catch((error: unknown) =>
+      context.log.warn({ err: error }, 'could not start the planned broadcasts'),
+    );
+  app.addHook('onListen', () => {
+    timer = setInterval(() => void check(), PLANNED_START_CHECK_MS).unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, real, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, real, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, instant, updatedAt } from './columns.js';
 import { meetings } from './meetings.js';
@@ -124,3 +124,27 @@ export const broadcastDestinations = pgTable(
   },
   (table) => [uniqueIndex('broadcast_destinations_unique').on(table.broadcastId, table.connectionId)],
 );
+
+/** What a planned destination says: the fields of a go-live request (validated by the contracts). */
+export interface PlannedDestination {
+  connection_id: number;
+  title?: string | undefined;
+  description?: string | undefined;
+  privacy?: string | undefined;
+  category?: string | undefined;
+}
+
+/**
+ * A channel broadcast's go-live chosen when it was scheduled: where it streams and whether it records.
+ * It starts by itself at its time once the host is in the room, once (`startedAt`).
+ */
+export const broadcastPlans = pgTable('broadcast_plans', {
+  meetingId: integer('meeting_id')
+    .primaryKey()
+    .references(() => meetings.id, { onDelete: 'cascade' }),
+  destinations: jsonb('destinations').$type<PlannedDestination[]>().notNull(),
+  record: boolean('record').notNull().default(false),
+  startedAt: instant('started_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

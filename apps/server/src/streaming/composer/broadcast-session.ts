@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, broadcastDestinations, eq, liveBroadcasts, meetings, ne } from '@meetcast/db';
-import { notifyChannelFollowers } from '../../channels/follower-notices.js';
+import { notifyChannelFollowers } from '../../notifications/channel-followers.js';
 import type { AppContext } from '../../context.js';
 import { issueGrant } from '../../rooms/grants.js';
 import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';

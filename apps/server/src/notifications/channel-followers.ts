@@ -2,7 +2,7 @@ import { and, channelFollowers, channels, eq, isNull, meetings, users } from '@m
 import type { AppContext } from '../context.js';
 import { languageOf } from '../contacts/calls.js';
 import { translate } from '../i18n/messages.js';
-import { escapeHtml } from '../notifications/notifier.js';
+import { escapeHtml } from './notifier.js';
 
 /**
  * Tells every follower of a meeting's channel that a broadcast was scheduled or has started, in
