@@ -45,6 +45,11 @@ test.describe('channels', () => {
     await expect(page.getByRole('link', { name: 'Recipes' })).toHaveAttribute('href', 'https://recipes.example.com');
     await expect(page.getByText('No broadcast is scheduled.')).toBeVisible();
 
+    const rtmp = await callAs<{ data: { id: number } }>(account, 'add-rtmp-destination.php', {
+      name: 'Kitchen RTMP',
+      url: 'rtmp://127.0.0.1:1935/live',
+      stream_key: 'kitchen-key',
+    });
     await page.getByRole('button', { name: 'Schedule a broadcast' }).click();
     const dialog = page.getByRole('dialog', { name: 'Schedule a broadcast' });
     // The same picker as meetings (`Y-m-d H:i`); the browser and the account run on UTC here.
@@ -62,7 +67,15 @@ test.describe('channels', () => {
       await dialog.getByLabel(label).fill(picker(date));
       await dialog.getByLabel(label).press('Enter');
     }
+    // It may go live by itself at its time: to the chosen connection, recorded.
+    const plan = dialog.getByRole('region', { name: 'Go live by itself' });
+    await plan.getByRole('checkbox', { name: /Kitchen RTMP/ }).check();
+    await plan.getByRole('checkbox', { name: 'Record this broadcast' }).check();
+    const request = page.waitForRequest((candidate) => candidate.url().endsWith('/api/schedule-broadcast.php'));
     await dialog.getByRole('button', { name: 'Schedule' }).click();
+    const sent = new URLSearchParams((await request).postData() ?? '');
+    expect(JSON.parse(sent.get('destinations') ?? '[]')).toEqual([{ connection_id: rtmp.data.id }]);
+    expect(sent.get('record')).toBe('1');
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('link', { name: 'Pasta night' })).toBeVisible();
   });

@@ -1,6 +1,6 @@
 import { BroadcastBodySchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
@@ -10,6 +10,7 @@ import { TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
 import { apiPost } from '../../lib/api';
 import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from '../../lib/zoned-time';
+import { GoLivePlanFields, useGoLivePlan } from '../live-studio';
 import { useCurrentUser } from '../session';
 import { useRefreshChannels } from './use-channels';
 
@@ -61,6 +62,7 @@ export function ScheduleBroadcastDialog({
 /** Lives only while the dialog is open, so each opening starts with fresh times. */
 function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDone(): void; onTyped(): void }) {
   const { t } = useTranslation('channels');
+  const planHeadingId = useId();
   const refresh = useRefreshChannels();
   const user = useCurrentUser();
   const zone = isKnownTimeZone(user?.time_zone) ? user.time_zone : browserTimeZone();
@@ -69,6 +71,9 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
   const [start, setStart] = useState<Date | null>(() => nextHour(0, zone));
   const [end, setEnd] = useState<Date | null>(() => nextHour(1, zone));
   const [problems, setProblems] = useState<Problem[]>([]);
+  // Optional: where it goes live by itself at its time, once the owner is in the room.
+  const goLive = useGoLivePlan(name);
+  const { plan } = goLive;
 
   const schedule = useMutation({
     mutationKey: ['schedule-broadcast'],
@@ -81,6 +86,8 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
           description,
           start_time: start ? fromWall(start, zone) : 0,
           end_time: end ? fromWall(end, zone) : 0,
+          destinations: JSON.stringify(plan.kind === 'ready' ? plan.destinations : []),
+          record: plan.kind === 'ready' ? plan.record : 0,
         },
         { schema: BroadcastBodySchema },
       ),
@@ -108,7 +115,8 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
         event.preventDefault();
         const found = validate();
         setProblems(found);
-        if (found.length === 0) schedule.mutate();
+        goLive.check();
+        if (found.length === 0 && plan.kind !== 'invalid') schedule.mutate();
       }}
     >
       <TextField
@@ -153,6 +161,18 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
           error={problems.includes('end') ? t('schedule.errors.end') : undefined}
         />
       </div>
+      <section
+        aria-labelledby={planHeadingId}
+        className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-700"
+      >
+        <div>
+          <h3 id={planHeadingId} className="text-sm font-semibold text-slate-900 dark:text-white">
+            {t('schedule.plan_title')}
+          </h3>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{t('schedule.plan_hint')}</p>
+        </div>
+        <GoLivePlanFields state={goLive} legend={t('schedule.plan_where')} />
+      </section>
       <div className="flex justify-end gap-2">
         <DialogClose>{t('actions.cancel')}</DialogClose>
         <Button type="submit" isLoading={schedule.isPending}>

@@ -3,3 +3,4 @@ export { LivePanel } from './live-panel';
 export { LiveBadge } from './live-badge';
 export { GoLiveAction } from './go-live-dialog';
 export { useLiveBroadcast, isBroadcastActive } from './live-api';
+export { GoLivePlanFields, useGoLivePlan } from './go-live-plan';
