@@ -4,16 +4,19 @@ import { expect, test } from './fixtures';
 import { PAGE_PATHS_SIGNED_IN, PAGE_PATHS_SIGNED_OUT } from './support/shell-pages';
 
 /** WCAG 2.2 AA with axe-core: zero serious or critical violations on every shell page. */
+// Contrast, axe's costliest rule, is measured in each theme; Arabic shows the light theme's colours, so
+// its sweep checks everything else (names, roles, language, structure in right-to-left).
 const VARIANTS = [
-  { name: 'light', theme: 'light', language: 'en' },
-  { name: 'dark', theme: 'dark', language: 'en' },
-  { name: 'arabic', theme: 'light', language: 'ar' },
+  { name: 'light', theme: 'light', language: 'en', skipRules: [] },
+  { name: 'dark', theme: 'dark', language: 'en', skipRules: [] },
+  { name: 'arabic', theme: 'light', language: 'ar', skipRules: ['color-contrast'] },
 ] as const;
 type Variant = (typeof VARIANTS)[number];
 
-async function seriousViolations(page: Page) {
+async function seriousViolations(page: Page, variant: Variant) {
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .disableRules([...variant.skipRules])
     .analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -49,7 +52,7 @@ async function sweep(page: Page, variant: Variant, paths: readonly string[]) {
   for (const path of paths) {
     await test.step(path, async () => {
       await open(page, variant, path);
-      found[path] = await seriousViolations(page);
+      found[path] = await seriousViolations(page, variant);
     });
   }
   expect(found).toEqual(Object.fromEntries(paths.map((path) => [path, []])));
@@ -74,20 +77,20 @@ for (const variant of VARIANTS) {
       const found: Record<string, unknown> = {};
       await page.locator('[data-nav="instant"]').click();
       await expect(page.getByRole('dialog')).toBeVisible();
-      found['instant dialog'] = await seriousViolations(page);
+      found['instant dialog'] = await seriousViolations(page, variant);
       await page.keyboard.press('Escape');
       await page.locator('[data-nav="schedule"]').click();
       await expect(page.getByRole('dialog')).toBeVisible();
-      found['schedule dialog'] = await seriousViolations(page);
+      found['schedule dialog'] = await seriousViolations(page, variant);
       await page.keyboard.press('Escape');
       await expect(page.getByRole('dialog')).toHaveCount(0);
       await page.locator('header button[aria-haspopup="menu"]').first().click();
       await expect(page.getByRole('menu')).toBeVisible();
-      found['notification menu'] = await seriousViolations(page);
+      found['notification menu'] = await seriousViolations(page, variant);
       await page.keyboard.press('Escape');
       await page.locator('header button[aria-haspopup="menu"]').last().click();
       await expect(page.getByRole('menu')).toBeVisible();
-      found['user menu'] = await seriousViolations(page);
+      found['user menu'] = await seriousViolations(page, variant);
       expect(found).toEqual({
         'instant dialog': [],
         'schedule dialog': [],
