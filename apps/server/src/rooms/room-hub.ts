@@ -7,7 +7,6 @@ import {
   RoomAuthSchema,
   RoomClientMessageSchema,
   JANUS_PATH,
-  type Participant,
   type RoomAck,
   type RoomClientMessage,
   type RoomServerEvent,
@@ -18,15 +17,14 @@ import type { AppContext } from '../context.js';
 import { onMeetingEndedForEveryone } from './meeting-ended.js';
 import { extendGrant, findGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 import { ensureMedia, roomMeeting } from './room-service.js';
+import { RoomSockets } from './room-sockets.js';
 import {
   chatHistory,
   closeAttendance,
   finishSession,
   releaseRoom,
-  lobbyRows,
   markLive,
   openAttendance,
-  participantRows,
   storeChat,
 } from './room-lifecycle.js';
 import {
@@ -60,6 +58,7 @@ export interface RoomHubOptions {
  */
 export class RoomHub {
   private namespace!: Namespace;
+  private sockets!: RoomSockets;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly chatBudget = new ChatBudget();
 
@@ -70,6 +69,7 @@ export class RoomHub {
 
   attach(io: Server) {
     this.namespace = io.of(ROOM_NAMESPACE);
+    this.sockets = new RoomSockets(this.context, this.namespace, (ms, task) => this.later(ms, task));
     onMeetingEndedForEveryone(this.context, (meetingId) => this.endedElsewhere(meetingId));
     this.namespace.use((socket, next) => {
       this.authenticate(socket).then(
@@ -101,16 +101,6 @@ export class RoomHub {
     }, ms);
     timer.unref();
     this.timers.add(timer);
-  }
-
-  private emit(target: string, event: RoomServerEvent) {
-    this.namespace.to(target).emit(ROOM_EVENT, event);
-  }
-
-  private dropMedia(filter: { participantId?: string; meetingId?: number }) {
-    this.context.janusProxy?.disconnect(filter);
-    // Only cluster adapters (Redis) carry messages between server processes.
-    if (this.context.redis) this.namespace.serverSideEmit('room:drop', filter);
   }
 
   private async authenticate(socket: Socket) {
@@ -171,7 +161,7 @@ export class RoomHub {
         // Whoever knocks was not invited (invitees are admitted at once): they see no details.
         meeting: await roomMeeting(this.context, meeting, { user: undefined, language: FALLBACK_LANGUAGE }),
       } satisfies RoomServerEvent);
-      await this.announceLobby(meeting.id);
+      await this.sockets.announceLobby(meeting.id);
       return;
     }
     let media: Extract<RoomServerEvent, { type: 'room.state' }>['media'] = null;
@@ -186,7 +176,7 @@ export class RoomHub {
       data.joinedAt = Math.floor((await openAttendance(this.context, participant)).getTime() / 1000);
     await socket.join(members(meeting.id));
     if (isHostRole(participant.role)) await socket.join(hosts(meeting.id));
-    const participants = await this.presence(meeting.id);
+    const participants = await this.sockets.presence(meeting.id);
     const self = participants.find((p) => p.id === participant.id) ?? describeParticipant(participant, data);
     const [fresh] = await this.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
     socket.emit(ROOM_EVENT, {
@@ -194,7 +184,7 @@ export class RoomHub {
       protocol: ROOM_PROTOCOL_VERSION,
       self,
       participants,
-      lobby: isHostRole(participant.role) ? await this.lobbyList(meeting.id) : [],
+      lobby: isHostRole(participant.role) ? await this.sockets.lobbyList(meeting.id) : [],
       locked: fresh?.isLocked ?? false,
       chat: await chatHistory(this.context, meeting.id),
       meeting: await roomMeeting(this.context, fresh ?? meeting),
@@ -206,59 +196,26 @@ export class RoomHub {
       .emit(ROOM_EVENT, { type: 'participant.joined', participant: self } satisfies RoomServerEvent);
   }
 
-  /** Everyone connected to the meeting, on any server process. */
-  private async presence(meetingId: number): Promise<Participant[]> {
-    const sockets = await this.namespace.in(members(meetingId)).fetchSockets();
-    const latest = new Map<string, RoomSocketData>();
-    for (const socket of sockets) {
-      const data = socket.data as RoomSocketData;
-      if (!data.isComposer) latest.set(data.participantId, data);
-    }
-    const rows = await participantRows(this.context, [...latest.keys()]);
-    return [...latest.values()].flatMap((data) => {
-      const row = rows.get(data.participantId);
-      return row && row.state === 'admitted' ? [describeParticipant(row, data)] : [];
-    });
-  }
-
-  private async lobbyList(meetingId: number) {
-    const sockets = await this.namespace.in(lobby(meetingId)).fetchSockets();
-    const waiting = new Set(sockets.map((socket) => (socket.data as RoomSocketData).participantId));
-    const rows = await lobbyRows(this.context, meetingId);
-    return rows
-      .filter((row) => waiting.has(row.id))
-      .map((row) => ({ participant_id: row.id, display_name: row.displayName }));
-  }
-
-  private async announceLobby(meetingId: number) {
-    this.emit(hosts(meetingId), { type: 'lobby.changed', lobby: await this.lobbyList(meetingId) });
-  }
-
-  private async stillConnected(participantId: string) {
-    return (await this.namespace.in(person(participantId)).fetchSockets()).length > 0;
-  }
-
   private async onDisconnect(data: RoomSocketData) {
     if (data.isComposer) return;
     if (!data.admitted) {
-      await this.announceLobby(data.meetingId);
+      await this.sockets.announceLobby(data.meetingId);
       return;
     }
     const leftAt = new Date();
     this.later(this.options.leaveGraceMs, async () => {
-      if (await this.stillConnected(data.participantId)) return;
-      this.emit(members(data.meetingId), { type: 'participant.left', participant_id: data.participantId });
+      if (await this.sockets.stillConnected(data.participantId)) return;
+      this.sockets.emit(members(data.meetingId), { type: 'participant.left', participant_id: data.participantId });
     });
     this.later(this.options.emptyGraceMs, async () => {
-      if (!(await this.stillConnected(data.participantId)))
+      if (!(await this.sockets.stillConnected(data.participantId)))
         await closeAttendance(this.context, data.participantId, leftAt);
       await this.endIfEmpty(data.meetingId);
     });
   }
 
   private async endIfEmpty(meetingId: number) {
-    const sockets = await this.namespace.in(members(meetingId)).fetchSockets();
-    if (sockets.some((socket) => !(socket.data as RoomSocketData).isComposer)) return;
+    if (await this.sockets.hasPeople(meetingId)) return;
     const [meeting] = await this.context.db.select().from(meetings).where(eq(meetings.id, meetingId));
     if (!meeting || meeting.state !== 'live') return;
     await this.finish(meeting, 'empty');
@@ -266,24 +223,13 @@ export class RoomHub {
 
   private async finish(meeting: MeetingRow, reason: 'host' | 'empty') {
     await finishSession(this.context, meeting, reason);
-    this.sendEveryoneAway(meeting.id);
+    this.sockets.sendEveryoneAway(meeting.id);
   }
 
   /** An administrator (or a deleted account) ended the meeting: the room goes as if its host had. */
   private async endedElsewhere(meetingId: number) {
     await releaseRoom(this.context, meetingId);
-    this.sendEveryoneAway(meetingId);
-  }
-
-  private sendEveryoneAway(meetingId: number) {
-    this.emit(members(meetingId), { type: 'room.ended' });
-    this.emit(lobby(meetingId), { type: 'room.ended' });
-    this.dropMedia({ meetingId });
-    // After the acknowledgement of host.end has gone out.
-    this.later(200, async () => {
-      this.namespace.in(members(meetingId)).disconnectSockets(true);
-      this.namespace.in(lobby(meetingId)).disconnectSockets(true);
-    });
+    this.sockets.sendEveryoneAway(meetingId);
   }
 
   private async onMessage(socket: Socket, raw: unknown) {
@@ -314,22 +260,25 @@ export class RoomHub {
       case 'hand.set': {
         if (message.type === 'hand.set') data.handRaised = message.raised;
         else Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
-        this.emit(room, { type: 'participant.updated', participant: describeParticipant(participant, data) });
+        this.sockets.emit(room, { type: 'participant.updated', participant: describeParticipant(participant, data) });
         return;
       }
       case 'chat.send': {
         this.chatBudget.spend(participant.id);
-        this.emit(room, { type: 'chat.message', message: await storeChat(this.context, participant, message.text) });
+        this.sockets.emit(room, {
+          type: 'chat.message',
+          message: await storeChat(this.context, participant, message.text),
+        });
         return;
       }
       case 'reaction.send':
         this.chatBudget.spend(participant.id);
-        this.emit(room, { type: 'reaction', participant_id: participant.id, emoji: message.emoji });
+        this.sockets.emit(room, { type: 'reaction', participant_id: participant.id, emoji: message.emoji });
         return;
       case 'room.leave':
         await closeAttendance(this.context, participant.id, new Date());
         socket.leave(room);
-        this.emit(room, { type: 'participant.left', participant_id: participant.id });
+        this.sockets.emit(room, { type: 'participant.left', participant_id: participant.id });
         this.later(0, async () => void socket.disconnect(true));
         return;
       default:
@@ -344,7 +293,7 @@ export class RoomHub {
       case 'host.stop-video': {
         const target = await moderationTarget(this.context, meeting.id, message.participant_id);
         const action = message.type === 'host.mute' ? 'mute' : 'stop-video';
-        this.emit(person(target.id), { type: 'moderation', action, by });
+        this.sockets.emit(person(target.id), { type: 'moderation', action, by });
         return;
       }
       case 'host.mute-all':
@@ -358,12 +307,12 @@ export class RoomHub {
         if (target.role === 'host' || target.id === actor.id) throw new Refusal('forbidden');
         await markRemoved(this.context, target.id);
         await closeAttendance(this.context, target.id, new Date());
-        this.emit(person(target.id), { type: 'removed' });
+        this.sockets.emit(person(target.id), { type: 'removed' });
         this.namespace.in(person(target.id)).disconnectSockets(true);
-        this.dropMedia({ participantId: target.id });
+        this.sockets.dropMedia({ participantId: target.id });
         await this.context.media.kickParticipant(meeting.id, target.id);
-        this.emit(members(meeting.id), { type: 'participant.left', participant_id: target.id });
-        await this.announceLobby(meeting.id);
+        this.sockets.emit(members(meeting.id), { type: 'participant.left', participant_id: target.id });
+        await this.sockets.announceLobby(meeting.id);
         return;
       }
       case 'host.admit':
@@ -372,9 +321,9 @@ export class RoomHub {
         if (target.state !== 'lobby') throw new Refusal('not_found');
         const admitted = message.type === 'host.admit';
         await decideLobby(this.context, target.id, admitted);
-        this.emit(person(target.id), { type: admitted ? 'lobby.admitted' : 'lobby.denied' });
+        this.sockets.emit(person(target.id), { type: admitted ? 'lobby.admitted' : 'lobby.denied' });
         if (!admitted) this.namespace.in(person(target.id)).disconnectSockets(true);
-        await this.announceLobby(meeting.id);
+        await this.sockets.announceLobby(meeting.id);
         return;
       }
       case 'host.promote': {
@@ -383,14 +332,17 @@ export class RoomHub {
         if (target.state !== 'admitted' || target.role !== 'participant') throw new Refusal('forbidden');
         await promoteToCohost(this.context, target.id);
         this.namespace.in(person(target.id)).socketsJoin(hosts(meeting.id));
-        const updated = (await this.presence(meeting.id)).find((p) => p.id === target.id);
-        if (updated) this.emit(members(meeting.id), { type: 'participant.updated', participant: updated });
-        this.emit(person(target.id), { type: 'lobby.changed', lobby: await this.lobbyList(meeting.id) });
+        const updated = (await this.sockets.presence(meeting.id)).find((p) => p.id === target.id);
+        if (updated) this.sockets.emit(members(meeting.id), { type: 'participant.updated', participant: updated });
+        this.sockets.emit(person(target.id), {
+          type: 'lobby.changed',
+          lobby: await this.sockets.lobbyList(meeting.id),
+        });
         return;
       }
       case 'host.lock':
         await setRoomLocked(this.context, meeting.id, message.locked);
-        this.emit(members(meeting.id), { type: 'room.locked', locked: message.locked });
+        this.sockets.emit(members(meeting.id), { type: 'room.locked', locked: message.locked });
         return;
       case 'host.end':
         await this.finish(meeting, 'host');
