@@ -99,6 +99,7 @@ test.describe('meeting room', () => {
     }
     await expect(hanna.page.getByRole('figure', { name: /Bob.*microphone off/ })).toBeVisible(SLOW);
     await hanna.page.getByRole('button', { name: 'Remove Eve from the meeting' }).click();
+    await hanna.page.getByRole('dialog', { name: 'Remove Eve?' }).getByRole('button', { name: 'Remove' }).click();
     await expect(eve.page.getByText('You were removed')).toBeVisible(SLOW);
     await expect(hanna.page.getByRole('figure', { name: /^Eve/ })).toHaveCount(0, SLOW);
     await leave(hanna, bob, eve);

@@ -4,7 +4,7 @@ import { and, eq, meetingInvitees, meetings, or, roomParticipants, users } from 
 import { sha256, verifyPassword } from '../accounts/secrets.js';
 import { translate } from '../i18n/messages.js';
 import type { AppContext } from '../context.js';
-import { forbidden, gone, notFound, unavailable } from '../http/app-error.js';
+import { forbidden, unavailable } from '../http/app-error.js';
 import { JanusError } from '../media/janus-client.js';
 import { MediaUnavailableError } from '../media/media-service.js';
 import { issueGrant, type MeetingRow, type ParticipantRow } from './grants.js';
@@ -18,14 +18,6 @@ type UserRow = typeof users.$inferSelect;
 export async function findMeeting(context: AppContext, meetId: string): Promise<MeetingRow | undefined> {
   const [bySlug] = await context.db.select().from(meetings).where(eq(meetings.slug, meetId));
   return bySlug;
-}
-
-/** A meeting people may still enter: unknown answers 404, ended or cancelled 410. */
-export async function requireOpenMeeting(context: AppContext, meetId: string): Promise<MeetingRow> {
-  const meeting = await findMeeting(context, meetId);
-  if (!meeting) throw notFound('room.not_found');
-  if (meeting.state === 'ended' || meeting.state === 'cancelled') throw gone('room.ended');
-  return meeting;
 }
 
 /**

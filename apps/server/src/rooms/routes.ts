@@ -12,7 +12,8 @@ import { apiRoute } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
-import { joinMeeting, requireOpenMeeting, roomMeeting } from './room-service.js';
+import { reopenForOwner, requireReachableMeeting } from './meeting-restart.js';
+import { joinMeeting, roomMeeting } from './room-service.js';
 
 const ROOM_LIMITS = {
   joinByAddress: { name: 'room-join-address', limit: 60, windowSeconds: 300 },
@@ -27,7 +28,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
     input: GetRoomInputSchema,
     output: GetRoomOutputSchema,
     handler: async (body, request) => {
-      const meeting = await requireOpenMeeting(context, body.meetId);
+      const meeting = await requireReachableMeeting(context, body.meetId);
       const user = await optionalUser(context, request);
       const language = requestLanguage(request);
       return success(translate(language, 'room.found'), {
@@ -44,10 +45,11 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
     input: JoinRoomInputSchema,
     output: JoinRoomOutputSchema,
     handler: async (body, request) => {
-      const meeting = await requireOpenMeeting(context, body.meetId);
+      const reached = await requireReachableMeeting(context, body.meetId);
       await enforceLimits(context, [[ROOM_LIMITS.joinByAddress, request.ip]]);
-      if (body.password) await enforceLimits(context, [[ROOM_LIMITS.passwordByMeeting, `${meeting.id}:${request.ip}`]]);
+      if (body.password) await enforceLimits(context, [[ROOM_LIMITS.passwordByMeeting, `${reached.id}:${request.ip}`]]);
       const user = await optionalUser(context, request);
+      const meeting = await reopenForOwner(context, reached, user);
       const { token, participant } = await joinMeeting(context, {
         meeting,
         user,

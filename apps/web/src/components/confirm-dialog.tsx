@@ -9,6 +9,7 @@ export function ConfirmDialog({
   title,
   text,
   confirmLabel,
+  cancelLabel,
   isBusy,
   onConfirm,
   onCancel,
@@ -18,6 +19,8 @@ export function ConfirmDialog({
   title: string;
   text: ReactNode;
   confirmLabel: string;
+  /** Defaults to "Keep it", which suits deleting a thing; an action on a person reads better as "Cancel". */
+  cancelLabel?: string;
   isBusy?: boolean;
   onConfirm(): void;
   onCancel(): void;
@@ -33,7 +36,7 @@ export function ConfirmDialog({
       footer={
         <>
           <Button variant="secondary" onClick={onCancel}>
-            {t('actions.keep')}
+            {cancelLabel ?? t('actions.keep')}
           </Button>
           <Button variant="danger" onClick={onConfirm} isLoading={isBusy}>
             {confirmLabel}

@@ -15,6 +15,7 @@ import { buildTiles, Stage } from './stage';
 import type { LocalMedia } from './use-local-media';
 import { useRoomMedia } from './use-room-media';
 import { useRoomShortcuts } from './use-room-shortcuts';
+import { useKnockToasts } from './use-knock-toasts';
 import { useRoomSocket } from './use-room-socket';
 
 /** The meeting once joined: lobby wait, the stage, the toolbar, chat and people panels. */
@@ -95,6 +96,7 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
     },
     [send, t],
   );
+  useKnockToasts(state.lobby, isRoomHost && state.phase === 'in-room', onHost);
 
   const copyLink = useCallback(() => {
     const link = `${window.location.origin}${meetingRoomPath({ url_slug: slug })}`;

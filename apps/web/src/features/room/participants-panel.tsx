@@ -1,6 +1,8 @@
 import type { LobbyEntry, Participant, RoomClientMessage } from '@meetcast/contracts';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CamIcon, HandIcon, MicIcon, MicOffIcon } from './room-icons';
 
 /** Everyone in the room, the lobby, and (for hosts) the controls over them. */
@@ -20,6 +22,13 @@ export function ParticipantsPanel({
   const { t } = useTranslation('room');
   const isHost = self?.role === 'host' || self?.role === 'cohost';
   const isOwner = self?.role === 'host';
+  // Removing someone and ending the meeting cannot be taken back mid-call: both ask first.
+  const [confirming, setConfirming] = useState<{ remove: Participant } | 'end' | undefined>();
+  const onConfirm = () => {
+    if (confirming === 'end') onHost({ type: 'host.end' });
+    else if (confirming) onHost({ type: 'host.remove', participant_id: confirming.remove.id });
+    setConfirming(undefined);
+  };
   return (
     <section aria-label={t('people.title')} className="flex h-full min-h-0 flex-col">
       <h2 className="border-b border-slate-200 px-4 py-3 font-semibold dark:border-slate-700">
@@ -113,7 +122,7 @@ export function ParticipantsPanel({
                       variant="ghost"
                       className="text-red-600 dark:text-red-400"
                       aria-label={t('people.remove_name', { name: participant.display_name })}
-                      onClick={() => onHost({ type: 'host.remove', participant_id: participant.id })}
+                      onClick={() => setConfirming({ remove: participant })}
                     >
                       {t('people.remove')}
                     </Button>
@@ -137,11 +146,24 @@ export function ParticipantsPanel({
           >
             {isLocked ? t('people.unlock') : t('people.lock')}
           </Button>
-          <Button size="sm" variant="danger" onClick={() => onHost({ type: 'host.end' })}>
+          <Button size="sm" variant="danger" onClick={() => setConfirming('end')}>
             {t('people.end_for_all')}
           </Button>
         </div>
       )}
+      <ConfirmDialog
+        open={confirming !== undefined}
+        title={
+          confirming === 'end'
+            ? t('confirm.end_title')
+            : t('confirm.remove_title', { name: confirming?.remove.display_name ?? '' })
+        }
+        text={confirming === 'end' ? t('confirm.end_text') : t('confirm.remove_text')}
+        confirmLabel={confirming === 'end' ? t('confirm.end') : t('people.remove')}
+        cancelLabel={t('actions.cancel', { ns: 'common' })}
+        onConfirm={onConfirm}
+        onCancel={() => setConfirming(undefined)}
+      />
     </section>
   );
 }

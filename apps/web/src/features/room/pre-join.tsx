@@ -1,7 +1,8 @@
 import { JoinRoomOutputSchema, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
+import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
 import { ApiError, apiPost } from '../../lib/api';
 import { useCurrentUser } from '../session';
@@ -83,12 +84,18 @@ function DevicePicker({
 export function PreJoin({
   meeting,
   isHost,
+  isWaitingForHost,
+  onWaitingForHost,
   local,
   initialPassword,
   onJoined,
 }: {
   meeting: RoomMeeting;
   isHost: boolean;
+  /** An instant meeting that is not running: only its host can start it, everyone else waits. */
+  isWaitingForHost: boolean;
+  /** The server said to wait after all (the host was away when this page looked): look again. */
+  onWaitingForHost: () => void;
   local: LocalMedia;
   initialPassword: string | undefined;
   onJoined: (joined: Joined) => void;
@@ -101,8 +108,11 @@ export function PreJoin({
   const [passwordError, setPasswordError] = useState<string>();
   const [error, setError] = useState<string>();
   const [isJoining, setIsJoining] = useState(false);
+  // Join was pressed while the host was away: the page goes in by itself once they start the meeting.
+  const [isQueued, setIsQueued] = useState(false);
+  const isRestart = isHost && meeting.state === 'ended';
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
     setPasswordError(undefined);
@@ -110,6 +120,28 @@ export function PreJoin({
       setError(t('prejoin.name_required'));
       return;
     }
+    if (isWaitingForHost) setIsQueued(true);
+    else void join();
+  };
+
+  // Only the host's arrival (waiting, then not) sends a queued join: a join refused meanwhile waits
+  // for the next arrival instead of asking again at once.
+  const [wasWaiting, setWasWaiting] = useState(isWaitingForHost);
+  const [hasHostArrived, setHasHostArrived] = useState(false);
+  if (wasWaiting !== isWaitingForHost) {
+    setWasWaiting(isWaitingForHost);
+    if (!isWaitingForHost && isQueued) {
+      setIsQueued(false);
+      setHasHostArrived(true);
+    }
+  }
+  const joinRef = useRef<() => Promise<void>>(undefined);
+  useEffect(() => {
+    if (hasHostArrived) void joinRef.current?.();
+  }, [hasHostArrived]);
+
+  const join = async () => {
+    setHasHostArrived(false);
     setIsJoining(true);
     try {
       const answer = await apiPost(
@@ -124,6 +156,11 @@ export function PreJoin({
       );
       onJoined(answer.data);
     } catch (caught) {
+      if (caught instanceof ApiError && caught.httpStatus === 409) {
+        setIsQueued(true);
+        onWaitingForHost();
+        return;
+      }
       const message = caught instanceof ApiError ? caught.message : t('errors.generic');
       // For a password-protected meeting, a refusal of a non-host is the password's (wrong or missing).
       if (
@@ -142,6 +179,10 @@ export function PreJoin({
       setIsJoining(false);
     }
   };
+
+  useEffect(() => {
+    joinRef.current = join;
+  });
 
   return (
     <div className="mx-auto grid max-w-5xl gap-6 p-4 lg:grid-cols-[3fr_2fr]">
@@ -200,7 +241,7 @@ export function PreJoin({
           />
         </div>
       </div>
-      <form onSubmit={(event) => void onSubmit(event)} className="space-y-4" noValidate>
+      <form onSubmit={onSubmit} className="space-y-4" noValidate>
         <div>
           <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{meeting.name}</h1>
           {meeting.host_name && (
@@ -237,8 +278,20 @@ export function PreJoin({
             {error}
           </p>
         )}
-        <Button type="submit" size="lg" className="w-full" isLoading={isJoining}>
-          {t('prejoin.join')}
+        {isWaitingForHost && (
+          <div
+            role="status"
+            className="flex gap-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          >
+            <Spinner className="size-5 shrink-0" />
+            <div>
+              <p className="font-semibold">{t('waiting.title')}</p>
+              <p>{isQueued ? t('waiting.queued') : t('waiting.text')}</p>
+            </div>
+          </div>
+        )}
+        <Button type="submit" size="lg" className="w-full" isLoading={isJoining || isQueued}>
+          {isRestart ? t('prejoin.start') : t('prejoin.join')}
         </Button>
       </form>
     </div>

@@ -1,4 +1,4 @@
-import { GetRoomOutputSchema } from '@meetcast/contracts';
+import { GetRoomOutputSchema, type RoomMeeting } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,13 @@ import { InCall } from './in-call';
 import { PreJoin, type Joined } from './pre-join';
 import { RoomNotice } from './room-notice';
 import { useLocalMedia } from './use-local-media';
+
+const WAITING_POLL_MS = 3000;
+
+/** An ended meeting the server still shows is an instant one that its host can start again. */
+function isWaitingForHost(room: { meeting: RoomMeeting; is_host: boolean } | undefined) {
+  return room?.meeting.state === 'ended' && !room.is_host;
+}
 
 /** /room/{meetId}: public; the pre-join screen, then the call; clear pages for unknown or ended meetings. */
 export default function RoomPage() {
@@ -23,6 +30,8 @@ export default function RoomPage() {
     queryFn: () => apiPost('get-room.php', { meetId }, { schema: GetRoomOutputSchema }),
     retry: (count, error) => !(error instanceof ApiError && error.httpStatus < 500) && count < 2,
     staleTime: 30_000,
+    // An instant meeting whose host is away: ask again until they start it, then the guest goes in.
+    refetchInterval: (query) => (isWaitingForHost(query.state.data?.data) ? WAITING_POLL_MS : false),
   });
   const onLeave = useCallback(() => {
     setJoined(undefined);
@@ -43,8 +52,9 @@ export default function RoomPage() {
     }
     if (room.isError) {
       const status = room.error instanceof ApiError ? room.error.httpStatus : 0;
-      const kind = status === 410 ? 'ended' : 'unavailable';
-      return <RoomNotice kind={kind} message={room.error.message} />;
+      // The notice's own text says "ended" well; the server's message would only repeat its title.
+      if (status === 410) return <RoomNotice kind="ended" />;
+      return <RoomNotice kind="unavailable" message={room.error.message} />;
     }
     const { meeting, is_host: isHost } = room.data.data;
     if (hasLeft) {
@@ -63,6 +73,8 @@ export default function RoomPage() {
       <PreJoin
         meeting={meeting}
         isHost={isHost}
+        isWaitingForHost={isWaitingForHost(room.data.data)}
+        onWaitingForHost={() => void room.refetch()}
         local={local}
         initialPassword={search.get('password') ?? undefined}
         onJoined={setJoined}

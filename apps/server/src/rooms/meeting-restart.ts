@@ -1,0 +1,48 @@
+import { SCHEDULE_FLAG } from '@meetcast/contracts';
+import { and, eq, meetings, type users } from '@meetcast/db';
+import type { AppContext } from '../context.js';
+import { conflict, gone, notFound } from '../http/app-error.js';
+import type { MeetingRow } from './grants.js';
+import { findMeeting } from './room-service.js';
+
+type UserRow = typeof users.$inferSelect;
+
+/**
+ * An instant meeting's link is the host's reusable room, as in Meet and Zoom personal rooms: once its
+ * session is over (everyone left, the host ended it for all, or an administrator ended it), the owner
+ * opening the link starts it again and everyone else waits for them. A scheduled meeting that is over
+ * stays over, and a cancelled meeting of either kind stays gone (ARCHITECTURE.md, "Meeting rooms").
+ */
+export function isWaitingForHost(meeting: MeetingRow): boolean {
+  return meeting.isSchedule === SCHEDULE_FLAG.instant && meeting.state === 'ended';
+}
+
+/** A meeting whose room page can be shown: open ones, and instant ones waiting for their host (404 / 410 else). */
+export async function requireReachableMeeting(context: AppContext, meetId: string): Promise<MeetingRow> {
+  const meeting = await findMeeting(context, meetId);
+  if (!meeting) throw notFound('room.not_found');
+  if (isWaitingForHost(meeting)) return meeting;
+  if (meeting.state === 'ended' || meeting.state === 'cancelled') throw gone('room.ended');
+  return meeting;
+}
+
+/**
+ * Before anyone joins: the owner's arrival reopens their instant meeting as a fresh session (it goes
+ * live when their room connection opens, as a new meeting does); anyone else is told to wait (409), and
+ * the room page keeps asking until the host is back.
+ */
+export async function reopenForOwner(
+  context: AppContext,
+  meeting: MeetingRow,
+  user: UserRow | undefined,
+): Promise<MeetingRow> {
+  if (!isWaitingForHost(meeting)) return meeting;
+  if (user?.id !== meeting.hostId) throw conflict('room.waiting_for_host');
+  const [reopened] = await context.db
+    .update(meetings)
+    .set({ state: 'scheduled', startedAt: null, endedAt: null, isLocked: false, updatedAt: new Date() })
+    .where(and(eq(meetings.id, meeting.id), eq(meetings.state, 'ended')))
+    .returning();
+  // The owner's other tab may have reopened it a moment ago: take the meeting as it is now.
+  return reopened ?? (await requireReachableMeeting(context, meeting.slug));
+}
