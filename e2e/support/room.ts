@@ -37,10 +37,18 @@ export interface Participant {
 export async function joinRoom(
   browser: Browser,
   slug: string,
-  who: { account?: Account; name?: string; password?: string; query?: string },
+  who: {
+    account?: Account;
+    name?: string;
+    password?: string;
+    query?: string;
+    /** Runs on the fresh context before the room opens (init scripts, for instance). */
+    prepare?: (context: BrowserContext) => Promise<void>;
+  },
 ): Promise<Participant> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
   if (who.account) await useSessionCookie(context, who.account.token);
+  await who.prepare?.(context);
   if (process.env.ROOM_DEBUG) {
     await context.addInitScript(() => window.localStorage.setItem('meetcast.debug', '1'));
   }

@@ -15,6 +15,7 @@ const NO_LOCAL_MEDIA: LocalMedia = {
   isVideoOn: false,
   devices: { audioInputs: [], videoInputs: [], audioOutputs: [] },
   choice: {},
+  canChooseSpeaker: false,
   error: undefined,
   setAudioOn: () => undefined,
   setVideoOn: () => Promise.resolve(undefined),

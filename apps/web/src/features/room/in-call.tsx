@@ -7,7 +7,9 @@ import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { isBroadcastActive, LiveBadge, LivePanel, useLiveBroadcast } from '../live-studio';
 import type { Joined } from './pre-join';
+import { CloseIcon } from '../../components/icons';
 import { ChatPanel } from './chat-panel';
+import { DeviceMenu } from './device-menu';
 import { ParticipantsPanel } from './participants-panel';
 import { RoomNotice } from './room-notice';
 import { RoomToolbar } from './room-toolbar';
@@ -173,7 +175,8 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
           )}
         </div>
       )}
-      <div className="flex min-h-0 flex-1">
+      {/* Side by side from tablet width; on a phone the panel is a sheet under the stage, which keeps every tile in view. */}
+      <div className="flex min-h-0 flex-1 flex-col md:flex-row">
         <main className="min-h-0 min-w-0 flex-1" aria-label={t('call.stage')}>
           <Stage
             tiles={tiles}
@@ -186,7 +189,15 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
           />
         </main>
         {panel && (
-          <aside className="w-80 max-w-[90vw] shrink-0 border-s border-slate-700 bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+          <aside className="relative h-[55%] shrink-0 rounded-t-xl bg-white text-slate-900 shadow-[0_-4px_12px_rgb(0_0_0/0.4)] md:h-auto md:w-80 md:rounded-none md:border-s md:border-slate-700 md:shadow-none dark:bg-slate-900 dark:text-slate-100">
+            <button
+              type="button"
+              aria-label={t('call.close_panel')}
+              onClick={() => setPanel(undefined)}
+              className="absolute end-2 top-2 z-10 rounded-full p-1.5 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary-500 dark:text-slate-400 dark:hover:bg-slate-800"
+            >
+              <CloseIcon className="size-5" />
+            </button>
             {panel === 'live' ? (
               <LivePanel meetId={slug} meetingTitle={meetingName} canStart={isRoomHost} />
             ) : panel === 'chat' ? (
@@ -223,6 +234,7 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
         onToggleHand={actions.toggleHand}
         onReaction={(emoji) => void send({ type: 'reaction.send', emoji })}
         onToggleChat={actions.toggleChat}
+        deviceMenu={<DeviceMenu local={local} />}
         onTogglePeople={() => setPanel((current) => (current === 'people' ? undefined : 'people'))}
         live={
           canGoLive

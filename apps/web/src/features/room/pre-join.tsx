@@ -1,84 +1,18 @@
 import { JoinRoomOutputSchema, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
 import { ApiError, apiPost } from '../../lib/api';
 import { useCurrentUser } from '../session';
-import { LevelMeter } from './media/local-media';
+import { DeviceSettings, MicLevel } from './device-settings';
 import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 import { VideoView } from './video-view';
 import { browserIdentity } from '../../lib/browser-identity';
 
 export type Joined = JoinRoomOutput['data'];
-
-function MicLevel({ track, isOn }: { track: MediaStreamTrack | undefined; isOn: boolean }) {
-  const { t } = useTranslation('room');
-  const [level, setLevel] = useState(0);
-  useEffect(() => {
-    if (!track || !isOn) return undefined;
-    const meter = new LevelMeter(track);
-    const timer = setInterval(() => setLevel(meter.level()), 100);
-    return () => {
-      clearInterval(timer);
-      meter.close();
-      setLevel(0);
-    };
-  }, [track, isOn]);
-  return (
-    <div
-      role="meter"
-      aria-label={t('prejoin.mic_level')}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={Math.round(level * 100)}
-      className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
-    >
-      <div
-        className="h-full bg-emerald-500 transition-[width] duration-100"
-        style={{ width: `${Math.round(level * 100)}%` }}
-      />
-    </div>
-  );
-}
-
-function DevicePicker({
-  label,
-  devices,
-  value,
-  onChange,
-}: {
-  label: string;
-  devices: MediaDeviceInfo[];
-  value: string | undefined;
-  onChange: (deviceId: string) => void;
-}) {
-  const id = useId();
-  const { t } = useTranslation('room');
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-xs font-medium text-slate-600 dark:text-slate-300">
-        {label}
-      </label>
-      <select
-        id={id}
-        value={value ?? devices[0]?.deviceId ?? ''}
-        onChange={(event) => onChange(event.target.value)}
-        disabled={devices.length === 0}
-        className="block w-full rounded-lg border border-slate-300 bg-white px-2 py-2 text-sm dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-      >
-        {devices.length === 0 && <option value="">{t('prejoin.no_device')}</option>}
-        {devices.map((device, index) => (
-          <option key={device.deviceId || index} value={device.deviceId}>
-            {device.label || t('prejoin.device_n', { n: index + 1 })}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 /** Camera preview, microphone level, device pickers, name and password, then Join. */
 export function PreJoin({
@@ -220,26 +154,7 @@ export function PreJoin({
             {t(local.error === 'camera' ? 'prejoin.camera_blocked' : 'prejoin.microphone_blocked')}
           </p>
         )}
-        <div className="grid gap-3 sm:grid-cols-3">
-          <DevicePicker
-            label={t('prejoin.camera')}
-            devices={local.devices.videoInputs}
-            value={local.choice.videoInput}
-            onChange={(id) => void local.chooseDevice('videoInput', id)}
-          />
-          <DevicePicker
-            label={t('prejoin.microphone')}
-            devices={local.devices.audioInputs}
-            value={local.choice.audioInput}
-            onChange={(id) => void local.chooseDevice('audioInput', id)}
-          />
-          <DevicePicker
-            label={t('prejoin.speaker')}
-            devices={local.devices.audioOutputs}
-            value={local.choice.audioOutput}
-            onChange={(id) => void local.chooseDevice('audioOutput', id)}
-          />
-        </div>
+        <DeviceSettings local={local} className="sm:grid-cols-3" />
       </div>
       <form onSubmit={onSubmit} className="space-y-4" noValidate>
         <div>

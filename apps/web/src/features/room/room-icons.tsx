@@ -84,3 +84,9 @@ export const SignalIcon = (p: IconProps) => (
     <path d="M2 20h.01M7 20v-4M12 20v-8M17 20V8M22 4v16" />
   </Icon>
 );
+/** Sliders: the call's camera, microphone and speaker settings. */
+export const DevicesIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 21v-7M4 10V3M12 21v-9M12 8V3M20 21v-5M20 12V3M1 14h6M9 8h6M17 16h6" />
+  </Icon>
+);

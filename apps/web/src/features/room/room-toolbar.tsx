@@ -84,6 +84,8 @@ export interface ToolbarProps {
   onToggleLayout: () => void;
   onCopyLink: () => void;
   onLeave: () => void;
+  /** The camera, microphone and speaker menu, next to the camera button. */
+  deviceMenu?: ReactNode;
   /** The Live panel's button, for the host and co-hosts only; red while the meeting is on air. */
   live?: { isOpen: boolean; isOnAir: boolean; onToggle: () => void } | undefined;
 }
@@ -95,7 +97,7 @@ export function RoomToolbar(props: ToolbarProps) {
     <div
       role="toolbar"
       aria-label={t('controls.toolbar')}
-      className="flex flex-wrap items-center justify-center gap-2 bg-slate-900 p-3"
+      className="relative flex flex-wrap items-center justify-center gap-2 bg-slate-900 p-3"
     >
       <ToolButton
         label={props.isAudioOn ? t('controls.mute') : t('controls.unmute')}
@@ -115,6 +117,7 @@ export function RoomToolbar(props: ToolbarProps) {
       >
         {props.isVideoOn ? <CamIcon className="size-5" /> : <CamOffIcon className="size-5" />}
       </ToolButton>
+      {props.deviceMenu}
       <ToolButton
         label={props.isSharing ? t('controls.stop_share') : t('controls.share')}
         shortcut="s"

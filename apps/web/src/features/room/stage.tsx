@@ -1,9 +1,10 @@
 import type { Participant } from '@meetcast/contracts';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
 import type { Quality, RemoteFeed } from './media/media-types';
 import { HandIcon, MicOffIcon, SignalIcon } from './room-icons';
+import { bestColumns, commonAspect } from './stage-grid';
 import { VideoView } from './video-view';
 
 export interface Tile {
@@ -38,6 +39,7 @@ function VideoTile({
   sinkId,
   reaction,
   className,
+  onAspect,
 }: {
   tile: Tile;
   isSpeaking: boolean;
@@ -45,9 +47,11 @@ function VideoTile({
   sinkId: string | undefined;
   reaction: string | undefined;
   className?: string;
+  onAspect: (key: string, ratio: number) => void;
 }) {
   const { t } = useTranslation('room');
   const { participant } = tile;
+  const onVideoAspect = useCallback((ratio: number) => onAspect(tile.key, ratio), [onAspect, tile.key]);
   const name =
     tile.kind === 'screen' ? t('tile.screen_of', { name: participant.display_name }) : participant.display_name;
   const hasVideo =
@@ -79,8 +83,8 @@ function VideoTile({
           track={tile.track}
           isMuted={tile.isSelf}
           isMirrored={tile.isSelf && tile.kind === 'camera'}
-          isContained={tile.kind === 'screen'}
           sinkId={sinkId}
+          onAspect={onVideoAspect}
         />
       ) : (
         <div className="flex size-full items-center justify-center">
@@ -186,6 +190,26 @@ export function Stage({
     }
   }, [tiles, main, preferLayer]);
 
+  // The grid plans its columns for the stage's size and the videos' ratio, so pictures stay large.
+  const [aspects, setAspects] = useState<Record<string, number>>({});
+  const onAspect = useCallback(
+    (key: string, ratio: number) =>
+      setAspects((current) => (current[key] === ratio ? current : { ...current, [key]: ratio })),
+    [],
+  );
+  const gridRef = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const element = gridRef.current;
+    if (!element) return undefined;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [main]);
+  const shownAspects = tiles.flatMap((tile) => (aspects[tile.key] ? [aspects[tile.key]!] : []));
+
   const render = (tile: Tile, className?: string) => (
     <VideoTile
       key={tile.key}
@@ -195,6 +219,7 @@ export function Stage({
       sinkId={sinkId}
       reaction={tile.kind === 'camera' ? reactions[tile.participant.id] : undefined}
       className={className}
+      onAspect={onAspect}
     />
   );
 
@@ -211,9 +236,11 @@ export function Stage({
       </div>
     );
   }
-  const columns = Math.ceil(Math.sqrt(Math.max(tiles.length, 1)));
+  const columns = bestColumns(tiles.length, size.width, size.height, commonAspect(shownAspects));
   return (
     <div
+      ref={gridRef}
+      data-columns={columns}
       className="grid size-full min-h-0 auto-rows-fr gap-2 p-2"
       style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}
     >

@@ -1,4 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { canChooseSpeaker, rememberDevice, rememberedDevices } from './media/device-memory';
 import { captureCamera, captureMicrophone, listDevices, type DeviceChoice, type DeviceList } from './media/local-media';
 
 export interface LocalMedia {
@@ -8,6 +11,8 @@ export interface LocalMedia {
   isVideoOn: boolean;
   devices: DeviceList;
   choice: DeviceChoice;
+  /** False where the browser cannot route sound to a chosen output: the speaker picker is hidden. */
+  canChooseSpeaker: boolean;
   error: 'camera' | 'microphone' | undefined;
   setAudioOn(on: boolean): void;
   setVideoOn(on: boolean): Promise<MediaStreamTrack | undefined>;
@@ -15,55 +20,148 @@ export interface LocalMedia {
   stopAll(): void;
 }
 
+type InputKind = 'audioInput' | 'videoInput';
+
 const EMPTY: DeviceList = { audioInputs: [], videoInputs: [], audioOutputs: [] };
+
+/** The remembered device first; if it is gone (or refuses), whatever the browser picks. */
+async function captureWithFallback(kind: InputKind, deviceId: string | undefined) {
+  const capture = kind === 'videoInput' ? captureCamera : captureMicrophone;
+  if (!deviceId) return capture();
+  return capture(deviceId).catch(() => capture());
+}
+
+function deviceIdOf(track: MediaStreamTrack) {
+  return track.getSettings().deviceId;
+}
 
 /**
  * This browser's camera and microphone, from the pre-join preview into the call: the same tracks
  * are published (no second capture), the camera is released when turned off, and a muted
- * microphone stays captured but disabled so unmuting is instant.
+ * microphone stays captured but disabled so unmuting is instant. A device that disappears (its
+ * track ends, or it leaves the device list) is replaced by another one with a notice; the call
+ * follows through `audioTrack` / `videoTrack`, which the publisher swaps with replaceTrack.
  */
 export function useLocalMedia(): LocalMedia {
+  const { t } = useTranslation('room');
   const [audioTrack, setAudioTrack] = useState<MediaStreamTrack>();
   const [videoTrack, setVideoTrack] = useState<MediaStreamTrack>();
   const [isAudioOn, setIsAudioOn] = useState(true);
   const [isVideoOn, setIsVideoOn] = useState(true);
   const [devices, setDevices] = useState<DeviceList>(EMPTY);
-  const [choice, setChoice] = useState<DeviceChoice>({});
+  const [choice, setChoice] = useState<DeviceChoice>(rememberedDevices);
   const [error, setError] = useState<LocalMedia['error']>();
   const tracks = useRef<{ audio?: MediaStreamTrack; video?: MediaStreamTrack }>({});
+  const choiceRef = useRef(choice);
+  useEffect(() => {
+    choiceRef.current = choice;
+  });
+  // Event handlers registered once reach the latest recovery code through this ref.
+  const onLostRef = useRef<(kind: InputKind, lost: MediaStreamTrack) => Promise<void>>(async () => undefined);
+
+  /** Makes `track` the current one of its kind; the previous one is released. */
+  const install = useCallback((kind: InputKind, track: MediaStreamTrack | undefined) => {
+    const slot = kind === 'videoInput' ? 'video' : 'audio';
+    const previous = tracks.current[slot];
+    if (previous === track) return;
+    if (track && slot === 'audio') track.enabled = previous?.enabled ?? true;
+    previous?.stop();
+    tracks.current[slot] = track;
+    // stop() never fires 'ended': only the browser losing the device does.
+    track?.addEventListener('ended', () => void onLostRef.current(kind, track), { once: true });
+    if (slot === 'video') setVideoTrack(track);
+    else setAudioTrack(track);
+  }, []);
+
+  useEffect(() => {
+    onLostRef.current = async (kind, lost) => {
+      const slot = kind === 'videoInput' ? 'video' : 'audio';
+      if (tracks.current[slot] !== lost) return;
+      const lostId = deviceIdOf(lost);
+      const list = await listDevices().catch(() => EMPTY);
+      setDevices(list);
+      const inputs = kind === 'videoInput' ? list.videoInputs : list.audioInputs;
+      const candidates = inputs.filter((device) => device.deviceId && device.deviceId !== lostId);
+      for (const device of candidates) {
+        const track = await (kind === 'videoInput' ? captureCamera : captureMicrophone)(device.deviceId).catch(
+          () => undefined,
+        );
+        if (!track) continue;
+        // Turned off, switched or replaced by another recovery meanwhile: keep what is there now.
+        if (tracks.current[slot] !== lost) {
+          track.stop();
+          return;
+        }
+        install(kind, track);
+        setChoice((current) => ({ ...current, [kind]: device.deviceId }));
+        const name = device.label || t('prejoin.device_n', { n: inputs.indexOf(device) + 1 });
+        toast.warning(t(kind === 'videoInput' ? 'devices.camera_switched' : 'devices.microphone_switched', { name }));
+        return;
+      }
+      if (tracks.current[slot] !== lost) return;
+      install(kind, undefined);
+      if (kind === 'videoInput') setIsVideoOn(false);
+      else setIsAudioOn(false);
+      toast.warning(t(kind === 'videoInput' ? 'devices.camera_lost' : 'devices.microphone_lost'));
+    };
+  });
 
   useEffect(() => {
     let isCancelled = false;
-    const refresh = () => void listDevices().then((list) => !isCancelled && setDevices(list));
+    // install() mutates this object, never replaces it.
+    const held = tracks.current;
+    const onDeviceChange = async () => {
+      const list = await listDevices().catch(() => undefined);
+      if (isCancelled || !list) return;
+      setDevices(list);
+      // A device in use that left the list was unplugged, even if its track has not ended (yet).
+      for (const [kind, inputs] of [
+        ['videoInput', list.videoInputs],
+        ['audioInput', list.audioInputs],
+      ] as const) {
+        const track = tracks.current[kind === 'videoInput' ? 'video' : 'audio'];
+        const id = track && deviceIdOf(track);
+        if (track && id && !inputs.some((device) => device.deviceId === id)) void onLostRef.current(kind, track);
+      }
+      const speaker = choiceRef.current.audioOutput;
+      if (speaker && !list.audioOutputs.some((device) => device.deviceId === speaker)) {
+        setChoice((current) => ({ ...current, audioOutput: undefined }));
+        toast.warning(t('devices.speaker_lost'));
+      }
+    };
     void (async () => {
-      const [audio, video] = await Promise.allSettled([captureMicrophone(), captureCamera()]);
+      const remembered = choiceRef.current;
+      const [audio, video] = await Promise.allSettled([
+        captureWithFallback('audioInput', remembered.audioInput),
+        captureWithFallback('videoInput', remembered.videoInput),
+      ]);
       if (isCancelled) {
         for (const result of [audio, video]) if (result.status === 'fulfilled') result.value.stop();
         return;
       }
-      if (audio.status === 'fulfilled') {
-        tracks.current.audio = audio.value;
-        setAudioTrack(audio.value);
-      } else {
+      if (audio.status === 'fulfilled') install('audioInput', audio.value);
+      else {
         setIsAudioOn(false);
         setError('microphone');
       }
-      if (video.status === 'fulfilled') {
-        tracks.current.video = video.value;
-        setVideoTrack(video.value);
-      } else {
+      if (video.status === 'fulfilled') install('videoInput', video.value);
+      else {
         setIsVideoOn(false);
         setError('camera');
       }
-      refresh();
+      const list = await listDevices().catch(() => EMPTY);
+      if (!isCancelled) setDevices(list);
     })();
-    navigator.mediaDevices?.addEventListener('devicechange', refresh);
+    const listener = () => void onDeviceChange();
+    navigator.mediaDevices?.addEventListener('devicechange', listener);
     return () => {
       isCancelled = true;
-      navigator.mediaDevices?.removeEventListener('devicechange', refresh);
-      tracks.current.audio?.stop();
-      tracks.current.video?.stop();
+      navigator.mediaDevices?.removeEventListener('devicechange', listener);
+      held.audio?.stop();
+      held.video?.stop();
     };
+    // Captured once per page; `t` only words the notices.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const setAudioOn = useCallback((on: boolean) => {
@@ -74,16 +172,13 @@ export function useLocalMedia(): LocalMedia {
   const setVideoOn = useCallback(
     async (on: boolean) => {
       if (!on) {
-        tracks.current.video?.stop();
-        tracks.current.video = undefined;
-        setVideoTrack(undefined);
+        install('videoInput', undefined);
         setIsVideoOn(false);
         return undefined;
       }
       try {
-        const track = await captureCamera(choice.videoInput);
-        tracks.current.video = track;
-        setVideoTrack(track);
+        const track = await captureWithFallback('videoInput', choiceRef.current.videoInput);
+        install('videoInput', track);
         setIsVideoOn(true);
         setError(undefined);
         return track;
@@ -92,35 +187,34 @@ export function useLocalMedia(): LocalMedia {
         return undefined;
       }
     },
-    [choice.videoInput],
+    [install],
   );
 
-  const chooseDevice = useCallback(async (kind: keyof DeviceChoice, deviceId: string) => {
-    setChoice((current) => ({ ...current, [kind]: deviceId }));
-    if (kind === 'audioOutput') return undefined;
-    if (kind === 'videoInput') {
-      if (!tracks.current.video) return undefined;
-      const track = await captureCamera(deviceId);
-      tracks.current.video.stop();
-      tracks.current.video = track;
-      setVideoTrack(track);
+  const chooseDevice = useCallback(
+    async (kind: keyof DeviceChoice, deviceId: string) => {
+      const choose = () => {
+        setChoice((current) => ({ ...current, [kind]: deviceId }));
+        rememberDevice(kind, deviceId);
+      };
+      // An output, or a camera that is off, is only chosen; the camera starts with the next "camera on".
+      if (kind === 'audioOutput' || (kind === 'videoInput' && !tracks.current.video)) {
+        choose();
+        return undefined;
+      }
+      // A device that refuses to start leaves the current one in use and the choice unchanged.
+      const track = await (kind === 'videoInput' ? captureCamera : captureMicrophone)(deviceId);
+      choose();
+      install(kind, track);
+      if (kind === 'audioInput') setIsAudioOn(track.enabled);
       return track;
-    }
-    const track = await captureMicrophone(deviceId);
-    track.enabled = tracks.current.audio?.enabled ?? true;
-    tracks.current.audio?.stop();
-    tracks.current.audio = track;
-    setAudioTrack(track);
-    return track;
-  }, []);
+    },
+    [install],
+  );
 
   const stopAll = useCallback(() => {
-    tracks.current.audio?.stop();
-    tracks.current.video?.stop();
-    tracks.current = {};
-    setAudioTrack(undefined);
-    setVideoTrack(undefined);
-  }, []);
+    install('audioInput', undefined);
+    install('videoInput', undefined);
+  }, [install]);
 
   return {
     audioTrack,
@@ -129,6 +223,7 @@ export function useLocalMedia(): LocalMedia {
     isVideoOn,
     devices,
     choice,
+    canChooseSpeaker,
     error,
     setAudioOn,
     setVideoOn,

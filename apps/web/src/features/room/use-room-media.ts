@@ -7,8 +7,12 @@ import type { LocalMedia } from './use-local-media';
 
 declare global {
   interface Window {
-    /** Read by the end-to-end tests and the bench: inbound video of this participant. */
-    __meetcastRoom?: { inboundVideo: RoomMedia['inboundVideo']; status: () => MediaStatus };
+    /** Read by the end-to-end tests and the bench: inbound video and the publisher of this participant. */
+    __meetcastRoom?: {
+      inboundVideo: RoomMedia['inboundVideo'];
+      status: () => MediaStatus;
+      publisherConnection: () => RTCPeerConnection | undefined;
+    };
   }
 }
 
@@ -69,7 +73,11 @@ export function useRoomMedia(options: {
       },
     );
     mediaRef.current = media;
-    window.__meetcastRoom = { inboundVideo: () => media.inboundVideo(), status: () => currentStatus };
+    window.__meetcastRoom = {
+      inboundVideo: () => media.inboundVideo(),
+      status: () => currentStatus,
+      publisherConnection: () => media.publisherConnection(),
+    };
     media.start().catch(() => media.retry());
     const previous = new Map<number, { lost: number; received: number }>();
     const statsTimer = setInterval(() => {

@@ -390,6 +390,11 @@ export class RoomMedia {
     });
   }
 
+  /** The camera publisher's connection: a device switch keeps it and swaps its senders' tracks. */
+  publisherConnection(): RTCPeerConnection | undefined {
+    return peerConnection(this.publisher);
+  }
+
   close() {
     this.isClosed = true;
     if (this.iceTimer) clearTimeout(this.iceTimer);
