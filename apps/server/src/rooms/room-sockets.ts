@@ -69,10 +69,14 @@ export class RoomSockets {
     this.emit(members(meetingId), { type: 'room.ended' });
     this.emit(lobby(meetingId), { type: 'room.ended' });
     this.dropMedia({ meetingId });
-    // After the acknowledgement of host.end has gone out.
+    // Those here now, after the acknowledgement of host.end has gone out: not a host who restarts
+    // the meeting meanwhile (an instant meeting's link stays usable).
+    const present = Promise.all([
+      this.namespace.in(members(meetingId)).fetchSockets(),
+      this.namespace.in(lobby(meetingId)).fetchSockets(),
+    ]);
     this.later(200, async () => {
-      this.namespace.in(members(meetingId)).disconnectSockets(true);
-      this.namespace.in(lobby(meetingId)).disconnectSockets(true);
+      for (const socket of (await present).flat()) socket.disconnect(true);
     });
   }
 }
