@@ -25,6 +25,23 @@ export default tseslint.config(
     },
   },
   {
+    // A table with one owner is written only by that owner's repository (ADR 013).
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { meetcast },
+    rules: {
+      'meetcast/table-owners': [
+        'error',
+        {
+          meetings: 'apps/server/src/meeting-records',
+          meetingExceptions: 'apps/server/src/meeting-records',
+          meetingInvitees: 'apps/server/src/meeting-records',
+          meetingAttendance: 'apps/server/src/rooms',
+          calendarEvents: 'apps/server/src/meetings',
+        },
+      ],
+    },
+  },
+  {
     // The web app never reaches into the server or the database (DESIGN.md, convention 5).
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, meetcast },

@@ -4,7 +4,7 @@ import { OIDC_SERVER_ENV } from './e2e/support/oidc';
 import { APP_URL, MAIL_API_URL, OIDC_ISSUER } from './e2e/support/ports';
 
 const CHROMIUM_PROJECT = { ...devices['Desktop Chrome'], channel: undefined };
-const STREAMING_SPECS = /(live-streaming|connect-stream)\.spec\.ts$/;
+const STREAMING_SPECS = /(live-streaming|connect-stream|viewer-chat|channel-player)\.spec\.ts$/;
 
 /**
  * End-to-end suite: Debian's Chromium (never `npx playwright install`), a real SMTP sink, and the real
@@ -34,9 +34,15 @@ export default defineConfig({
   },
   projects: [
     { name: 'chromium', use: CHROMIUM_PROJECT, testIgnore: STREAMING_SPECS },
-    // A broadcast composer takes about a core: run the specs that go live after all the others, so
-    // that they never starve another test's browsers on a two-core machine.
-    { name: 'streaming', use: CHROMIUM_PROJECT, testMatch: STREAMING_SPECS, dependencies: ['chromium'] },
+    // A broadcast composer takes about a core: run the specs that go live after all the others, one at
+    // a time, so that two composers and their browsers never starve each other on a two-core machine.
+    {
+      name: 'streaming',
+      use: CHROMIUM_PROJECT,
+      testMatch: STREAMING_SPECS,
+      dependencies: ['chromium'],
+      workers: 1,
+    },
   ],
   webServer: [
     {

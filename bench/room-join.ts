@@ -7,6 +7,10 @@
 //    (default 60): CPU of Janus plus our server in % of one core (budget < 30 % for 4), frozen tiles
 //    (an inbound video whose decoded frame count stops growing for 3 s; budget 0) and packet loss
 //    (budget < 1 %).
+//  - with `--cpu-hog[=N]` (N busy-looping processes beside it, default 2, one per core here): the same
+//    joins under heavy CPU load, and for each join whether the media watchdog had to repair something
+//    and whether either side still had no video after 10 s (target: 0 in 20 joins, `--joins=20`);
+//    `--joins-only` skips the group figures.
 // Needs the built web app (npm run build) and Debian's Chromium.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,19 +18,26 @@ import { createInterface } from 'node:readline';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 
+const flag = (name: string) => process.argv.slice(2).find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+const flagValue = (name: string) => flag(name)?.split('=')[1];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-const JOINS = Number(process.env.BENCH_JOINS ?? 10);
-const GROUPS = (process.env.BENCH_GROUPS ?? '2,4,6').split(',').map(Number);
+const JOINS = Number(flagValue('joins') ?? process.env.BENCH_JOINS ?? 10);
+const GROUPS = flag('joins-only') ? [] : (process.env.BENCH_GROUPS ?? '2,4,6').split(',').map(Number);
+const CPU_HOGS = flag('cpu-hog') ? Number(flagValue('cpu-hog') ?? 2) : 0;
+/** A join whose either side has no video this long after the click counts as a join without video. */
+const NO_VIDEO_MS = 10_000;
 const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
 
 interface ServerInfo {
   url: string;
+  statsUrl: string;
   slug: string;
   serverPid: number;
   janusPid: number;
 }
 interface Inbound {
   feedId: number;
+  participantId: string;
   framesDecoded: number;
   packetsLost: number;
   packetsReceived: number;
@@ -82,6 +93,85 @@ async function joinAndTimeFirstFrame(page: Page): Promise<number> {
   });
 }
 
+/** The anchor decodes frames from a participant it did not see before: the newcomer's video arrived. */
+async function timeAnchorSeesNewcomer(anchor: Page, known: Set<string>, clickedAt: number): Promise<number> {
+  for (;;) {
+    const stats = await inbound(anchor);
+    if (stats.some((s) => s.framesDecoded > 0 && !known.has(s.participantId))) return Date.now() - clickedAt;
+    if (Date.now() - clickedAt > 30_000) return Number.POSITIVE_INFINITY;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const repairsSince = (page: Page, since: number) =>
+  page.evaluate(
+    (after) =>
+      (
+        (
+          window as unknown as { __meetcastRoom?: { repairs(): { at: number; step: string }[] } }
+        ).__meetcastRoom?.repairs() ?? []
+      )
+        .filter((r) => r.at >= after && r.step !== 'recovered')
+        .map((r) => r.step),
+    since,
+  );
+
+interface JoinCost {
+  queries: number;
+  janusRequests: number;
+}
+const joinCost = async (info: ServerInfo) => (await (await fetch(info.statsUrl)).json()) as JoinCost;
+/** What the server did between two readings, less what it does anyway when idle for as long. */
+const costBetween = (before: JoinCost, after: JoinCost, idlePerSecond: JoinCost, seconds: number): JoinCost => ({
+  queries: after.queries - before.queries - idlePerSecond.queries * seconds,
+  janusRequests: after.janusRequests - before.janusRequests - idlePerSecond.janusRequests * seconds,
+});
+
+/** The server's own background work (heartbeats, sweeps) per second, with one person in the room. */
+async function idleCost(info: ServerInfo): Promise<JoinCost> {
+  const before = await joinCost(info);
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  const after = await joinCost(info);
+  return { queries: (after.queries - before.queries) / 6, janusRequests: (after.janusRequests - before.janusRequests) / 6 };
+}
+
+interface JoinResult {
+  /** Database statements and Janus requests of the join, on the server. */
+  cost: JoinCost;
+  /** Click to the newcomer's first decoded frame from the anchor. */
+  newcomerMs: number;
+  /** Click to the anchor's first decoded frame from the newcomer. */
+  anchorMs: number;
+  /** The watchdog's steps on either side during this join (keyframe, resubscribe, ...). */
+  repairs: string[];
+}
+
+async function measureJoins(browser: Browser, info: ServerInfo): Promise<JoinResult[]> {
+  const anchor = await open(browser, info, 'Anchor');
+  await anchor.page.getByRole('button', { name: 'Join meeting' }).click();
+  await anchor.page.getByRole('toolbar', { name: 'Meeting controls' }).waitFor({ timeout: 60_000 });
+  const idle = await idleCost(info);
+  const results: JoinResult[] = [];
+  for (let i = 0; i < JOINS; i++) {
+    const joiner = await open(browser, info, `Joiner ${i + 1}`);
+    const known = new Set((await inbound(anchor.page)).map((s) => s.participantId));
+    const costBefore = await joinCost(info);
+    const clickedAt = Date.now();
+    const [newcomerMs, anchorMs] = await Promise.all([
+      joinAndTimeFirstFrame(joiner.page),
+      timeAnchorSeesNewcomer(anchor.page, known, clickedAt),
+    ]);
+    // The join's last steps (attendance, presence) may land just after the first frames.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const cost = costBetween(costBefore, await joinCost(info), idle, (Date.now() - clickedAt) / 1000);
+    const repairs = [...(await repairsSince(joiner.page, clickedAt)), ...(await repairsSince(anchor.page, clickedAt))];
+    results.push({ cost, newcomerMs, anchorMs, repairs });
+    await joiner.context.close();
+  }
+  await anchor.context.close();
+  return results;
+}
+
 async function waitAllSeeAll(pages: Page[], others: number) {
   const deadline = Date.now() + 120_000;
   for (const page of pages) {
@@ -98,20 +188,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
-
-async function measureJoins(browser: Browser, info: ServerInfo) {
-  const anchor = await open(browser, info, 'Anchor');
-  await anchor.page.getByRole('button', { name: 'Join meeting' }).click();
-  await anchor.page.getByRole('toolbar', { name: 'Meeting controls' }).waitFor({ timeout: 60_000 });
-  const times: number[] = [];
-  for (let i = 0; i < JOINS; i++) {
-    const joiner = await open(browser, info, `Joiner ${i + 1}`);
-    times.push(await joinAndTimeFirstFrame(joiner.page));
-    await joiner.context.close();
-  }
-  await anchor.context.close();
-  return times;
-}
 
 async function measureGroup(browser: Browser, info: ServerInfo, size: number) {
   const people = await Promise.all(Array.from({ length: size }, (_, i) => open(browser, info, `P${i + 1}`)));
@@ -173,15 +249,32 @@ async function measureGroup(browser: Browser, info: ServerInfo, size: number) {
 }
 
 const { child, info } = await startServer();
+const hogs = Array.from({ length: CPU_HOGS }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
-  const times = await measureJoins(browser, info);
+  const joins = await measureJoins(browser, info);
+  const times = joins.map((j) => j.newcomerMs);
   const median = percentile(times, 50);
   const p95 = percentile(times, 95);
+  const seconds = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(3) : 'never');
+  if (CPU_HOGS) console.log(`with ${CPU_HOGS} CPU hog process(es) busy-looping beside the bench`);
   console.log(
-    `join to first remote frame (${times.length} joins): median ${(median / 1000).toFixed(3)} s (budget < 1.0), p95 ${(p95 / 1000).toFixed(3)} s (budget < 2.0)`,
+    `join to first remote frame (${times.length} joins): median ${seconds(median)} s (budget < 1.0), p95 ${seconds(p95)} s (budget < 2.0)`,
   );
-  console.log(`  each: ${times.map((t) => (t / 1000).toFixed(3)).join(' ')}`);
+  console.log(`  each: ${times.map(seconds).join(' ')}`);
+  const perJoin = (key: keyof JoinCost) => (joins.reduce((sum, j) => sum + j.cost[key], 0) / joins.length).toFixed(1);
+  console.log(
+    `  on the server, per join: ${perJoin('queries')} database statements, ${perJoin('janusRequests')} Janus requests (idle background work subtracted)`,
+  );
+  console.log(`  the one already there sees the newcomer after: ${joins.map((j) => seconds(j.anchorMs)).join(' ')}`);
+  const repaired = joins.filter((j) => j.repairs.length > 0).length;
+  const steps = new Map<string, number>();
+  for (const step of joins.flatMap((j) => j.repairs)) steps.set(step, (steps.get(step) ?? 0) + 1);
+  const withoutVideo = joins.filter((j) => Math.max(j.newcomerMs, j.anchorMs) > NO_VIDEO_MS).length;
+  console.log(
+    `joins that needed a watchdog repair: ${repaired} of ${joins.length} (steps: ${[...steps].map(([step, n]) => `${step} ${n}`).join(', ') || 'none'}); ` +
+      `joins without video on either side after ${NO_VIDEO_MS / 1000} s: ${withoutVideo} (target 0)`,
+  );
   for (const size of GROUPS) {
     const r = await measureGroup(browser, info, size);
     console.log(
@@ -193,6 +286,7 @@ try {
     `machine load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
   );
 } finally {
+  for (const hog of hogs) hog.kill('SIGKILL');
   await browser.close();
   child.kill('SIGTERM');
 }

@@ -50,6 +50,11 @@ test.describe('channels', () => {
       url: 'rtmp://127.0.0.1:1935/live',
       stream_key: 'kitchen-key',
     });
+    await callAs(account, 'add-rtmp-destination.php', {
+      name: 'Garden RTMP',
+      url: 'rtmp://127.0.0.1:1935/live',
+      stream_key: 'garden-key',
+    });
     await page.getByRole('button', { name: 'Schedule a broadcast' }).click();
     const dialog = page.getByRole('dialog', { name: 'Schedule a broadcast' });
     // The same picker as meetings (`Y-m-d H:i`); the browser and the account run on UTC here.
@@ -78,6 +83,28 @@ test.describe('channels', () => {
     expect(sent.get('record')).toBe('1');
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('link', { name: 'Pasta night' })).toBeVisible();
+
+    // My Channel shows the plan; its host changes it, then removes it.
+    const upcoming = page.getByRole('listitem').filter({ hasText: 'Pasta night' });
+    await expect(upcoming.getByText('Goes live by itself to Kitchen RTMP. It is recorded.')).toBeVisible();
+    await upcoming.getByRole('button', { name: 'Change plan' }).click();
+    const change = page.getByRole('dialog', { name: 'Go live by itself' });
+    await expect(change.getByRole('checkbox', { name: /Kitchen RTMP/ })).toBeChecked();
+    await expect(change.getByRole('checkbox', { name: 'Record this broadcast' })).toBeChecked();
+    await change.getByRole('checkbox', { name: /Garden RTMP/ }).check();
+    await change.getByRole('checkbox', { name: 'Record this broadcast' }).uncheck();
+    await change.getByRole('button', { name: 'Save plan' }).click();
+    await expect(change).toBeHidden();
+    await expect(
+      upcoming.getByText(/^Goes live by itself to (Kitchen|Garden) RTMP and (Kitchen|Garden) RTMP\.$/),
+    ).toBeVisible();
+    await upcoming.getByRole('button', { name: 'Remove plan' }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove the go-live plan?' })
+      .getByRole('button', { name: 'Remove plan' })
+      .click();
+    await expect(upcoming.getByRole('button', { name: 'Plan going live' })).toBeVisible();
+    await expect(upcoming.getByText(/Goes live by itself/)).toHaveCount(0);
   });
 
   test('edits pictures: a real image is stored, a fake .png is refused; others get a 403 page', async ({

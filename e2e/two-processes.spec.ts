@@ -31,6 +31,12 @@ test.describe('two server processes as one installation', () => {
   test.beforeAll(async () => {
     installation = await startInstallation();
   });
+  test.afterEach(async () => {
+    const testInfo = test.info();
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await testInfo.attach('server and nginx logs', { body: installation.logs(), contentType: 'text/plain' });
+    }
+  });
   test.afterAll(async () => {
     await installation.stop();
   });

@@ -11,16 +11,26 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 # Reports live outside test-results/, which Playwright empties when it starts.
 rm -rf reports && mkdir -p reports
-step typecheck; npm run typecheck
-step lint; npm run lint
+# Type checking and linting are single-threaded: run them side by side on the machine's two cores.
+step "typecheck and lint"
+npm run typecheck > reports/typecheck.log 2>&1 & typecheck_pid=$!
+lint_status=0
+npm run lint > reports/lint.log 2>&1 || lint_status=$?
+typecheck_status=0
+wait "$typecheck_pid" || typecheck_status=$?
+cat reports/typecheck.log reports/lint.log
+[ "$typecheck_status" -eq 0 ] && [ "$lint_status" -eq 0 ]
 step "unit and API tests (Vitest: PGlite, PostgreSQL, Redis)"
 unit_status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json || unit_status=$?
 step build; npm run build
-step "bundle budget"; node --import tsx bench/bundle-size.ts || unit_status=1
+step "bundle budget"; bundle_status=0; node --import tsx bench/bundle-size.ts || bundle_status=$?
 step "end-to-end tests (Playwright, Chromium)"
 e2e_status=0
-PLAYWRIGHT_JSON_OUTPUT_NAME=reports/playwright.json npx playwright test --reporter=list,json || e2e_status=$?
+# Issue 16: busy laptops and small servers are normal. The multi-participant room specs (and the
+# watchdog's) run with a process busy-looping beside them (E2E_CPU_HOG, e2e/support/cpu-hog.ts).
+E2E_CPU_HOG=1 PLAYWRIGHT_JSON_OUTPUT_NAME=reports/playwright.json npx playwright test --reporter=list,json || e2e_status=$?
 node scripts/test-summary.mjs reports/vitest.json reports/playwright.json
+echo "exit statuses: Vitest $unit_status, bundle budget $bundle_status, Playwright $e2e_status"
 echo "suite took $(( $(date +%s) - started )) s"
-[ "$unit_status" -eq 0 ] && [ "$e2e_status" -eq 0 ]
+[ "$unit_status" -eq 0 ] && [ "$bundle_status" -eq 0 ] && [ "$e2e_status" -eq 0 ]

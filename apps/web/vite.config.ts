@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -67,10 +68,50 @@ function inlineFirstPaintResources(): Plugin {
   };
 }
 
+/**
+ * The background effects' model and runtime (ADR 017), served from our own origin under
+ * /background-effects/ and fetched only when a user turns an effect on: MediaPipe's selfie
+ * segmentation model from its npm package, and LiteRT.js's WebAssembly (with and without relaxed
+ * SIMD; the threaded build needs cross-origin isolation, which the app does not have).
+ */
+function backgroundEffectAssets(): Plugin {
+  const require = createRequire(import.meta.url);
+  const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+  const files: Record<string, string> = {
+    'selfie_segmentation_landscape.tflite': join(
+      packageDir('@mediapipe/selfie_segmentation'),
+      'selfie_segmentation_landscape.tflite',
+    ),
+  };
+  for (const name of ['litert_wasm_internal', 'litert_wasm_compat_internal']) {
+    for (const extension of ['js', 'wasm']) {
+      files[`${name}.${extension}`] = join(packageDir('@litertjs/core'), 'wasm', `${name}.${extension}`);
+    }
+  }
+  const PREFIX = '/background-effects/';
+  return {
+    name: 'meetcast-background-effect-assets',
+    generateBundle() {
+      for (const [name, source] of Object.entries(files)) {
+        this.emitFile({ type: 'asset', fileName: `background-effects/${name}`, source: readFileSync(source) });
+      }
+    },
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        const name = request.url?.startsWith(PREFIX) ? request.url.slice(PREFIX.length).split('?')[0] : undefined;
+        const source = name ? files[name] : undefined;
+        if (!source) return next();
+        response.setHeader('content-type', source.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream');
+        response.end(readFileSync(source));
+      });
+    },
+  };
+}
+
 // The dev server forwards the API, the realtime socket and the locale files to the Fastify server;
 // in production that server serves this build itself (apps/server/src/http/web-app.ts).
 export default defineConfig({
-  plugins: [react(), tailwindcss(), inlineFirstPaintResources(), precompress()],
+  plugins: [react(), tailwindcss(), inlineFirstPaintResources(), backgroundEffectAssets(), precompress()],
   server: {
     proxy: {
       '/api': { target: SERVER, changeOrigin: true },

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -16,11 +16,21 @@ export interface Installation {
   /** The `backend` cookie value that reaches each process. */
   cookieFor: [string, string];
   servers: ChildProcess[];
+  /** What each process and nginx wrote (warnings and errors), to attach to a failed test. */
+  logs(): string;
   stop(): Promise<void>;
 }
 
 const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '(none)';
+  }
+}
 
 async function waitFor(url: string, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
@@ -102,7 +112,7 @@ export async function startInstallation(): Promise<Installation> {
         LOG_LEVEL: 'warn',
         ROOM_EMPTY_GRACE_SECONDS: '60',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', openSync(join(dataDir, 'server.log'), 'a'), openSync(join(dataDir, 'server.log'), 'a')],
     });
     ports.push(port);
     servers.push(server);
@@ -133,6 +143,10 @@ export async function startInstallation(): Promise<Installation> {
     url,
     cookieFor: [cookieFor[0], cookieFor[1]],
     servers,
+    logs: () =>
+      [...dataDirs.map((dir) => join(dir, 'server.log')), join(folder, 'error.log')]
+        .map((file) => `== ${file}\n${readIfThere(file).slice(-20_000)}`)
+        .join('\n'),
     stop: async () => {
       nginx.kill('SIGTERM');
       for (const server of servers) if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');

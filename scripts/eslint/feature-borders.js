@@ -1,3 +1,4 @@
+import { tableOwners } from './table-owners.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const WEB_SOURCE = resolve(import.meta.dirname, '../../apps/web/src');
@@ -53,4 +54,4 @@ export const featureBorders = {
   },
 };
 
-export default { rules: { 'feature-borders': featureBorders } };
+export default { rules: { 'feature-borders': featureBorders, 'table-owners': tableOwners } };

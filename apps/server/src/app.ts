@@ -1,4 +1,5 @@
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
+import { closeWithin } from './platform/close-within.js';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { requireAdmin, requireUser } from './accounts/authenticate.js';
 import { registerAccountRoutes } from './accounts/routes.js';
@@ -7,6 +8,7 @@ import { SessionStore } from './accounts/session-store.js';
 import type { AppContext } from './context.js';
 import type { AppConfig } from './env.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { drainConnectionsOnClose } from './http/connection-drain.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -36,6 +38,7 @@ import { registerRoomRoutes } from './rooms/routes.js';
 import { createDestinationDrivers } from './streaming/drivers/index.js';
 import { registerBroadcasts } from './streaming/register.js';
 import { registerStreamConnectionRoutes } from './streaming/connection-routes.js';
+import { registerViewerChat } from './viewer-chat/register.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -70,6 +73,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  drainConnectionsOnClose(app);
 
   registerBodyParsers(app);
   await registerOpenApi(app);
@@ -116,24 +120,26 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   registerAdminRoutes(app, context);
   registerRoomRoutes(app, context);
   registerBroadcasts(app, context, createDestinationDrivers(context));
+  const viewerChat = registerViewerChat(app, context);
   await registerWebApp(app, config.webDistDir, indexPage);
-  context.io = startSocketServer(app, context);
+  const io = startSocketServer(app, context);
+  viewerChat.attach(io);
   const janusProxy = new JanusProxy(context, context.media, (grant) => findGrant(db.db, grant));
   janusProxy.attach(app);
-  context.janusProxy = janusProxy;
   const rooms = new RoomHub(context, {
     emptyGraceMs: config.roomEmptyGraceSeconds * 1000,
     leaveGraceMs: Math.min(5000, config.roomEmptyGraceSeconds * 1000),
+    mediaConnections: janusProxy,
   });
-  rooms.attach(context.io);
+  rooms.attach(io);
 
   app.addHook('onClose', async () => {
     rooms.close();
-    await context.media.close();
-    await sessions.stop();
+    await closeWithin(app.log, 'media', () => context.media.close());
+    await closeWithin(app.log, 'sessions', () => sessions.stop());
     context.mailer.close();
-    await redis?.quit().catch(() => undefined);
-    if (!database) await db.close();
+    await closeWithin(app.log, 'redis', () => redis?.quit());
+    if (!database) await closeWithin(app.log, 'database', () => db.close());
   });
   return { app, context, reminders };
 }

@@ -1,7 +1,6 @@
 import type { DatabaseHandle } from '@meetcast/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Server as SocketServer } from 'socket.io';
 import type { SessionStore } from './accounts/session-store.js';
 import type { AppConfig } from './env.js';
 import type { Mailer } from './mail/mailer.js';
@@ -22,8 +21,4 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Janus instances, room placement and room administration. */
   media: MediaService;
-  /** Drops live /janus connections (of a participant, or of a whole meeting); set once the HTTP server exists. */
-  janusProxy?: { disconnect(filter: { participantId?: string; meetingId?: number }): void };
-  /** Socket.IO; set once the HTTP server exists. Features add namespaces to it. */
-  io?: SocketServer;
 }

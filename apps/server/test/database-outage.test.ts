@@ -84,6 +84,8 @@ describe('PostgreSQL connection lost', () => {
     proxied.port = String(await proxy.listen());
     built = await buildApp(
       loadConfig({
+        // No composer: a spare stage (Xvfb, PulseAudio, Chromium) per process is not what this tests.
+        COMPOSER_WORKER: 'off',
         PORT: '0',
         DATA_DIR: mkdtempSync(join(tmpdir(), 'meetcast-outage-')),
         LOG_LEVEL: 'silent',

@@ -27,14 +27,16 @@ describe('HTTP surface', () => {
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    // WebAssembly may compile (the background effects, ADR 017); JavaScript may not be eval'd or inlined.
+    expect(csp).toMatch(/script-src[^;]*'wasm-unsafe-eval'/);
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-(eval|inline)'/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     // The build's one inline script (theme before the first paint) is allowed by its hash only.
     const hash = createHash('sha256').update(INLINE_SCRIPT).digest('base64');
-    expect(csp).toMatch(new RegExp(`script-src 'self' 'sha256-${hash.replace(/[+/]/g, '\\$&')}';`));
+    expect(csp).toMatch(new RegExp(`script-src 'self' 'wasm-unsafe-eval' 'sha256-${hash.replace(/[+/]/g, '\\$&')}';`));
   });
 
   it('lets pages connect to their own origin only, answers HEAD for pages, and sends no HSTS over http', async () => {

@@ -18,6 +18,32 @@ describe('the /janus media proxy and the managed Janus', () => {
   });
   afterAll(() => server.close());
 
+  // First in the file: no other test's meeting is ending (and destroying its room) meanwhile.
+  it('places a room once: a later join, its room connection and its media connection ask Janus nothing', async () => {
+    const media = server.built.context.media;
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const hostGrant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
+    const hostClient = new RoomClient(server.baseUrl, hostGrant);
+    await hostClient.next('room.state');
+    const hostMedia = await JanusBrowser.open(wsUrl(hostGrant));
+    expect((await hostMedia.request({ janus: 'create' })).janus).toBe('success');
+
+    const before = media.janusRequests;
+    const guest = (await join({ meetId: meeting.slug, display_name: 'Second' })).body.data!;
+    const guestClient = new RoomClient(server.baseUrl, guest.grant);
+    const state = await guestClient.next('room.state');
+    const guestMedia = await JanusBrowser.open(wsUrl(guest.grant));
+    const session = await guestMedia.request({ janus: 'create' });
+    expect(session.janus).toBe('success');
+    expect(media.janusRequests - before).toBe(0);
+
+    const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    expect(state.media?.room).toBe(placed!.janusRoomId);
+    for (const connection of [hostMedia, guestMedia]) connection.socket.close();
+    guestClient.close();
+    hostClient.close();
+  });
+
   it('admits only current grants and fills in room, pin and display itself', async () => {
     await expect(JanusBrowser.open(wsUrl('not-a-grant-at-all-not-a-grant'))).rejects.toThrow('HTTP 401');
     const meeting = await insertMeeting(server, { hostId: host.user.id, isPrivate: 1 });

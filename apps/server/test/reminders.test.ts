@@ -89,6 +89,8 @@ describe('meeting reminders with two server processes on one PostgreSQL', () => 
   async function startSecond(): Promise<{ built: BuiltApp; handle: DatabaseHandle }> {
     const handle = await openDatabase({ url: server.database.url ?? '' });
     const config = loadConfig({
+      // No composer: a spare stage (Xvfb, PulseAudio, Chromium) per process is not what this tests.
+      COMPOSER_WORKER: 'off',
       PORT: '0',
       DATA_DIR: server.built.context.config.dataDir,
       LOG_LEVEL: 'silent',

@@ -5,6 +5,7 @@ import {
   ROOM_PROTOCOL_VERSION,
   RoomAckSchema,
   RoomServerEventSchema,
+  type JoinRoomOutput,
   type RoomAck,
   type RoomClientMessage,
   type RoomServerEvent,
@@ -49,13 +50,7 @@ export async function insertMeeting(server: TestServer, options: MeetingOptions)
   return row;
 }
 
-export interface JoinAnswer {
-  grant: string;
-  participant_id: string;
-  state: 'admitted' | 'lobby';
-  role: string;
-  display_name: string;
-}
+export type JoinAnswer = JoinRoomOutput['data'];
 
 /** A participant's Socket.IO connection to /room that records every event it receives. */
 export class RoomClient {

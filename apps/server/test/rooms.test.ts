@@ -90,8 +90,11 @@ describe.each(BACKENDS)('meeting rooms on %s', (backend) => {
     const hostClient = client(hostJoin.body.data!.grant);
     await hostClient.next('room.state');
 
+    // Admitted at once, the join answers where to open the media connection; the lobby learns it later.
+    expect(hostJoin.body.data?.media).toMatchObject({ path: '/janus', room: expect.any(Number) as number });
     const guest = await join({ meetId: meeting.slug, display_name: 'Lobby Larry' });
     expect(guest.body.data?.state).toBe('lobby');
+    expect(guest.body.data?.media).toBeNull();
     const waiting = client(guest.body.data!.grant);
     await waiting.next('lobby.waiting');
     await hostClient.next('lobby.changed', (e) => e.lobby.some((l) => l.display_name === 'Lobby Larry'));
@@ -114,7 +117,7 @@ describe.each(BACKENDS)('meeting rooms on %s', (backend) => {
     const inside = client(guest.body.data!.grant);
     const state = await inside.next('room.state');
     expect(state.participants.map((p) => p.display_name).sort()).toEqual(['Hosting Hanna', 'Lobby Larry']);
-    expect(state.media?.path).toBe('/janus');
+    expect(state.media).toEqual(hostJoin.body.data?.media);
     await hostClient.next('participant.joined', (e) => e.participant.display_name === 'Lobby Larry');
   });
 

@@ -36,6 +36,8 @@ describe('two server processes sharing PostgreSQL and Redis', () => {
     const redisPrefix = `test-${process.pid}-${Date.now()}`;
     for (let index = 0; index < 2; index++) {
       const config = loadConfig({
+        // No composer: a spare stage (Xvfb, PulseAudio, Chromium) per process is not what this tests.
+        COMPOSER_WORKER: 'off',
         PORT: '0',
         DATA_DIR: mkdtempSync(join(tmpdir(), 'meetcast-scale-')),
         LOG_LEVEL: 'silent',

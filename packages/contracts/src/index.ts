@@ -13,5 +13,8 @@ export * from './channels.js';
 export * from './profile.js';
 export * from './contact-us.js';
 export * from './admin.js';
+export * from './polls.js';
 export * from './room.js';
 export * from './streaming.js';
+export * from './broadcast-viewer.js';
+export * from './viewer-chat.js';

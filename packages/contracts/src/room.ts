@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { successBody } from './envelope.js';
 import { EpochSecondsSchema, LanguageFieldSchema, TokenSchema, optionalText, text } from './fields.js';
+import { PollClientMessageSchemas, PollSchema, PollServerEventSchemas } from './polls.js';
 
 /** Bumped when a room message changes shape; a client that differs is told to reload. */
 export const ROOM_PROTOCOL_VERSION = 1;
@@ -56,6 +57,19 @@ export const JoinRoomInputSchema = z.object({
   lng: LanguageFieldSchema,
 });
 export const JoinStateSchema = z.enum(['admitted', 'lobby']);
+/** STUN/TURN servers a browser's peer connection uses (TURN_URL …), for callers and viewers alike. */
+export const IceServersSchema = z.array(
+  z.object({ urls: z.string(), username: z.string().optional(), credential: z.string().optional() }),
+);
+
+/** Where a participant opens the media connection (the server's Janus proxy) and which room to join. */
+export const MediaAccessSchema = z.object({
+  path: z.string(),
+  room: z.number(),
+  ice_servers: IceServersSchema,
+});
+export type MediaAccess = z.infer<typeof MediaAccessSchema>;
+
 export const JoinRoomOutputSchema = successBody(
   z.object({
     /** Short-lived; opens the room's Socket.IO namespace and the /janus media connection. */
@@ -65,6 +79,11 @@ export const JoinRoomOutputSchema = successBody(
     role: ParticipantRoleSchema,
     state: JoinStateSchema,
     meeting: RoomMeetingSchema,
+    /**
+     * Admitted at once: where to open the media connection, so the browser starts it beside the room
+     * connection instead of after its `room.state`. Null in the lobby (absent in answers kept by older tabs).
+     */
+    media: MediaAccessSchema.nullable().optional(),
   }),
 );
 export type JoinRoomOutput = z.infer<typeof JoinRoomOutputSchema>;
@@ -116,15 +135,6 @@ export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 export const LobbyEntrySchema = z.object({ participant_id: z.string(), display_name: z.string() });
 export type LobbyEntry = z.infer<typeof LobbyEntrySchema>;
 
-export const MediaAccessSchema = z.object({
-  path: z.string(),
-  room: z.number(),
-  ice_servers: z.array(
-    z.object({ urls: z.string(), username: z.string().optional(), credential: z.string().optional() }),
-  ),
-});
-export type MediaAccess = z.infer<typeof MediaAccessSchema>;
-
 const ParticipantRef = z.object({ participant_id: z.string().min(1).max(40) });
 
 /** What a participant's browser sends, each acknowledged with a RoomAck. */
@@ -143,6 +153,7 @@ export const RoomClientMessageSchema = z.discriminatedUnion('type', [
   ParticipantRef.extend({ type: z.literal('host.promote') }),
   z.object({ type: z.literal('host.lock'), locked: z.boolean() }),
   z.object({ type: z.literal('host.end') }),
+  ...PollClientMessageSchemas,
 ]);
 export type RoomClientMessage = z.infer<typeof RoomClientMessageSchema>;
 
@@ -162,6 +173,7 @@ export const RoomServerEventSchema = z.discriminatedUnion('type', [
     lobby: z.array(LobbyEntrySchema),
     locked: z.boolean(),
     chat: z.array(ChatMessageSchema),
+    polls: z.array(PollSchema),
     meeting: RoomMeetingSchema,
     media: MediaAccessSchema.nullable(),
   }),
@@ -179,5 +191,6 @@ export const RoomServerEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removed') }),
   z.object({ type: z.literal('room.ended') }),
   z.object({ type: z.literal('error'), reason: RoomErrorReasonSchema }),
+  ...PollServerEventSchemas,
 ]);
 export type RoomServerEvent = z.infer<typeof RoomServerEventSchema>;

@@ -181,3 +181,28 @@ export const RecordingSchema = z.object({
 });
 export type Recording = z.infer<typeof RecordingSchema>;
 export const RecordingListBodySchema = nestedData(z.array(RecordingSchema));
+
+/**
+ * A scheduled channel broadcast's "go live by itself" plan (My Channel): where it goes and whether
+ * it is recorded. Each planned destination carries its connection's name, platform and status, so
+ * a connection revoked since scheduling shows as such (it is left out when the plan starts).
+ */
+export const BroadcastPlanSchema = z.object({
+  destinations: z.array(
+    DestinationRequestSchema.extend({
+      platform: z.enum(STREAM_PLATFORMS),
+      name: z.string(),
+      status: z.enum(CONNECTION_STATUSES),
+    }),
+  ),
+  record: z.boolean(),
+  /** True once it has started: it cannot be changed any more. */
+  started: z.boolean(),
+});
+export type BroadcastPlan = z.infer<typeof BroadcastPlanSchema>;
+export const OptionalBroadcastPlanBodySchema = nestedData(BroadcastPlanSchema.nullable());
+/** Replaces the plan; no destination and record 0 removes it. */
+export const SetBroadcastPlanInputSchema = BroadcastMeetInputSchema.extend({
+  destinations: DestinationsFieldSchema.default([]),
+  record: RecordFlagSchema.default(0),
+});

@@ -26,16 +26,24 @@ const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../m
 // Serializes migrations when several server processes start against one PostgreSQL.
 const MIGRATION_LOCK_ID = 727_001;
 
-/** `template`: a data folder from `migratedPgliteTemplate()`, which skips PGlite's seconds-long initdb. */
-export type DatabaseOptions = { url: string } | { dataDir: string } | { inMemory: true; template?: Blob };
+/**
+ * `template`: a data folder from `migratedPgliteTemplate()`, which skips PGlite's seconds-long initdb.
+ * `onQuery`: told of every statement the server sends (benches count the queries of one request).
+ */
+export type DatabaseOptions = ({ url: string } | { dataDir: string } | { inMemory: true; template?: Blob }) & {
+  onQuery?: (query: string) => void;
+};
+
+const queryLogger = (options: DatabaseOptions) =>
+  options.onQuery ? { logQuery: (query: string) => options.onQuery!(query) } : undefined;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if ('url' in options) return openPostgres(options.url);
+  if ('url' in options) return openPostgres(options.url, queryLogger(options));
   const dataDir = 'dataDir' in options ? join(options.dataDir, 'pglite') : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const template = 'template' in options ? options.template : undefined;
   const client = dataDir ? new PGlite(dataDir) : new PGlite({ loadDataDir: template });
-  const db = drizzlePglite({ client, schema });
+  const db = drizzlePglite({ client, schema, logger: queryLogger(options) });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     db: db as unknown as Database,
@@ -63,7 +71,7 @@ export function migrationsVersion(): string {
   return readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8');
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
+async function openPostgres(url: string, logger: ReturnType<typeof queryLogger>): Promise<DatabaseHandle> {
   const migrationClient = new pg.Client({ connectionString: url });
   await migrationClient.connect();
   try {
@@ -78,13 +86,31 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // An idle connection that the server drops must not take the process down.
   pool.on('error', () => undefined);
-  const db = drizzlePostgres({ client: pool, schema });
+  const db = drizzlePostgres({ client: pool, schema, logger });
   return {
     db: db as unknown as Database,
     kind: 'postgres',
     ping: async () => {
       await pool.query('select 1');
     },
-    close: () => pool.end(),
+    close: () => endPool(pool),
   };
+}
+
+/** How long closing waits for connections still lent out before it lets them go with the process. */
+const POOL_END_MS = 5000;
+
+/**
+ * `pool.end()` waits for every lent connection to come back; one that never does (a query that
+ * hangs) must not hang the shutdown, or a test's teardown, with it: after 5 s the pool is left to
+ * the process's exit.
+ */
+async function endPool(pool: pg.Pool): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, POOL_END_MS);
+    timer.unref();
+  });
+  await Promise.race([pool.end().catch(() => undefined), late]);
+  clearTimeout(timer);
 }

@@ -6,7 +6,7 @@ import {
   type AdminChannel,
   type AdminChannelListInput,
 } from '@meetcast/contracts';
-import { and, channelFollowers, channels, count, eq, isNotNull, isNull, meetings, or, sql, users } from '@meetcast/db';
+import { and, channelFollowers, channels, count, eq, isNotNull, isNull, or, sql, users } from '@meetcast/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireAdmin } from '../accounts/authenticate.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
@@ -15,6 +15,7 @@ import { apiRoute, done, success } from '../http/api-route.js';
 import { notFound } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate, type MessageKey } from '../i18n/messages.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageSlice, searchedId, type Slice } from './list-query.js';
 
@@ -160,7 +161,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
       const channel = await context.db.transaction(async (tx) => {
         const [row] = await tx.delete(channels).where(eq(channels.id, body.id)).returning();
         if (!row) throw notFound('admin.channel_not_found');
-        await tx.update(meetings).set({ channelId: null }).where(eq(meetings.channelId, row.id));
+        await new MeetingRepository(tx).detachChannel(row.id);
         await writeAudit(tx, actorOf(session, request), [
           {
             action: 'channel.deleted',

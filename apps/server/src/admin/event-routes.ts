@@ -28,6 +28,8 @@ import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { badRequest, notFound } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
+import { deleteCalendarEvent } from '../meetings/calendar-events.js';
 import { translate } from '../i18n/messages.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern } from './list-query.js';
@@ -183,7 +185,7 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
       const language = requestLanguage(request);
       if (body.kind === 'event') {
         await context.db.transaction(async (tx) => {
-          const [row] = await tx.delete(calendarEvents).where(eq(calendarEvents.id, body.id)).returning();
+          const row = await deleteCalendarEvent(tx, body.id);
           if (!row) throw notFound('admin.event_not_found');
           await writeAudit(tx, actor, [
             {
@@ -197,18 +199,14 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
         return done(translate(language, 'admin.event_deleted'));
       }
       const outcome = await context.db.transaction(async (tx) => {
-        const [meeting] = await tx.select().from(meetings).where(eq(meetings.id, body.id)).limit(1).for('update');
+        const meetingsInTx = new MeetingRepository(tx);
+        const meeting = await meetingsInTx.findByIdForUpdate(body.id);
         if (!meeting) throw notFound('admin.event_not_found');
         if (isRepeating(meeting.repeat)) {
           if (body.occurrence_start === undefined) throw badRequest('admin.occurrence_required');
           const at = body.occurrence_start * 1000;
           if (!isOccurrenceStart(meeting, new Date(at))) throw notFound('admin.event_not_found');
-          const inserted = await tx
-            .insert(meetingExceptions)
-            .values({ meetingId: meeting.id, occurrenceStart: new Date(at) })
-            .onConflictDoNothing()
-            .returning({ id: meetingExceptions.id });
-          if (inserted.length === 0) throw notFound('admin.event_not_found');
+          if (!(await meetingsInTx.cancelOccurrence(meeting.id, new Date(at)))) throw notFound('admin.event_not_found');
           await writeAudit(tx, actor, [
             {
               action: 'meeting.occurrence_cancelled',
@@ -220,7 +218,7 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
           return { endedLive: false };
         }
         const wasLive = await isMeetingLive(tx, meeting.id, meeting.state);
-        await tx.delete(meetings).where(eq(meetings.id, meeting.id));
+        await meetingsInTx.delete(meeting.id);
         await writeAudit(tx, actor, [
           {
             action: 'meeting.deleted',

@@ -1,6 +1,8 @@
 export { notifyMeetingsEnded } from '../rooms/meeting-ended.js';
-import { and, eq, inArray, isNull, meetingAttendance, meetings } from '@meetcast/db';
+import { and, eq, isNull, meetingAttendance } from '@meetcast/db';
 import type { AppContext } from '../context.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
+import { closeOpenAttendance } from '../rooms/room-lifecycle.js';
 import type { Transaction } from './audit.js';
 
 /**
@@ -9,16 +11,9 @@ import type { Transaction } from './audit.js';
  */
 export async function markMeetingsEnded(tx: Transaction, meetingIds: number[], now = new Date()) {
   if (meetingIds.length === 0) return [];
-  const ended = await tx
-    .update(meetings)
-    .set({ state: 'ended', endedAt: now, updatedAt: now })
-    .where(inArray(meetings.id, meetingIds))
-    .returning({ id: meetings.id });
-  await tx
-    .update(meetingAttendance)
-    .set({ leftAt: now })
-    .where(and(inArray(meetingAttendance.meetingId, meetingIds), isNull(meetingAttendance.leftAt)));
-  return ended.map((row) => row.id);
+  const ended = await new MeetingRepository(tx).end(meetingIds, now);
+  await closeOpenAttendance(tx, meetingIds, now);
+  return ended;
 }
 
 /** Whether a meeting is live: its state says so, or somebody is in its room. */

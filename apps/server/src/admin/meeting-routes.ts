@@ -15,6 +15,7 @@ import { apiRoute, done, success } from '../http/api-route.js';
 import { conflict, notFound } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageSlice, searchedId, type Slice } from './list-query.js';
 import { isMeetingLive, markMeetingsEnded, notifyMeetingsEnded } from './meeting-control.js';
@@ -119,7 +120,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
     handler: async (body, request) => {
       const session = await requireAdmin(context, request);
       const ended = await context.db.transaction(async (tx) => {
-        const [meeting] = await tx.select().from(meetings).where(eq(meetings.id, body.id)).limit(1).for('update');
+        const meeting = await new MeetingRepository(tx).findByIdForUpdate(body.id);
         if (!meeting) throw notFound('admin.meeting_not_found');
         if (!(await isMeetingLive(tx, meeting.id, meeting.state))) throw conflict('admin.meeting_not_live');
         await markMeetingsEnded(tx, [meeting.id]);
@@ -148,10 +149,11 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
     handler: async (body, request) => {
       const session = await requireAdmin(context, request);
       const { meeting, wasLive } = await context.db.transaction(async (tx) => {
-        const [row] = await tx.select().from(meetings).where(eq(meetings.id, body.id)).limit(1).for('update');
+        const meetingsInTx = new MeetingRepository(tx);
+        const row = await meetingsInTx.findByIdForUpdate(body.id);
         if (!row) throw notFound('admin.meeting_not_found');
         const live = await isMeetingLive(tx, row.id, row.state);
-        await tx.delete(meetings).where(eq(meetings.id, row.id));
+        await meetingsInTx.delete(row.id);
         await writeAudit(tx, actorOf(session, request), [
           {
             action: 'meeting.deleted',

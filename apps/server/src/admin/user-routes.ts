@@ -33,6 +33,7 @@ import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { conflict, notFound } from '../http/app-error.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { actorOf, writeAudit } from './audit.js';
@@ -244,10 +245,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
       const ids = [...new Set(body.ids)];
       const { deleted, liveMeetings } = await context.db.transaction(async (tx) => {
         await assertAdministratorsRemain(tx, ids);
-        const live = await tx
-          .select({ id: meetings.id })
-          .from(meetings)
-          .where(and(inArray(meetings.hostId, ids), eq(meetings.state, 'live')));
+        const live = await new MeetingRepository(tx).liveIdsHostedBy(ids);
         const rows = await tx
           .delete(users)
           .where(inArray(users.id, ids))
@@ -262,7 +260,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
             details: { email: row.email, username: row.username },
           })),
         );
-        return { deleted: rows.map((row) => row.id), liveMeetings: live.map((row) => row.id) };
+        return { deleted: rows.map((row) => row.id), liveMeetings: live };
       });
       for (const id of deleted) await context.sessions.forgetUser(id);
       await notifyMeetingsEnded(context, liveMeetings);

@@ -28,7 +28,7 @@ import { badRequest, conflict, forbidden, notFound } from '../http/app-error.js'
 import { notifyChannelFollowers } from '../notifications/channel-followers.js';
 import { checkBroadcastPlan, saveBroadcastPlan } from '../streaming/broadcast-plans.js';
 import { likePattern } from '../contacts/contact-service.js';
-import { createMeetingRow } from '../contacts/meeting-rows.js';
+import { createInstantMeeting } from '../meeting-records/instant-meetings.js';
 import { removeImage, storeImage } from '../uploads/images.js';
 import {
   channelDetail,
@@ -281,14 +281,13 @@ export async function scheduleBroadcast(
   if (end.getTime() - start.getTime() > MAX_BROADCAST_MS) throw badRequest('channels.too_long');
   const plan = { destinations: input.destinations, record: input.record === 1 };
   await checkBroadcastPlan(context, user, plan);
-  const { meeting } = await createMeetingRow(context, {
+  const { meeting } = await createInstantMeeting(context.db, {
     hostId: user.id,
     name: input.name,
     description: input.description ?? '',
-    isSchedule: true,
-    startTime: start,
-    endTime: end,
+    window: { startTime: start, endTime: end },
     timeZone: user.timeZone,
+    withPassword: false,
     channelId: row.channel.id,
   });
   await saveBroadcastPlan(context, meeting, plan);

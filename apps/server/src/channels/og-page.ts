@@ -14,6 +14,8 @@ export interface OpenGraph {
   description: string;
   url: string;
   image: string | null;
+  /** The oEmbed address of the page (ADR 011), for sites that embed shared links. */
+  oembed?: string;
 }
 
 /** Puts Open Graph and Twitter card tags (escaped) into the SPA's index.html. */
@@ -28,6 +30,9 @@ export function injectOpenGraph(html: string, og: OpenGraph | undefined): string
         ...(og.image ? [`<meta property="og:image" content="${escapeHtml(og.image)}" />`] : []),
         `<meta name="twitter:card" content="${og.image ? 'summary_large_image' : 'summary'}" />`,
         `<meta name="description" content="${escapeHtml(og.description)}" />`,
+        ...(og.oembed
+          ? [`<link rel="alternate" type="application/json+oembed" href="${escapeHtml(og.oembed)}" />`]
+          : []),
       ]
     : [`<meta name="robots" content="noindex" />`];
   let page = html;
@@ -62,14 +67,25 @@ export function registerChannelPageRoute(app: FastifyInstance, context: AppConte
       const url = `${base}/channel/${encodeURIComponent(slug)}`;
       const picture = page.channel?.cover ?? page.channel?.avatar ?? page.broadcast?.host.avatar ?? null;
       const image = picture ? `${base}/${picture}` : null;
+      const oembed = `${base}/api/oembed?url=${encodeURIComponent(url)}`;
+      const name = page.channel ? `${page.broadcast?.name} · ${page.channel.name}` : (page.broadcast?.name ?? '');
+      // A shared link says the broadcast is on now (ADR 011), in the language the link was fetched in.
+      const isLive = page.broadcast?.state === 'live';
       og = page.broadcast
         ? {
-            title: page.channel ? `${page.broadcast.name} · ${page.channel.name}` : page.broadcast.name,
+            title: isLive ? translate(requestLanguage(request), 'channels.og_live', { title: name }) : name,
             description: summary(page.broadcast.description || page.channel?.description || page.broadcast.name),
             url,
             image,
+            oembed,
           }
-        : { title: page.channel?.name ?? slug, description: summary(page.channel?.description ?? ''), url, image };
+        : {
+            title: page.channel?.name ?? slug,
+            description: summary(page.channel?.description ?? ''),
+            url,
+            image,
+            oembed,
+          };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }

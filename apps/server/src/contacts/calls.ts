@@ -1,5 +1,5 @@
 import { isLanguage, type Language } from '@meetcast/contracts';
-import { and, asc, eq, gt, inArray, meetingInvitees, meetings, ne, or, users } from '@meetcast/db';
+import { eq, users } from '@meetcast/db';
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../http/app-error.js';
@@ -9,11 +9,12 @@ import { enforceLimits } from '../platform/limits.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import { requireContact } from './contact-service.js';
 import { MeetingMessenger } from '../meetings/messenger.js';
-import { createMeetingRow } from './meeting-rows.js';
+import { createInstantMeeting } from '../meeting-records/instant-meetings.js';
+import { InviteeRepository } from '../meeting-records/invitee-repository.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 
 const CALLS_BY_ACCOUNT = { name: 'contact-call-account', limit: 20, windowSeconds: 600 };
 const INVITES_BY_ACCOUNT = { name: 'contact-invite-account', limit: 60, windowSeconds: 600 };
-const INSTANT_MEETING_MS = 60 * 60 * 1000;
 
 export const languageOf = (user: Pick<UserRow, 'language'>): Language =>
   isLanguage(user.language) ? user.language : 'en';
@@ -45,20 +46,13 @@ export async function callContact(context: AppContext, caller: UserRow, contactI
   const callee = await userById(context, user.id);
   if (!callee) throw badRequest('contacts.not_a_user');
 
-  const now = new Date();
-  const { meeting, password } = await createMeetingRow(context, {
+  const { meeting, password } = await createInstantMeeting(context.db, {
     hostId: caller.id,
     name: translate(languageOf(caller), 'contacts.call_meeting_name', { name: callee.username }),
-    isSchedule: false,
-    startTime: now,
-    endTime: new Date(now.getTime() + INSTANT_MEETING_MS),
     timeZone: caller.timeZone,
     withPassword: caller.defaultMeetingPassword,
   });
-  await context.db
-    .insert(meetingInvitees)
-    .values({ meetingId: meeting.id, email: contact.email, userId: callee.id })
-    .onConflictDoNothing();
+  await new InviteeRepository(context.db).add(meeting.id, [{ email: contact.email, userId: callee.id }]);
   await context.notifier.notify(
     callee.id,
     translate(languageOf(callee), 'contacts.call_notification', {
@@ -69,22 +63,8 @@ export async function callContact(context: AppContext, caller: UserRow, contactI
   return { url_slug: meeting.slug, meeting_id: meeting.id, ...(password ? { password } : {}) };
 }
 
-/** Meetings of this host that have not ended yet (a repeating one goes on after its first end). */
-function upcomingHostedBy(hostId: number) {
-  return and(
-    eq(meetings.hostId, hostId),
-    inArray(meetings.state, ['scheduled', 'live']),
-    or(gt(meetings.endTime, new Date()), ne(meetings.repeat, 0)),
-  );
-}
-
 export async function invitableMeetings(context: AppContext, hostId: number) {
-  const rows = await context.db
-    .select()
-    .from(meetings)
-    .where(upcomingHostedBy(hostId))
-    .orderBy(asc(meetings.startTime))
-    .limit(100);
+  const rows = await new MeetingRepository(context.db).listUpcomingForOwner(hostId, 100);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -98,19 +78,13 @@ export async function invitableMeetings(context: AppContext, hostId: number) {
 export async function inviteContact(context: AppContext, host: UserRow, contactId: number, meetingId: number) {
   const { contact, user } = await requireContact(context, host.id, contactId);
   if (!contact.email) throw badRequest('contacts.no_email');
-  const [meeting] = await context.db
-    .select()
-    .from(meetings)
-    .where(and(eq(meetings.id, meetingId), upcomingHostedBy(host.id)))
-    .limit(1);
+  const meeting = await new MeetingRepository(context.db).findUpcomingForOwner(host.id, meetingId);
   if (!meeting) throw notFound('contacts.meeting_not_found');
   await enforceLimits(context, [[INVITES_BY_ACCOUNT, String(host.id)]]);
-  const inserted = await context.db
-    .insert(meetingInvitees)
-    .values({ meetingId: meeting.id, email: contact.email, userId: user?.id ?? null })
-    .onConflictDoNothing()
-    .returning({ id: meetingInvitees.id });
-  if (inserted.length === 0) throw conflict('contacts.already_invited', { name: contact.name });
+  const added = await new InviteeRepository(context.db).add(meeting.id, [
+    { email: contact.email, userId: user?.id ?? null },
+  ]);
+  if (added === 0) throw conflict('contacts.already_invited', { name: contact.name });
 
   // The meetings feature's messenger: e-mail with the join link and a calendar file, and an in-app notification.
   await new MeetingMessenger(context).sendToInvitees('invite', meeting, host, [

@@ -17,6 +17,8 @@ const API_HEADERS = new Map(
   }),
 );
 
+const EMBED_PAGE = /^\/channel\/[^/?]+\?(?:[^#]*&)?embed=1(?:&|$)/;
+
 /** A year, subdomains included (the public address is served over TLS by the operator's proxy). */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -45,9 +47,19 @@ export function securityHeadersServer(options: {
   );
   const apiHeaders = apiSecurityHeaders(options.isHttps);
   if (options.isHttps) pageHeaders.set('strict-transport-security', HSTS);
+  // The embeddable player (`/channel/{meetId}?embed=1`, ADR 011) may be framed by any site; it
+  // holds no session action a frame could be abused for (the public page, signed out or not).
+  const embedHeaders = new Map(pageHeaders);
+  embedHeaders.delete('x-frame-options');
+  embedHeaders.set(
+    'content-security-policy',
+    (pageHeaders.get('content-security-policy') ?? '').replace("frame-ancestors 'none'", 'frame-ancestors *'),
+  );
   return (handler) => {
     const server = createServer((request, response) => {
-      response.setHeaders(request.url?.startsWith('/api/') ? apiHeaders : pageHeaders);
+      const url = request.url ?? '/';
+      const headers = url.startsWith('/api/') ? apiHeaders : EMBED_PAGE.test(url) ? embedHeaders : pageHeaders;
+      response.setHeaders(headers);
       handler(request, response);
     });
     // Fastify's default for the servers it creates itself (longer than common proxies' idle timeouts).
@@ -75,7 +87,9 @@ function securityHeaders(extraFormActions: string[], scriptHashes: string[]): Re
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...scriptHashes],
+        // 'wasm-unsafe-eval' compiles WebAssembly (the background effects' model runtime, ADR 017);
+        // it allows no eval of JavaScript.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...scriptHashes],
         // Radix and the toast library position elements through style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

@@ -14,6 +14,7 @@ import profile from './locales/en/profile.json' with { type: 'json' };
 import rooms from './locales/en/rooms.json' with { type: 'json' };
 import streamConnections from './locales/en/stream-connections.json' with { type: 'json' };
 import broadcasts from './locales/en/broadcasts.json' with { type: 'json' };
+import viewerChat from './locales/en/viewer-chat.json' with { type: 'json' };
 
 // English is the source of truth: the keys are typed from its files. Each feature owns one file
 // per language under locales/{lng}/{feature}.json; a new feature adds its English file here.
@@ -32,6 +33,7 @@ const english = {
   ...rooms,
   ...streamConnections,
   ...broadcasts,
+  ...viewerChat,
 };
 
 export type MessageKey = keyof typeof english;

@@ -41,6 +41,18 @@ const ForwardSchema = z.object({
   videoroom: z.literal('rtp_forward'),
   forwarders: z.array(z.object({ stream_id: z.number(), mid: z.string().optional(), port: z.number() })).optional(),
 });
+const MountpointCreatedSchema = z.object({
+  streaming: z.literal('created'),
+  stream: z.object({
+    id: z.number(),
+    host: z.string().optional(),
+    ports: z.array(z.object({ type: z.string(), mid: z.string(), port: z.number() })),
+  }),
+});
+const MountpointInfoSchema = z.object({
+  streaming: z.literal('info'),
+  info: z.object({ id: z.number(), viewers: z.number().optional() }),
+});
 export type JanusParticipant = z.infer<typeof ParticipantsSchema>['participants'][number];
 
 export interface RoomSettings {
@@ -49,6 +61,19 @@ export interface RoomSettings {
   pin: string;
   description: string;
   publishers: number;
+}
+
+// Streaming plugin error code we act on (janus_streaming.c).
+export const STREAMING_NO_SUCH_MOUNTPOINT = 455;
+
+/** A Streaming mountpoint fed over RTP: one H.264 video and one Opus audio stream. */
+export interface MountpointSettings {
+  id: number;
+  description: string;
+  secret: string;
+  pin: string;
+  /** Address its RTP ports listen on (loopback when Janus runs beside the composer). */
+  iface: string | undefined;
 }
 
 export interface JanusClientOptions {
@@ -68,10 +93,12 @@ interface Pending {
  * VideoRoom handle, keep-alives, and typed administrative requests (create, destroy, kick,
  * moderate, rtp_forward). Browsers never use this connection.
  */
-export class JanusClient extends EventEmitter<{ close: [] }> {
+export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
   private socket: WebSocket | undefined;
   private sessionId: number | undefined;
   private handleId: number | undefined;
+  /** A Streaming plugin handle, attached on first use (only broadcasts need one). */
+  private streamingHandle: Promise<number> | undefined;
   private readonly pending = new Map<string, Pending>();
   private keepAlive: NodeJS.Timeout | undefined;
   private closed = false;
@@ -105,6 +132,7 @@ export class JanusClient extends EventEmitter<{ close: [] }> {
       plugin: 'janus.plugin.videoroom',
     });
     this.handleId = handle.data?.id;
+    this.streamingHandle = undefined;
     this.keepAlive = setInterval(() => {
       this.request({ janus: 'keepalive', session_id: this.sessionId }).catch(() => undefined);
     }, 25_000);
@@ -163,16 +191,41 @@ export class JanusClient extends EventEmitter<{ close: [] }> {
       }, this.options.requestTimeoutMs ?? 5000);
       this.pending.set(transaction, { resolve, reject, timer });
       const withSecret = this.options.apiSecret ? { ...message, apisecret: this.options.apiSecret } : message;
+      if (message.janus !== 'keepalive') this.emit('request');
       socket.send(JSON.stringify({ ...withSecret, transaction }));
     });
   }
 
   /** A synchronous VideoRoom request; the plugin's answer is validated by `schema`. */
-  private async videoroom<T extends z.ZodType>(body: Record<string, unknown>, schema: T): Promise<z.infer<T>> {
+  private videoroom<T extends z.ZodType>(body: Record<string, unknown>, schema: T): Promise<z.infer<T>> {
+    return this.pluginRequest(this.handleId, body, schema);
+  }
+
+  private async streaming<T extends z.ZodType>(body: Record<string, unknown>, schema: T): Promise<z.infer<T>> {
+    this.streamingHandle ??= this.request({
+      janus: 'attach',
+      session_id: this.sessionId,
+      plugin: 'janus.plugin.streaming',
+    }).then((reply) => {
+      if (reply.data?.id === undefined) throw new JanusError(0, 'streaming plugin not attached');
+      return reply.data.id;
+    });
+    const handle = await this.streamingHandle.catch((error: unknown) => {
+      this.streamingHandle = undefined;
+      throw error;
+    });
+    return this.pluginRequest(handle, body, schema);
+  }
+
+  private async pluginRequest<T extends z.ZodType>(
+    handleId: number | undefined,
+    body: Record<string, unknown>,
+    schema: T,
+  ): Promise<z.infer<T>> {
     const reply = await this.request({
       janus: 'message',
       session_id: this.sessionId,
-      handle_id: this.handleId,
+      handle_id: handleId,
       body,
     });
     const data = reply.plugindata?.data ?? {};
@@ -246,5 +299,55 @@ export class JanusClient extends EventEmitter<{ close: [] }> {
       { request: 'stop_rtp_forward', ...this.admin(), room, secret, publisher_id: feedId, stream_id: streamId },
       z.object({ videoroom: z.literal('stop_rtp_forward') }),
     );
+  }
+
+  /** Creates an RTP mountpoint; Janus picks its ports (answered, to send the RTP to). */
+  async createMountpoint(settings: MountpointSettings) {
+    const iface = settings.iface ? { iface: settings.iface } : {};
+    const created = await this.streaming(
+      {
+        request: 'create',
+        ...this.admin(),
+        type: 'rtp',
+        id: settings.id,
+        description: settings.description,
+        is_private: true,
+        permanent: false,
+        secret: settings.secret,
+        pin: settings.pin,
+        media: [
+          {
+            type: 'video',
+            mid: 'v',
+            port: 0,
+            pt: 96,
+            codec: 'h264',
+            fmtp: 'profile-level-id=42e01f;packetization-mode=1',
+            // A new viewer gets the last keyframe at once instead of waiting up to a GOP for the next.
+            bufferkf: true,
+            ...iface,
+          },
+          { type: 'audio', mid: 'a', port: 0, pt: 111, codec: 'opus', ...iface },
+        ],
+      },
+      MountpointCreatedSchema,
+    );
+    const port = (type: string) => created.stream.ports.find((entry) => entry.type === type)?.port;
+    const video = port('video');
+    const audio = port('audio');
+    if (!video || !audio) throw new JanusError(0, 'mountpoint created without ports');
+    return { video, audio };
+  }
+
+  async destroyMountpoint(id: number, secret: string) {
+    return this.streaming(
+      { request: 'destroy', id, secret, permanent: false },
+      z.object({ streaming: z.literal('destroyed') }),
+    );
+  }
+
+  /** How many are watching the mountpoint now. */
+  async mountpointViewers(id: number, secret: string) {
+    return (await this.streaming({ request: 'info', id, secret }, MountpointInfoSchema)).info.viewers ?? 0;
   }
 }

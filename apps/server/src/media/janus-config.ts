@@ -17,8 +17,8 @@ export interface ManagedJanusSettings {
 const quote = (value: string) => JSON.stringify(value);
 
 /**
- * Writes the configuration folder of a Janus we start ourselves: the VideoRoom plugin and the
- * WebSocket transport only, bound to loopback, creation of rooms locked behind the admin key and
+ * Writes the configuration folder of a Janus we start ourselves: the VideoRoom and Streaming plugins
+ * (the latter for channel viewers, ADR 011) and the WebSocket transport only, bound to loopback, creation of rooms locked behind the admin key and
  * every request behind the API secret (only our server, which proxies browsers, knows both).
  */
 export function writeJanusConfig(settings: ManagedJanusSettings): string {
@@ -55,7 +55,7 @@ nat: {
   ${nat.join('\n  ')}
 }
 plugins: {
-  disable = "libjanus_audiobridge.so,libjanus_duktape.so,libjanus_echotest.so,libjanus_lua.so,libjanus_nosip.so,libjanus_recordplay.so,libjanus_sip.so,libjanus_streaming.so,libjanus_textroom.so,libjanus_videocall.so,libjanus_voicemail.so"
+  disable = "libjanus_audiobridge.so,libjanus_duktape.so,libjanus_echotest.so,libjanus_lua.so,libjanus_nosip.so,libjanus_recordplay.so,libjanus_sip.so,libjanus_textroom.so,libjanus_videocall.so,libjanus_voicemail.so"
 }
 transports: {
   disable = "libjanus_http.so,libjanus_mqtt.so,libjanus_nanomsg.so,libjanus_pfunix.so,libjanus_rabbitmq.so"
@@ -79,6 +79,14 @@ admin: {
   admin_wss = false
 }
 `,
+    // Mountpoints are created by the composer for each broadcast; their RTP ports listen on loopback
+    // only (set per mountpoint), so nobody else can inject media into a live stream.
+    'janus.plugin.streaming.jcfg': `general: {
+  admin_key = ${quote(settings.adminKey)}
+  rtp_port_range = ${quote(streamingPortRange(settings.rtpPortRange))}
+  events = false
+}
+`,
     'janus.plugin.videoroom.jcfg': `general: {
   admin_key = ${quote(settings.adminKey)}
   lock_rtp_forward = true
@@ -90,4 +98,17 @@ admin: {
     writeFileSync(join(settings.folder, name), content, { mode: 0o600 });
   }
   return join(settings.folder, 'janus.jcfg');
+}
+
+/**
+ * The ports mountpoints receive the composer's RTP on: the top tenth of the media range (both sides
+ * bind before use, so a port one of them holds is simply skipped by the other).
+ */
+export function streamingPortRange(rtpPortRange: string): string {
+  const match = /^(\d+)-(\d+)$/.exec(rtpPortRange.trim());
+  if (!match) return '40000-40999';
+  const low = Number(match[1]);
+  const high = Number(match[2]);
+  const size = Math.max(2, Math.floor((high - low) / 10));
+  return `${high - size}-${high}`;
 }

@@ -5,8 +5,8 @@ import { z } from 'zod';
  * room number, pin and the publisher's display are filled in by the server, and no request that
  * manages rooms (create, destroy, edit, kick, moderate, rtp_forward, recording...) gets through.
  */
-const SessionId = z.number().int().positive();
-const Transaction = z.string().min(1).max(64);
+export const SessionId = z.number().int().positive();
+export const Transaction = z.string().min(1).max(64);
 const Jsep = z.object({
   type: z.enum(['offer', 'answer']),
   sdp: z.string().max(200_000),
@@ -66,6 +66,22 @@ const ALLOWED_REQUESTS = new Set([
   'listparticipants',
 ]);
 
+/** The session and handle upkeep every browser connection to Janus may send, whatever its plugin. */
+export const JANUS_SESSION_MESSAGES = [
+  z.object({
+    janus: z.literal('trickle'),
+    transaction: Transaction,
+    session_id: SessionId,
+    handle_id: SessionId,
+    candidate: z.unknown().optional(),
+    candidates: z.array(z.unknown()).max(100).optional(),
+  }),
+  z.object({ janus: z.literal('keepalive'), transaction: Transaction, session_id: SessionId }),
+  z.object({ janus: z.literal('detach'), transaction: Transaction, session_id: SessionId, handle_id: SessionId }),
+  z.object({ janus: z.literal('hangup'), transaction: Transaction, session_id: SessionId, handle_id: SessionId }),
+  z.object({ janus: z.literal('destroy'), transaction: Transaction, session_id: SessionId }),
+] as const;
+
 export const JanusClientMessageSchema = z.discriminatedUnion('janus', [
   z.object({ janus: z.literal('create'), transaction: Transaction }),
   z.object({ janus: z.literal('claim'), transaction: Transaction, session_id: SessionId }),
@@ -84,18 +100,7 @@ export const JanusClientMessageSchema = z.discriminatedUnion('janus', [
     body: LooseBody,
     jsep: Jsep.optional(),
   }),
-  z.object({
-    janus: z.literal('trickle'),
-    transaction: Transaction,
-    session_id: SessionId,
-    handle_id: SessionId,
-    candidate: z.unknown().optional(),
-    candidates: z.array(z.unknown()).max(100).optional(),
-  }),
-  z.object({ janus: z.literal('keepalive'), transaction: Transaction, session_id: SessionId }),
-  z.object({ janus: z.literal('detach'), transaction: Transaction, session_id: SessionId, handle_id: SessionId }),
-  z.object({ janus: z.literal('hangup'), transaction: Transaction, session_id: SessionId, handle_id: SessionId }),
-  z.object({ janus: z.literal('destroy'), transaction: Transaction, session_id: SessionId }),
+  ...JANUS_SESSION_MESSAGES,
 ]);
 export type JanusClientMessage = z.infer<typeof JanusClientMessageSchema>;
 

@@ -5,7 +5,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { filterClientMessage, janusError } from './janus-filter.js';
-import type { MediaService } from './media-service.js';
+import type { MediaService, PlacedRoom } from './media-service.js';
 
 /** What the proxy needs to know of an admitted participant and their meeting. */
 export interface MediaAdmission {
@@ -108,6 +108,7 @@ export class JanusProxy {
       this.bridge(browser, target.url, {
         participantId: found.participant.id,
         meetingId: found.meeting.id,
+        placed,
         room: placed.room,
         pin: placed.pin,
         apiSecret: target.apiSecret,
@@ -118,7 +119,14 @@ export class JanusProxy {
   private bridge(
     browser: WebSocket,
     upstreamUrl: string,
-    room: { participantId: string; meetingId: number; room: number; pin: string; apiSecret: string | undefined },
+    room: {
+      participantId: string;
+      meetingId: number;
+      placed: PlacedRoom;
+      room: number;
+      pin: string;
+      apiSecret: string | undefined;
+    },
   ) {
     const upstream = new WebSocket(upstreamUrl, 'janus-protocol');
     const queue: string[] = [];
@@ -179,7 +187,7 @@ export class JanusProxy {
       if (result.publishes) {
         // A participant coming back replaces the feed it left behind instead of doubling it.
         this.media
-          .kickFeed(room.meetingId, `${room.participantId}:${result.publishes}`)
+          .kickFeed(room.placed, `${room.participantId}:${result.publishes}`)
           .finally(() => send(JSON.stringify(message)));
         return;
       }

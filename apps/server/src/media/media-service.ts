@@ -1,19 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import {
-  and,
-  eq,
-  gt,
-  inArray,
-  isNull,
-  mediaServers,
-  meetings,
-  ne,
-  roomCredentials,
-  sql,
-  type Database,
-} from '@meetcast/db';
+import { and, eq, gt, inArray, mediaServers, meetings, ne, roomCredentials, sql, type Database } from '@meetcast/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../env.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { JanusClient, JanusError, VIDEOROOM_NO_SUCH_ROOM, VIDEOROOM_ROOM_EXISTS } from './janus-client.js';
 import { ManagedJanus } from './managed-janus.js';
 
@@ -56,6 +45,13 @@ export class MediaService {
   readonly managed: ManagedJanus | undefined;
   private registeredUrl: string | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Requests sent to Janus for rooms and broadcasts, keep-alives aside (the join bench prints them). */
+  janusRequests = 0;
+  /**
+   * Rooms seen on each instance since this process connected to it. A Janus that restarts drops the
+   * connection, and with it what we knew, so its rooms are checked (and re-created) again.
+   */
+  private readonly knownRooms = new Map<string, Set<number>>();
 
   constructor(
     private readonly db: Database,
@@ -132,9 +128,14 @@ export class MediaService {
     return rows.map((row) => ({ url: row.url, apiSecret: row.apiSecret, adminKey: row.adminKey }));
   }
 
-  /** The secrets for a recorded instance, or undefined when that instance is not ours any more. */
+  /**
+   * The secrets for a recorded instance, or undefined when that instance is not ours any more. Our
+   * own and configured instances are known without asking the registry.
+   */
   async target(url: string): Promise<JanusTarget | undefined> {
-    return (await this.targets()).find((target) => target.url === url) ?? (await this.registeredAnyAge(url));
+    if (!this.managed) return (await this.targets()).find((target) => target.url === url);
+    if (this.managed.url === url) return { url, apiSecret: this.managed.apiSecret, adminKey: this.managed.adminKey };
+    return this.registeredAnyAge(url);
   }
 
   /**
@@ -149,6 +150,7 @@ export class MediaService {
   }
 
   private forgetClients() {
+    this.knownRooms.clear();
     for (const [url, pending] of this.clients) {
       this.clients.delete(url);
       pending.then((client) => client.close()).catch(() => undefined);
@@ -159,6 +161,7 @@ export class MediaService {
     const cached = this.clients.get(target.url);
     if (cached) return cached;
     const client = new JanusClient(target.url, { apiSecret: target.apiSecret, adminKey: target.adminKey });
+    client.on('request', () => (this.janusRequests += 1));
     const connecting = client.connect().then(
       () => client,
       (error: unknown) => {
@@ -168,6 +171,7 @@ export class MediaService {
       },
     );
     client.once('close', () => {
+      this.knownRooms.delete(target.url);
       if (this.clients.get(target.url) === connecting) this.clients.delete(target.url);
     });
     this.clients.set(target.url, connecting);
@@ -218,7 +222,12 @@ export class MediaService {
     room: number,
     creds: { secret: string; pin: string },
   ) {
-    if (await client.exists(room)) return;
+    const known = this.knownRooms.get(client.url) ?? new Set<number>();
+    this.knownRooms.set(client.url, known);
+    if (known.has(room) || (await client.exists(room))) {
+      known.add(room);
+      return;
+    }
     try {
       await client.createRoom({
         room,
@@ -232,17 +241,24 @@ export class MediaService {
     }
   }
 
-  /** Makes sure the meeting has a Janus room (placing it when it has none) and returns it. */
+  /**
+   * Makes sure the meeting has a Janus room (placing it when it has none) and returns it. A room this
+   * process already saw on its instance costs one query and no request to Janus.
+   */
   async ensureRoom(meeting: MeetingRef): Promise<PlacedRoom> {
-    const targets = await this.targets();
-    const creds = await this.credentials(meeting.id);
     const [current] = await this.db
-      .select({ server: meetings.janusServer, room: meetings.janusRoomId })
+      .select({
+        server: meetings.janusServer,
+        room: meetings.janusRoomId,
+        secret: roomCredentials.secret,
+        pin: roomCredentials.pin,
+      })
       .from(meetings)
+      .leftJoin(roomCredentials, eq(roomCredentials.meetingId, meetings.id))
       .where(eq(meetings.id, meeting.id));
-    const known = current?.server
-      ? (targets.find((t) => t.url === current.server) ?? (await this.registeredAnyAge(current.server)))
-      : undefined;
+    const creds =
+      current?.secret && current.pin ? { secret: current.secret, pin: current.pin } : await this.credentials(meeting.id);
+    const known = current?.server ? await this.target(current.server) : undefined;
     if (known && current?.room) {
       try {
         await this.createIfMissing(await this.client(known), meeting, current.room, creds);
@@ -252,20 +268,16 @@ export class MediaService {
         this.log.warn({ meetingId: meeting.id, err: error }, 'media: recorded janus unreachable, placing again');
       }
     }
-    const target = await this.leastLoaded(targets);
+    const target = await this.leastLoaded(await this.targets());
     const room = randomInt(1, 2 ** 31 - 1);
     // Only one process wins the placement; a loser uses the winner's room.
-    const claimed = await this.db
-      .update(meetings)
-      .set({ janusServer: target.url, janusRoomId: room })
-      .where(
-        and(
-          eq(meetings.id, meeting.id),
-          current?.server ? eq(meetings.janusServer, current.server) : isNull(meetings.janusServer),
-        ),
-      )
-      .returning({ id: meetings.id });
-    if (claimed.length === 0) return this.ensureRoom(meeting);
+    const claimed = await new MeetingRepository(this.db).claimPlacement(
+      meeting.id,
+      current?.server ?? undefined,
+      target.url,
+      room,
+    );
+    if (!claimed) return this.ensureRoom(meeting);
     await this.createIfMissing(await this.client(target), meeting, room, creds);
     this.log.info({ meetingId: meeting.id, server: target.url, room }, 'media: room placed');
     return { server: target.url, room, ...creds };
@@ -282,31 +294,68 @@ export class MediaService {
     return target ? { client: await this.client(target), room: row.room, secret: row.secret } : undefined;
   }
 
+  /**
+   * Where a meeting's broadcast is shown to viewers (ADR 011): a Streaming mountpoint on the Janus
+   * that hosts its room, guarded by the room's own secret and pin; `rtpHost` is where the composer
+   * sends the RTP, `iface` what the mountpoint's ports listen on.
+   */
+  async streamingFor(meeting: MeetingRef) {
+    const placed = await this.ensureRoom(meeting);
+    const target = await this.target(placed.server);
+    if (!target) throw new MediaUnavailableError(`janus at ${placed.server} is gone`);
+    const isManaged = this.managed !== undefined;
+    const rtpHost = isManaged ? '127.0.0.1' : new URL(target.url).hostname;
+    return {
+      target,
+      client: await this.client(target),
+      secret: placed.secret,
+      pin: placed.pin,
+      rtpHost,
+      iface: isManaged ? '127.0.0.1' : undefined,
+    };
+  }
+
+  /** The meeting's placed Janus with its room's secret and pin, or undefined when it has none. */
+  async placedStreaming(meetingId: number) {
+    const [row] = await this.db
+      .select({ server: meetings.janusServer, secret: roomCredentials.secret, pin: roomCredentials.pin })
+      .from(meetings)
+      .innerJoin(roomCredentials, eq(roomCredentials.meetingId, meetings.id))
+      .where(eq(meetings.id, meetingId));
+    if (!row?.server) return undefined;
+    const target = await this.target(row.server).catch(() => undefined);
+    return target ? { target, client: await this.client(target), secret: row.secret, pin: row.pin } : undefined;
+  }
+
   /** Destroys the meeting's room (everyone in it is dropped) and forgets the placement. */
   async destroyRoom(meetingId: number): Promise<void> {
     try {
       const placed = await this.placed(meetingId);
-      if (placed) await placed.client.destroyRoom(placed.room, placed.secret);
+      if (placed) {
+        this.knownRooms.get(placed.client.url)?.delete(placed.room);
+        await placed.client.destroyRoom(placed.room, placed.secret);
+      }
     } catch (error) {
       if (!(error instanceof JanusError && error.code === VIDEOROOM_NO_SUCH_ROOM)) {
         this.log.warn({ meetingId, err: error }, 'media: destroying room failed');
       }
     }
-    await this.db.update(meetings).set({ janusServer: null, janusRoomId: null }).where(eq(meetings.id, meetingId));
+    await new MeetingRepository(this.db).forgetPlacement(meetingId);
     await this.db.delete(roomCredentials).where(eq(roomCredentials.meetingId, meetingId));
   }
 
   /** Kicks the publisher with this exact display (a feed left behind by a dropped connection). */
-  async kickFeed(meetingId: number, display: string): Promise<void> {
+  async kickFeed(placed: PlacedRoom, display: string): Promise<void> {
     try {
-      const placed = await this.placed(meetingId);
-      if (!placed) return;
-      const feeds = await placed.client.listParticipants(placed.room);
+      const target = await this.target(placed.server);
+      if (!target) return;
+      const client = await this.client(target);
+      const feeds = await client.listParticipants(placed.room);
       for (const feed of feeds.filter((f) => f.display === display)) {
-        await placed.client.kick(placed.room, placed.secret, feed.id).catch(() => undefined);
+        await client.kick(placed.room, placed.secret, feed.id).catch(() => undefined);
       }
     } catch (error) {
-      this.log.warn({ meetingId, err: error }, 'media: kick failed');
+      this.log.warn({ room: placed.room, err: error }, 'media: kick failed');
     }
   }
 

@@ -39,6 +39,7 @@ import { apiRoute, done, success } from '../http/api-route.js';
 import { badRequest, notFound } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
+import { deleteCalendarEvent } from './calendar-events.js';
 import { addMeetingEvent, addPersonalEvent, newCalendar, type EventRow } from './ics.js';
 import { MeetingDetails, loadVisibleMeetings } from './meeting-store.js';
 import { message, viewerOf } from './routes.js';
@@ -175,11 +176,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     output: MessageBodySchema,
     handler: async (body, request) => {
       const { user } = await requireUser(context, request);
-      const deleted = await db
-        .delete(calendarEvents)
-        .where(and(eq(calendarEvents.id, body.id), eq(calendarEvents.userId, user.id)))
-        .returning({ id: calendarEvents.id });
-      if (deleted.length === 0) throw notFound('events.not_found');
+      if (!(await deleteCalendarEvent(db, body.id, user.id))) throw notFound('events.not_found');
       return done(message(request, 'events.deleted'));
     },
   });

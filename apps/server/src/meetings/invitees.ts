@@ -1,11 +1,9 @@
 import { MAX_INVITEES } from '@meetcast/contracts';
-import { and, contacts, eq, inArray, isNull, meetingInvitees, users, type Database } from '@meetcast/db';
+import { and, contacts, eq, inArray, isNull, users, type Database } from '@meetcast/db';
 import { badRequest } from '../http/app-error.js';
+import { InviteeRepository, type InviteeRecord } from '../meeting-records/invitee-repository.js';
 
-export interface ResolvedInvitee {
-  email: string;
-  userId: number | null;
-}
+export type ResolvedInvitee = InviteeRecord;
 
 /**
  * Turns the invitee fields into a list: typed addresses plus the host's own contacts (by id, with an
@@ -44,38 +42,22 @@ export async function resolveInvitees(
 }
 
 export async function listInvitees(db: Database, meetingId: number): Promise<ResolvedInvitee[]> {
-  const rows = await db
-    .select({ email: meetingInvitees.email, userId: meetingInvitees.userId })
-    .from(meetingInvitees)
-    .where(eq(meetingInvitees.meetingId, meetingId))
-    .orderBy(meetingInvitees.id);
-  return rows;
+  return new InviteeRepository(db).list(meetingId);
 }
 
 /** Makes the stored invitees exactly `wanted`; answers who is new, who stays and who was removed. */
 export async function replaceInvitees(db: Database, meetingId: number, wanted: ResolvedInvitee[]) {
-  const current = await listInvitees(db, meetingId);
+  const invitees = new InviteeRepository(db);
+  const current = await invitees.list(meetingId);
   const currentEmails = new Set(current.map((invitee) => invitee.email));
   const wantedEmails = new Set(wanted.map((invitee) => invitee.email));
   const added = wanted.filter((invitee) => !currentEmails.has(invitee.email));
   const kept = wanted.filter((invitee) => currentEmails.has(invitee.email));
   const removed = current.filter((invitee) => !wantedEmails.has(invitee.email));
-  if (removed.length > 0) {
-    await db.delete(meetingInvitees).where(
-      and(
-        eq(meetingInvitees.meetingId, meetingId),
-        inArray(
-          meetingInvitees.email,
-          removed.map((invitee) => invitee.email),
-        ),
-      ),
-    );
-  }
-  if (added.length > 0) {
-    await db
-      .insert(meetingInvitees)
-      .values(added.map((invitee) => ({ meetingId, email: invitee.email, userId: invitee.userId })))
-      .onConflictDoNothing();
-  }
+  await invitees.remove(
+    meetingId,
+    removed.map((invitee) => invitee.email),
+  );
+  await invitees.add(meetingId, added);
   return { added, kept, removed };
 }

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import {
   MEETING_PASSWORD_MAX,
   PASSWORD_FLAG,
@@ -11,8 +10,9 @@ import {
   slugProblem,
   type AddMeetingInput,
 } from '@meetcast/contracts';
-import { and, eq, meetings, ne, type Database } from '@meetcast/db';
+import type { Database } from '@meetcast/db';
 import { badRequest, conflict } from '../http/app-error.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { MeetingRow } from './meeting-store.js';
 import { REPEAT_VALUES } from './occurrences.js';
 import { isValidTimeZone } from './time-zones.js';
@@ -36,12 +36,7 @@ export function checkSlugFormat(slug: string | undefined): string {
 
 /** Refuses a slug another meeting already uses (the unique index backs this up under races). */
 export async function ensureSlugFree(db: Database, slug: string, exceptMeetingId?: number) {
-  const [taken] = await db
-    .select({ id: meetings.id })
-    .from(meetings)
-    .where(exceptMeetingId ? and(eq(meetings.slug, slug), ne(meetings.id, exceptMeetingId)) : eq(meetings.slug, slug))
-    .limit(1);
-  if (taken) throw conflict('meetings.slug_taken');
+  if (await new MeetingRepository(db).isSlugTaken(slug, exceptMeetingId)) throw conflict('meetings.slug_taken');
 }
 
 // eslint-disable-next-line no-control-regex
@@ -137,13 +132,4 @@ export function checkMeetingValues(
     repeat,
     timeZone,
   };
-}
-
-const PASSWORD_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
-
-/** An 8-character meeting password without look-alike characters (about 39 bits). */
-export function generateMeetingPassword(): string {
-  let password = '';
-  for (let i = 0; i < 8; i += 1) password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
-  return password;
 }

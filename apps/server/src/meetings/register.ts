@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { closeWithin } from '../platform/close-within.js';
 import type { AppContext } from '../context.js';
 import { registerCalendarRoutes } from './calendar-routes.js';
 import { registerMeetingListRoutes } from './list-routes.js';
@@ -13,6 +14,6 @@ export function registerMeetings(app: FastifyInstance, context: AppContext) {
   registerCalendarRoutes(app, context);
   const reminders = new ReminderScheduler(context, new MeetingMessenger(context));
   app.addHook('onReady', async () => reminders.start(context.config.reminderIntervalSeconds));
-  app.addHook('onClose', async () => reminders.stop());
+  app.addHook('onClose', () => closeWithin(app.log, 'reminders', () => reminders.stop()));
   return reminders;
 }

@@ -10,11 +10,8 @@ import {
   MeetingIdInputSchema,
   MessageBodySchema,
   PASSWORD_FLAG,
-  PRIVACY,
-  REPEAT,
-  SCHEDULE_FLAG,
 } from '@meetcast/contracts';
-import { eq, isUniqueViolation, meetingExceptions, meetings, sql, users } from '@meetcast/db';
+import { eq, users } from '@meetcast/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser } from '../accounts/authenticate.js';
 import { hashPassword } from '../accounts/secrets.js';
@@ -27,13 +24,12 @@ import { translate, type MessageKey, type MessageParams } from '../i18n/messages
 import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
 import { addMeetingEvent, isScheduleChange, newCalendar } from './ics.js';
 import { listInvitees, replaceInvitees, resolveInvitees, type ResolvedInvitee } from './invitees.js';
-import { checkMeetingValues, checkSlugFormat, ensureSlugFree, generateMeetingPassword } from './meeting-rules.js';
+import { createInstantMeeting } from '../meeting-records/instant-meetings.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
+import { checkMeetingValues, checkSlugFormat, ensureSlugFree } from './meeting-rules.js';
 import { MeetingDetails, findVisibleMeeting, type MeetingRow, type Viewer } from './meeting-store.js';
 import { MeetingMessenger } from './messenger.js';
 import { isOccurrenceStart, isRepeating } from './occurrences.js';
-
-/** An instant meeting's nominal length; the room keeps going as long as people stay. */
-const INSTANT_MEETING_MINUTES = 60;
 
 export const viewerOf = (user: UserRow): Viewer => ({ id: user.id, email: user.email.toLowerCase() });
 
@@ -45,23 +41,12 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
   const tag = 'meetings';
   const { db } = context;
   const messenger = new MeetingMessenger(context);
+  const repository = new MeetingRepository(db);
 
   /** Messages go out after the answer; a mail server that is down must not fail the call. */
   const inBackground = (work: Promise<unknown>) => {
     work.catch((error: unknown) => context.log.warn({ err: error }, 'meeting messages failed'));
   };
-
-  async function insertMeeting(values: typeof meetings.$inferInsert): Promise<MeetingRow> {
-    try {
-      const [row] = await db.insert(meetings).values(values).returning();
-      if (!row) throw new Error('meeting insert returned nothing');
-      return row;
-    } catch (error) {
-      // Two people taking the same free slug at once: the unique index decides.
-      if (isUniqueViolation(error)) throw conflict('meetings.slug_taken');
-      throw error;
-    }
-  }
 
   /** The meeting as its host may change it: 404 when the caller cannot see it, 403 when only invited. */
   async function hostedMeeting(user: UserRow, id: number): Promise<MeetingRow> {
@@ -115,7 +100,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       const values = checkMeetingValues(body, { now: new Date(), defaultTimeZone: user.timeZone });
       const invitees = (await resolveInvitees(db, user, body.invitees, body.invitee_contacts)) ?? [];
       await ensureSlugFree(db, values.slug);
-      const row = await insertMeeting({
+      const row = await repository.create({
         hostId: user.id,
         name: values.name,
         slug: values.slug,
@@ -150,24 +135,15 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       await enforceLimits(context, [[RATE_LIMITS.meetingWriteByAccount, String(user.id)]]);
       const slug = checkSlugFormat(body.slug);
       await ensureSlugFree(db, slug);
-      const password = user.defaultMeetingPassword ? generateMeetingPassword() : undefined;
-      const now = new Date();
-      const row = await insertMeeting({
+      const { meeting, password } = await createInstantMeeting(db, {
         hostId: user.id,
         name: body.name,
         slug,
-        isSchedule: SCHEDULE_FLAG.instant,
-        isPrivate: password ? PRIVACY.private : PRIVACY.public,
-        isPassword: password ? PASSWORD_FLAG.yes : PASSWORD_FLAG.no,
-        passwordHash: password ? await hashPassword(password) : null,
-        passwordPlain: password ?? null,
-        startTime: now,
-        endTime: new Date(now.getTime() + INSTANT_MEETING_MINUTES * 60_000),
-        repeat: REPEAT.none,
         timeZone: user.timeZone,
+        withPassword: user.defaultMeetingPassword,
       });
       return success(message(request, 'meetings.instant_created'), {
-        url_slug: row.slug,
+        url_slug: meeting.slug,
         ...(password ? { password } : {}),
       });
     },
@@ -204,36 +180,25 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       const wanted = await resolveInvitees(db, user, body.invitees, body.invitee_contacts);
       if (values.slug !== previous.slug) await ensureSlugFree(db, values.slug, previous.id);
       const keepsPassword = values.isPassword === PASSWORD_FLAG.yes && !values.newPassword;
-      let row: MeetingRow | undefined;
-      try {
-        [row] = await db
-          .update(meetings)
-          .set({
-            name: values.name,
-            slug: values.slug,
-            description: values.description,
-            isSchedule: values.isSchedule,
-            isPrivate: values.isPrivate,
-            isPassword: values.isPassword,
-            passwordHash: keepsPassword
-              ? previous.passwordHash
-              : values.newPassword
-                ? await hashPassword(values.newPassword)
-                : null,
-            passwordPlain: keepsPassword ? previous.passwordPlain : (values.newPassword ?? null),
-            startTime: values.startTime,
-            endTime: values.endTime,
-            repeat: values.repeat,
-            timeZone: values.timeZone,
-            scheduleSequence: previous.scheduleSequence + (isScheduleChange(previous, values) ? 1 : 0),
-            updatedAt: new Date(),
-          })
-          .where(eq(meetings.id, previous.id))
-          .returning();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('meetings.slug_taken');
-        throw error;
-      }
+      const row = await repository.edit(previous.id, {
+        name: values.name,
+        slug: values.slug,
+        description: values.description,
+        isSchedule: values.isSchedule,
+        isPrivate: values.isPrivate,
+        isPassword: values.isPassword,
+        passwordHash: keepsPassword
+          ? previous.passwordHash
+          : values.newPassword
+            ? await hashPassword(values.newPassword)
+            : null,
+        passwordPlain: keepsPassword ? previous.passwordPlain : (values.newPassword ?? null),
+        startTime: values.startTime,
+        endTime: values.endTime,
+        repeat: values.repeat,
+        timeZone: values.timeZone,
+        scheduleSequence: previous.scheduleSequence + (isScheduleChange(previous, values) ? 1 : 0),
+      });
       if (!row) throw notFound('meetings.not_found');
       const changes = wanted
         ? await replaceInvitees(db, row.id, wanted)
@@ -271,34 +236,16 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       if (body.occurrence_start !== undefined && isRepeating(row.repeat)) {
         const start = new Date(body.occurrence_start * 1000);
         if (!isOccurrenceStart(row, start)) throw notFound('meetings.occurrence_not_found');
-        const inserted = await db
-          .insert(meetingExceptions)
-          .values({ meetingId: row.id, occurrenceStart: start })
-          .onConflictDoNothing()
-          .returning({ id: meetingExceptions.id });
-        if (inserted.length === 0) throw conflict('meetings.occurrence_already_cancelled');
-        const [touched] = await db
-          .update(meetings)
-          .set({ scheduleSequence: sql`${meetings.scheduleSequence} + 1`, updatedAt: new Date() })
-          .where(eq(meetings.id, row.id))
-          .returning();
+        if (!(await repository.cancelOccurrence(row.id, start)))
+          throw conflict('meetings.occurrence_already_cancelled');
+        const touched = await repository.raiseScheduleSequence(row.id);
         inBackground(messenger.sendToInvitees('occurrence_cancel', touched ?? row, user, invitees, start));
         return done(message(request, 'meetings.occurrence_cancelled'));
       }
       if (body.occurrence_start !== undefined && body.occurrence_start * 1000 !== row.startTime.getTime()) {
         throw notFound('meetings.occurrence_not_found');
       }
-      const now = new Date();
-      const [cancelled] = await db
-        .update(meetings)
-        .set({
-          cancelledAt: now,
-          state: 'cancelled',
-          scheduleSequence: sql`${meetings.scheduleSequence} + 1`,
-          updatedAt: now,
-        })
-        .where(eq(meetings.id, row.id))
-        .returning();
+      const [cancelled] = await repository.cancel([row.id]);
       inBackground(messenger.sendToInvitees('cancel', cancelled ?? row, user, invitees));
       return done(message(request, 'meetings.series_cancelled'));
     },
@@ -318,7 +265,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       const details = await MeetingDetails.load(db, viewerOf(user), [row]);
       const now = new Date();
       const isComing = details.occurrences(row, now, new Date(now.getTime() + 366 * 86_400_000), 1).length > 0;
-      await db.delete(meetings).where(eq(meetings.id, row.id));
+      await repository.delete(row.id);
       if (isComing) inBackground(messenger.sendToInvitees('cancel', { ...row, cancelledAt: now }, user, invitees));
       return done(message(request, 'meetings.deleted'));
     },

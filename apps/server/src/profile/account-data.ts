@@ -1,7 +1,6 @@
 import { ROLE, type Language } from '@meetcast/contracts';
 import {
   and,
-  asc,
   calendarEvents,
   channelFollowers,
   channels,
@@ -10,13 +9,11 @@ import {
   contacts,
   count,
   eq,
-  gt,
   inArray,
   isNull,
   meetingAttendance,
   meetingInvitees,
   meetings,
-  ne,
   notifications,
   or,
   sessions,
@@ -26,6 +23,8 @@ import {
 import { toUserDto, type UserRow } from '../accounts/user-dto.js';
 import { formatWhen, languageOf } from '../contacts/calls.js';
 import type { AppContext } from '../context.js';
+import { InviteeRepository } from '../meeting-records/invitee-repository.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { badRequest, conflict } from '../http/app-error.js';
 import { translate } from '../i18n/messages.js';
 import { escapeHtml } from '../notifications/notifier.js';
@@ -38,7 +37,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 export async function exportMyData(context: AppContext, userId: number) {
   const user = await loadUser(context, userId);
   const db = context.db;
-  const hosted = await db.select().from(meetings).where(eq(meetings.hostId, userId)).orderBy(asc(meetings.startTime));
+  const hosted = await new MeetingRepository(db).listForOwner(userId);
   const invitations = await db
     .select({
       meeting: meetings.name,
@@ -158,26 +157,10 @@ export async function exportMyData(context: AppContext, userId: number) {
 
 /** Tells everyone invited to a host's upcoming meetings that they are cancelled; returns how many were told. */
 async function cancelHostedMeetings(context: AppContext, host: UserRow) {
-  const upcoming = await context.db
-    .select()
-    .from(meetings)
-    .where(
-      and(
-        eq(meetings.hostId, host.id),
-        inArray(meetings.state, ['scheduled', 'live']),
-        or(gt(meetings.endTime, new Date()), ne(meetings.repeat, 0)),
-      ),
-    );
+  const repository = new MeetingRepository(context.db);
+  const upcoming = await repository.listUpcomingForOwner(host.id);
   if (upcoming.length === 0) return 0;
-  await context.db
-    .update(meetings)
-    .set({ state: 'cancelled', updatedAt: new Date() })
-    .where(
-      inArray(
-        meetings.id,
-        upcoming.map((meeting) => meeting.id),
-      ),
-    );
+  await repository.cancel(upcoming.map((meeting) => meeting.id));
   const invitees = await context.db
     .select({ invitee: meetingInvitees, user: users })
     .from(meetingInvitees)
@@ -258,7 +241,7 @@ export async function deleteAccount(
     await tx
       .delete(contactMessages)
       .where(or(eq(contactMessages.userId, current.id), eq(contactMessages.email, current.email)));
-    await tx.delete(meetingInvitees).where(eq(meetingInvitees.email, current.email));
+    await new InviteeRepository(tx).removeAddressEverywhere(current.email);
     await tx.delete(users).where(eq(users.id, current.id));
   });
   await removeImage(context, current.avatar);

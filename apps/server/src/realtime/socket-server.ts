@@ -1,4 +1,5 @@
 import { createAdapter } from '@socket.io/redis-adapter';
+import { closeWithin } from '../platform/close-within.js';
 import {
   REALTIME_PROTOCOL_VERSION,
   RealtimeAuthSchema,
@@ -71,9 +72,7 @@ export function startSocketServer(app: FastifyInstance, context: AppContext): Se
   app.addHook('preClose', async () => {
     io.engine.close();
   });
-  app.addHook('onClose', async () => {
-    await io.close();
-  });
+  app.addHook('onClose', () => closeWithin(app.log, 'socket.io', () => io.close()));
   return io;
 }
 

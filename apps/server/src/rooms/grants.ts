@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, meetings, roomParticipants, type Database } from '@meetcast/db';
+import { and, eq, gt, meetings, roomParticipants, users, type Database } from '@meetcast/db';
 import type { MeetingRow } from '@meetcast/db';
 export type { MeetingRow };
 
@@ -38,16 +38,20 @@ export async function issueGrant(
   return { token, participant };
 }
 
-/** The participant and meeting a grant names, if it is well-formed, current and not expired. */
+/**
+ * The participant and meeting a grant names (with the host's name, which the room shows), if it is
+ * well-formed, current and not expired.
+ */
 export async function findGrant(
   db: Database,
   token: unknown,
-): Promise<{ participant: ParticipantRow; meeting: MeetingRow } | undefined> {
+): Promise<{ participant: ParticipantRow; meeting: MeetingRow; hostName: string | null } | undefined> {
   if (typeof token !== 'string' || token.length < 20 || token.length > 100) return undefined;
   const [row] = await db
-    .select({ participant: roomParticipants, meeting: meetings })
+    .select({ participant: roomParticipants, meeting: meetings, hostName: users.username })
     .from(roomParticipants)
     .innerJoin(meetings, eq(meetings.id, roomParticipants.meetingId))
+    .leftJoin(users, eq(users.id, meetings.hostId))
     .where(and(eq(roomParticipants.grantHash, hashGrant(token)), gt(roomParticipants.expiresAt, new Date())));
   return row;
 }

@@ -1,7 +1,8 @@
 import { SCHEDULE_FLAG } from '@meetcast/contracts';
-import { and, eq, meetings, type users } from '@meetcast/db';
+import type { users } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { conflict, gone, notFound } from '../http/app-error.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { MeetingRow } from './grants.js';
 import { findMeeting } from './room-service.js';
 
@@ -38,11 +39,7 @@ export async function reopenForOwner(
 ): Promise<MeetingRow> {
   if (!isWaitingForHost(meeting)) return meeting;
   if (user?.id !== meeting.hostId) throw conflict('room.waiting_for_host');
-  const [reopened] = await context.db
-    .update(meetings)
-    .set({ state: 'scheduled', startedAt: null, endedAt: null, isLocked: false, updatedAt: new Date() })
-    .where(and(eq(meetings.id, meeting.id), eq(meetings.state, 'ended')))
-    .returning();
+  const reopened = await new MeetingRepository(context.db).reopen(meeting.id);
   // The owner's other tab may have reopened it a moment ago: take the meeting as it is now.
   return reopened ?? (await requireReachableMeeting(context, meeting.slug));
 }

@@ -6,18 +6,18 @@ import {
   ROOM_PROTOCOL_VERSION,
   RoomAuthSchema,
   RoomClientMessageSchema,
-  JANUS_PATH,
   type RoomAck,
   type RoomClientMessage,
   type RoomServerEvent,
 } from '@meetcast/contracts';
-import { eq, meetings } from '@meetcast/db';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../context.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { onMeetingEndedForEveryone } from './meeting-ended.js';
 import { extendGrant, findGrant, type MeetingRow, type ParticipantRow } from './grants.js';
-import { ensureMedia, roomMeeting } from './room-service.js';
-import { RoomSockets } from './room-sockets.js';
+import { ensureMedia, mediaAccess, roomMeeting } from './room-service.js';
+import { closePoll, createPoll, pollsFor, votePoll } from './room-polls.js';
+import { RoomSockets, type MediaConnections } from './room-sockets.js';
 import {
   chatHistory,
   closeAttendance,
@@ -45,11 +45,19 @@ import {
   type RoomSocketData,
 } from './room-moderation.js';
 
+interface Admission {
+  participant: ParticipantRow;
+  meeting: MeetingRow;
+  hostName?: string | null;
+}
+
 export interface RoomHubOptions {
   /** How long a meeting may stay empty (people reconnecting) before its session is over. */
   emptyGraceMs: number;
   /** How long a dropped participant is still shown before they count as gone. */
   leaveGraceMs: number;
+  /** Drops live /janus connections (of a participant, or of a whole meeting) on this process. */
+  mediaConnections: MediaConnections;
 }
 
 /**
@@ -61,6 +69,8 @@ export class RoomHub {
   private sockets!: RoomSockets;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly chatBudget = new ChatBudget();
+  /** What the handshake just read about each connecting socket, so the connection need not read it again. */
+  private readonly admissions = new WeakMap<Socket, Admission>();
 
   constructor(
     private readonly context: AppContext,
@@ -69,7 +79,9 @@ export class RoomHub {
 
   attach(io: Server) {
     this.namespace = io.of(ROOM_NAMESPACE);
-    this.sockets = new RoomSockets(this.context, this.namespace, (ms, task) => this.later(ms, task));
+    this.sockets = new RoomSockets(this.context, this.namespace, this.options.mediaConnections, (ms, task) =>
+      this.later(ms, task),
+    );
     onMeetingEndedForEveryone(this.context, (meetingId) => this.endedElsewhere(meetingId));
     this.namespace.use((socket, next) => {
       this.authenticate(socket).then(
@@ -85,7 +97,7 @@ export class RoomHub {
     });
     // Another server process removed someone or ended a meeting: drop their media here too.
     this.namespace.on('room:drop', (filter: { participantId?: string; meetingId?: number }) => {
-      this.context.janusProxy?.disconnect(filter);
+      this.options.mediaConnections.disconnect(filter);
     });
   }
 
@@ -127,13 +139,17 @@ export class RoomHub {
       isComposer: participant.role === 'composer',
     };
     socket.data = data;
+    this.admissions.set(socket, found);
   }
 
   private async onConnection(socket: Socket) {
     const data = socket.data as RoomSocketData;
-    const found = await participantWithMeeting(this.context, data.participantId);
+    const found: Admission | undefined =
+      this.admissions.get(socket) ?? (await participantWithMeeting(this.context, data.participantId));
+    this.admissions.delete(socket);
     if (!found) return void socket.disconnect(true);
-    const { participant, meeting } = found;
+    const { participant } = found;
+    let meeting = found.meeting;
     await socket.join(person(participant.id));
     const keepAlive = setInterval(
       () => void extendGrant(this.context.db, participant.id).catch(() => undefined),
@@ -166,28 +182,31 @@ export class RoomHub {
     }
     let media: Extract<RoomServerEvent, { type: 'room.state' }>['media'] = null;
     try {
-      const placed = await ensureMedia(this.context, meeting);
-      media = { path: JANUS_PATH, room: placed.room, ice_servers: this.context.config.janus.iceServers };
+      // Placed at admission (join-room.php); the media proxy checks the room is there on connecting.
+      media = mediaAccess(this.context.config, meeting.janusRoomId ?? (await ensureMedia(this.context, meeting)).room);
     } catch {
       socket.emit(ROOM_EVENT, { type: 'error', reason: 'media_unavailable' } satisfies RoomServerEvent);
     }
-    if (!data.isComposer) await markLive(this.context, meeting.id);
+    if (!data.isComposer && meeting.state !== 'live') {
+      await markLive(this.context, meeting.id);
+      meeting = (await new MeetingRepository(this.context.db).findById(meeting.id)) ?? meeting;
+    }
     if (!data.isComposer)
       data.joinedAt = Math.floor((await openAttendance(this.context, participant)).getTime() / 1000);
     await socket.join(members(meeting.id));
     if (isHostRole(participant.role)) await socket.join(hosts(meeting.id));
     const participants = await this.sockets.presence(meeting.id);
     const self = participants.find((p) => p.id === participant.id) ?? describeParticipant(participant, data);
-    const [fresh] = await this.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
     socket.emit(ROOM_EVENT, {
       type: 'room.state',
       protocol: ROOM_PROTOCOL_VERSION,
       self,
       participants,
       lobby: isHostRole(participant.role) ? await this.sockets.lobbyList(meeting.id) : [],
-      locked: fresh?.isLocked ?? false,
+      locked: meeting.isLocked,
       chat: await chatHistory(this.context, meeting.id),
-      meeting: await roomMeeting(this.context, fresh ?? meeting),
+      polls: await pollsFor(this.context.db, participant),
+      meeting: await roomMeeting(this.context, meeting, undefined, found.hostName),
       media,
     } satisfies RoomServerEvent);
     if (data.isComposer) return;
@@ -216,7 +235,7 @@ export class RoomHub {
 
   private async endIfEmpty(meetingId: number) {
     if (await this.sockets.hasPeople(meetingId)) return;
-    const [meeting] = await this.context.db.select().from(meetings).where(eq(meetings.id, meetingId));
+    const meeting = await new MeetingRepository(this.context.db).findById(meetingId);
     if (!meeting || meeting.state !== 'live') return;
     await this.finish(meeting, 'empty');
   }
@@ -269,6 +288,12 @@ export class RoomHub {
           type: 'chat.message',
           message: await storeChat(this.context, participant, message.text),
         });
+        return;
+      }
+      case 'poll.vote': {
+        this.chatBudget.spend(participant.id);
+        const poll = await votePoll(this.context.db, participant, message.poll_id, message.choice);
+        this.sockets.emit(room, { type: 'poll.updated', poll });
         return;
       }
       case 'reaction.send':
@@ -347,6 +372,15 @@ export class RoomHub {
       case 'host.end':
         await this.finish(meeting, 'host');
         return;
+      case 'host.poll-create':
+      case 'host.poll-close': {
+        const poll =
+          message.type === 'host.poll-create'
+            ? await createPoll(this.context.db, actor, message.question, message.options)
+            : await closePoll(this.context.db, meeting.id, message.poll_id);
+        this.sockets.emit(members(meeting.id), { type: 'poll.updated', poll });
+        return;
+      }
       default:
         throw new Refusal('invalid_message');
     }

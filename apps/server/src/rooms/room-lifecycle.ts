@@ -9,19 +9,16 @@ import {
   inArray,
   isNull,
   meetingAttendance,
-  meetings,
   roomParticipants,
   sql,
 } from '@meetcast/db';
 import type { AppContext } from '../context.js';
+import { MeetingRepository, type Executor } from '../meeting-records/meeting-repository.js';
 import type { MeetingRow, ParticipantRow } from './grants.js';
 
 /** The meeting is live from its first admitted arrival. */
 export async function markLive(context: AppContext, meetingId: number) {
-  await context.db
-    .update(meetings)
-    .set({ state: 'live', startedAt: sql`coalesce(${meetings.startedAt}, now())`, updatedAt: new Date() })
-    .where(and(eq(meetings.id, meetingId), eq(meetings.state, 'scheduled')));
+  await new MeetingRepository(context.db).markLive(meetingId);
 }
 
 /** Opens (or continues, after a reconnection) the participant's attendance; returns its start. */
@@ -33,16 +30,23 @@ export async function openAttendance(context: AppContext, participant: Participa
       .where(and(eq(meetingAttendance.id, participant.attendanceId), isNull(meetingAttendance.leftAt)));
     if (open) return open.joinedAt;
   }
+  // One statement: the attendance row and the participant's reference to it (a join asks enough).
+  const opened = context.db
+    .$with('opened')
+    .as(
+      context.db
+        .insert(meetingAttendance)
+        .values({ meetingId: participant.meetingId, userId: participant.userId, displayName: participant.displayName })
+        .returning({ id: meetingAttendance.id, joinedAt: meetingAttendance.joinedAt }),
+    );
   const [row] = await context.db
-    .insert(meetingAttendance)
-    .values({ meetingId: participant.meetingId, userId: participant.userId, displayName: participant.displayName })
-    .returning();
-  if (!row) throw new Error('attendance not stored');
-  await context.db
+    .with(opened)
     .update(roomParticipants)
-    .set({ attendanceId: row.id, updatedAt: new Date() })
-    .where(eq(roomParticipants.id, participant.id));
-  return row.joinedAt;
+    .set({ attendanceId: sql`(select ${opened.id} from ${opened})`, updatedAt: new Date() })
+    .where(eq(roomParticipants.id, participant.id))
+    .returning({ joinedAt: sql<string>`(select ${opened.joinedAt} from ${opened})` });
+  if (!row) throw new Error('attendance not stored');
+  return new Date(row.joinedAt);
 }
 
 export async function closeAttendance(context: AppContext, participantId: string, at: Date) {
@@ -116,10 +120,7 @@ export async function finishSession(context: AppContext, meeting: MeetingRow, re
   const now = new Date();
   const isInstant = meeting.isSchedule === SCHEDULE_FLAG.instant;
   const isOver = isInstant || (meeting.repeat === REPEAT.none && (reason === 'host' || meeting.endTime < now));
-  await context.db
-    .update(meetings)
-    .set({ state: isOver ? 'ended' : 'scheduled', endedAt: now, isLocked: false, updatedAt: now })
-    .where(eq(meetings.id, meeting.id));
+  await new MeetingRepository(context.db).closeSession(meeting.id, isOver ? 'ended' : 'scheduled', now);
   await releaseRoom(context, meeting.id, now);
   return isOver;
 }
@@ -133,9 +134,18 @@ export async function releaseRoom(context: AppContext, meetingId: number, now = 
     .update(roomParticipants)
     .set({ state: 'left', updatedAt: now })
     .where(and(eq(roomParticipants.meetingId, meetingId), inArray(roomParticipants.state, ['admitted', 'lobby'])));
-  await context.db
+  await closeOpenAttendance(context.db, [meetingId], now);
+  await context.media.destroyRoom(meetingId);
+}
+
+/**
+ * Closes everyone's open attendance in these meetings. The rooms feature owns `meeting_attendance`
+ * (ADR 013); the admin area calls this inside the transaction that ends a meeting.
+ */
+export async function closeOpenAttendance(db: Executor, meetingIds: number[], now = new Date()) {
+  if (meetingIds.length === 0) return;
+  await db
     .update(meetingAttendance)
     .set({ leftAt: now })
-    .where(and(eq(meetingAttendance.meetingId, meetingId), isNull(meetingAttendance.leftAt)));
-  await context.media.destroyRoom(meetingId);
+    .where(and(inArray(meetingAttendance.meetingId, meetingIds), isNull(meetingAttendance.leftAt)));
 }

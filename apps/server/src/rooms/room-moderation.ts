@@ -1,6 +1,7 @@
 import type { Participant, RoomErrorReason } from '@meetcast/contracts';
 import { and, eq, meetings, or, roomParticipants } from '@meetcast/db';
 import type { AppContext } from '../context.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { ParticipantRow } from './grants.js';
 
 /** What each room socket carries; read across server processes by fetchSockets(). */
@@ -106,7 +107,7 @@ export async function promoteToCohost(context: AppContext, participantId: string
 }
 
 export async function setRoomLocked(context: AppContext, meetingId: number, locked: boolean) {
-  await context.db.update(meetings).set({ isLocked: locked, updatedAt: new Date() }).where(eq(meetings.id, meetingId));
+  await new MeetingRepository(context.db).setLocked(meetingId, locked);
 }
 
 /** At most 20 chat messages or reactions per 10 seconds and participant. */

@@ -1,9 +1,18 @@
 import { toEpochSeconds } from '../accounts/user-dto.js';
-import { PASSWORD_FLAG, PRIVACY, type Language, type RoomMeeting } from '@meetcast/contracts';
-import { and, eq, meetingInvitees, meetings, or, roomParticipants, users } from '@meetcast/db';
+import {
+  JANUS_PATH,
+  PASSWORD_FLAG,
+  PRIVACY,
+  type Language,
+  type MediaAccess,
+  type RoomMeeting,
+} from '@meetcast/contracts';
+import { and, eq, meetingInvitees, or, roomParticipants, users } from '@meetcast/db';
 import { sha256, verifyPassword } from '../accounts/secrets.js';
 import { translate } from '../i18n/messages.js';
+import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { AppContext } from '../context.js';
+import type { AppConfig } from '../env.js';
 import { forbidden, unavailable } from '../http/app-error.js';
 import { JanusError } from '../media/janus-client.js';
 import { MediaUnavailableError } from '../media/media-service.js';
@@ -16,8 +25,7 @@ type UserRow = typeof users.$inferSelect;
  * answering to them would let anyone walk through every meeting.
  */
 export async function findMeeting(context: AppContext, meetId: string): Promise<MeetingRow | undefined> {
-  const [bySlug] = await context.db.select().from(meetings).where(eq(meetings.slug, meetId));
-  return bySlug;
+  return new MeetingRepository(context.db).findBySlug(meetId);
 }
 
 /**
@@ -29,6 +37,8 @@ export async function roomMeeting(
   meeting: MeetingRow,
   /** Who is asking, before admission; people already admitted to the room see everything. */
   viewer?: { user: UserRow | undefined; language: Language },
+  /** The host's name when the caller has it already (the room's handshake reads it with the grant). */
+  hostName?: string | null,
 ): Promise<RoomMeeting> {
   const isOutsider =
     viewer !== undefined &&
@@ -36,7 +46,9 @@ export async function roomMeeting(
     !(await isHostOrInvited(context, meeting, viewer.user));
   const [host] = isOutsider
     ? []
-    : await context.db.select({ username: users.username }).from(users).where(eq(users.id, meeting.hostId));
+    : typeof hostName === 'string'
+      ? [{ username: hostName }]
+      : await context.db.select({ username: users.username }).from(users).where(eq(users.id, meeting.hostId));
   return {
     id: meeting.id,
     name: isOutsider ? translate(viewer.language, 'room.invitation_needed') : meeting.name,
@@ -95,6 +107,8 @@ export interface JoinRequest {
 export interface JoinDecision {
   token: string;
   participant: ParticipantRow;
+  /** The Janus room, placed now for whoever is admitted at once; undefined for the lobby. */
+  janusRoom?: number;
 }
 
 /**
@@ -138,8 +152,8 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
   if (!displayName) throw forbidden('room.display_name_required');
 
   const waits = wasRemoved || (!isHost && !invitee && meeting.isPrivate === PRIVACY.private);
-  if (!waits) await ensureMedia(context, meeting);
-  return issueGrant(context.db, {
+  const janusRoom = waits ? undefined : (await ensureMedia(context, meeting)).room;
+  const grant = await issueGrant(context.db, {
     meetingId: meeting.id,
     userId: user?.id ?? null,
     displayName,
@@ -147,6 +161,12 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
     role,
     state: waits ? 'lobby' : 'admitted',
   });
+  return { ...grant, janusRoom };
+}
+
+/** Where a participant of a placed room opens the media connection, and with which STUN/TURN servers. */
+export function mediaAccess(config: AppConfig, janusRoom: number): MediaAccess {
+  return { path: JANUS_PATH, room: janusRoom, ice_servers: config.janus.iceServers };
 }
 
 /** Janus must be there before anyone is told to connect to it. */

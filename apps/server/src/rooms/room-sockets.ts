@@ -5,6 +5,10 @@ import { lobbyRows, participantRows } from './room-lifecycle.js';
 import { describeParticipant, hosts, lobby, members, person, type RoomSocketData } from './room-moderation.js';
 
 type Later = (ms: number, task: () => Promise<void>) => void;
+/** The /janus connections of this process (the media proxy), dropped when someone must leave. */
+export interface MediaConnections {
+  disconnect(filter: { participantId?: string; meetingId?: number }): void;
+}
 
 /**
  * Who is connected where, across every server process (Socket.IO rooms, shared by the Redis
@@ -14,6 +18,7 @@ export class RoomSockets {
   constructor(
     private readonly context: AppContext,
     private readonly namespace: Namespace,
+    private readonly mediaConnections: MediaConnections,
     private readonly later: Later,
   ) {}
 
@@ -22,7 +27,7 @@ export class RoomSockets {
   }
 
   dropMedia(filter: { participantId?: string; meetingId?: number }) {
-    this.context.janusProxy?.disconnect(filter);
+    this.mediaConnections.disconnect(filter);
     // Only cluster adapters (Redis) carry messages between server processes.
     if (this.context.redis) this.namespace.serverSideEmit('room:drop', filter);
   }

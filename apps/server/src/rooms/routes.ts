@@ -13,7 +13,7 @@ import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
 import { reopenForOwner, requireReachableMeeting } from './meeting-restart.js';
-import { joinMeeting, roomMeeting } from './room-service.js';
+import { joinMeeting, mediaAccess, roomMeeting } from './room-service.js';
 
 const ROOM_LIMITS = {
   joinByAddress: { name: 'room-join-address', limit: 60, windowSeconds: 300 },
@@ -50,7 +50,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
       if (body.password) await enforceLimits(context, [[ROOM_LIMITS.passwordByMeeting, `${reached.id}:${request.ip}`]]);
       const user = await optionalUser(context, request);
       const meeting = await reopenForOwner(context, reached, user);
-      const { token, participant } = await joinMeeting(context, {
+      const { token, participant, janusRoom } = await joinMeeting(context, {
         meeting,
         user,
         displayName: body.display_name,
@@ -66,6 +66,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
         role: participant.role,
         state,
         meeting: await roomMeeting(context, meeting, { user, language }),
+        media: janusRoom === undefined ? null : mediaAccess(context.config, janusRoom),
       });
     },
   });

@@ -1,9 +1,10 @@
-import type { DestinationRequest } from '@meetcast/contracts';
+import type { BroadcastPlan as BroadcastPlanView, DestinationRequest } from '@meetcast/contracts';
 import {
   and,
   broadcastPlans,
   eq,
   gt,
+  inArray,
   isNull,
   lte,
   meetingAttendance,
@@ -15,7 +16,14 @@ import {
 } from '@meetcast/db';
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
-import { requireUsableConnections, startBroadcast, type ComposerCapacity } from './broadcast-service.js';
+import { conflict, gone } from '../http/app-error.js';
+import {
+  requireManager,
+  requireMeeting,
+  requireUsableConnections,
+  startBroadcast,
+  type ComposerCapacity,
+} from './broadcast-service.js';
 
 export interface BroadcastPlan {
   destinations: DestinationRequest[];
@@ -37,6 +45,59 @@ export async function saveBroadcastPlan(context: AppContext, meeting: MeetingRow
       target: broadcastPlans.meetingId,
       set: { destinations: plan.destinations, record: plan.record, startedAt: null, updatedAt: new Date() },
     });
+}
+
+/** The plan of a meeting the caller manages, with its connections' names and statuses; null when there is none. */
+export async function getBroadcastPlan(context: AppContext, user: UserRow, meetId: string) {
+  const meeting = await requireMeeting(context, meetId);
+  await requireManager(context, meeting, user);
+  return planView(context, meeting);
+}
+
+/**
+ * Changes or removes (nothing planned) a plan before it starts: the host of a scheduled channel
+ * broadcast changes their mind on My Channel. A plan that has started, or an ended meeting, is refused.
+ */
+export async function replaceBroadcastPlan(context: AppContext, user: UserRow, meetId: string, plan: BroadcastPlan) {
+  const meeting = await requireMeeting(context, meetId);
+  await requireManager(context, meeting, user);
+  if (meeting.state === 'ended' || meeting.state === 'cancelled') throw gone('room.ended');
+  const [current] = await context.db.select().from(broadcastPlans).where(eq(broadcastPlans.meetingId, meeting.id));
+  if (current?.startedAt) throw conflict('broadcasts.plan_started');
+  // The plan goes live as the host: their connections, whoever (a co-host) edits it.
+  const [host] = await context.db.select().from(users).where(eq(users.id, meeting.hostId));
+  if (!host) throw gone('room.ended');
+  await checkBroadcastPlan(context, host, plan);
+  if (plan.destinations.length === 0 && !plan.record) {
+    await context.db
+      .delete(broadcastPlans)
+      .where(and(eq(broadcastPlans.meetingId, meeting.id), isNull(broadcastPlans.startedAt)));
+  } else {
+    await saveBroadcastPlan(context, meeting, plan);
+  }
+  return planView(context, meeting);
+}
+
+async function planView(context: AppContext, meeting: MeetingRow): Promise<BroadcastPlanView | null> {
+  const [row] = await context.db.select().from(broadcastPlans).where(eq(broadcastPlans.meetingId, meeting.id));
+  if (!row) return null;
+  const planned = row.destinations as DestinationRequest[];
+  const ids = planned.map((destination) => destination.connection_id);
+  const connections =
+    ids.length === 0
+      ? []
+      : await context.db
+          .select()
+          .from(streamConnections)
+          .where(and(inArray(streamConnections.id, ids), eq(streamConnections.userId, meeting.hostId)));
+  // A connection removed since has nothing left to show; it is skipped when the plan starts too.
+  const destinations = planned.flatMap((destination) => {
+    const connection = connections.find((found) => found.id === destination.connection_id);
+    return connection
+      ? [{ ...destination, platform: connection.platform, name: connection.name, status: connection.status }]
+      : [];
+  });
+  return { destinations, record: row.record, started: row.startedAt !== null };
 }
 
 const hostIsInTheRoom = sql`exists (select 1 from ${meetingAttendance} where ${meetingAttendance.meetingId} = ${meetings.id} and ${meetingAttendance.userId} = ${meetings.hostId} and ${meetingAttendance.leftAt} is null)`;

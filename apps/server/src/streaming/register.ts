@@ -1,12 +1,15 @@
 import type { AddressInfo } from 'node:net';
+import { closeWithin } from '../platform/close-within.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { registerBroadcastPlanRoutes } from './broadcast-plan-routes.js';
 import { registerBroadcastRoutes } from './broadcast-routes.js';
 import type { ComposerCapacity } from './broadcast-service.js';
 import type { Drivers } from './composer/broadcast-session.js';
 import { ComposerWorker } from './composer/composer-worker.js';
 import { startDueBroadcasts } from './broadcast-plans.js';
 import { deleteOrphanRecordings, registerRecordingFiles } from './recording-files.js';
+import { registerViewerRoutes } from './viewers/viewer-routes.js';
 
 const ORPHAN_SWEEP_MS = 60_000;
 /** How late a planned channel broadcast may start after its time (or after its host arrived). */
@@ -25,7 +28,9 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
     nudge: () => worker?.nudge(),
   };
   registerBroadcastRoutes(app, context, capacity);
+  registerBroadcastPlanRoutes(app, context);
   registerRecordingFiles(app, context.db, context.config.dataDir);
+  registerViewerRoutes(app, context);
   sweepOrphanRecordings(app, context);
   startPlannedBroadcasts(app, context, capacity);
   if (!worker) return;
@@ -36,7 +41,7 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
     const base = pageUrl ?? (address ? `http://${host}:${address.port}` : undefined);
     if (base) worker.start(base.replace(/\/$/, ''));
   });
-  app.addHook('onClose', () => worker.close());
+  app.addHook('onClose', () => closeWithin(app.log, 'composer worker', () => worker.close()));
 }
 
 /** Files of deleted meetings' recordings are removed within a minute (they stop being served at once). */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -39,6 +39,15 @@ export class SecretsBox {
   constructor(key: Buffer) {
     if (key.length !== KEY_BYTES) throw new Error(`a secrets key has ${KEY_BYTES} bytes`);
     this.key = Buffer.from(key);
+  }
+
+  /**
+   * A MAC of `text`, keyed per `purpose` (viewer grants, live-stream addresses): 32 hex digits that
+   * every process of the installation computes alike and nobody without the key can forge.
+   */
+  sign(purpose: string, text: string): string {
+    const purposeKey = createHmac('sha256', this.key).update(`meetcast:${purpose}`).digest();
+    return createHmac('sha256', purposeKey).update(text).digest('hex').slice(0, 32);
   }
 
   /** `v1.<iv>.<tag>.<ciphertext>`, each part base64url: a fresh IV per value, so equal secrets differ. */

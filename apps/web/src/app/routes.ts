@@ -31,7 +31,12 @@ export const PAGE_ROUTES: PageRoute[] = [
   { path: '/contacts', layout: 'main', page: () => import('../features/contacts/contacts-page') },
   { path: '/calendar', layout: 'main', page: () => import('../features/calendar/calendar-page') },
   { path: '/channels', layout: 'main', page: () => import('../features/channels/channels-page') },
-  { path: '/channels/:meetId', layout: 'main', page: () => import('../features/channels/channel-detail-page') },
+  {
+    path: '/channels/:meetId',
+    layout: 'main',
+    page: () => import('../features/channels/channel-detail-page'),
+    ns: ['viewer-chat'],
+  },
   { path: '/create-channel', layout: 'main', page: () => import('../features/channels/create-channel-page') },
   {
     path: '/my-channel',
@@ -47,12 +52,22 @@ export const PAGE_ROUTES: PageRoute[] = [
     ns: ['streaming'],
   },
   { path: '/profile', layout: 'main', page: () => import('../features/profile/profile-page') },
-  { path: '/room/:meetId', layout: 'main', page: () => import('../features/room/room-page'), ns: ['streaming'] },
+  {
+    path: '/room/:meetId',
+    layout: 'main',
+    page: () => import('../features/room/room-page'),
+    ns: ['streaming', 'viewer-chat'],
+  },
   { path: '/contact-us', layout: 'main', page: () => import('../features/contact-us/contact-us-page') },
 
   // Blank layout
   { path: '/channel', layout: 'blank', page: () => import('../features/channels/public-channels-page') },
-  { path: '/channel/:meetId', layout: 'blank', page: () => import('../features/channels/public-channel-page') },
+  {
+    path: '/channel/:meetId',
+    layout: 'blank',
+    page: () => import('../features/channels/public-channel-page'),
+    ns: ['viewer-chat'],
+  },
   { path: '/login', layout: 'blank', page: () => import('../features/auth/login-page'), ns: ['auth'] },
   {
     path: '/meetcast-names-login',
@@ -80,6 +95,12 @@ export const PAGE_ROUTES: PageRoute[] = [
   },
 
   // Bare: opened by the broadcast composer with a grant, never by people.
+  {
+    path: '/broadcast-layout',
+    layout: 'bare',
+    page: () => import('../features/room/broadcast-layout-standby'),
+    ns: ['room'],
+  },
   {
     path: '/broadcast-layout/:meetId',
     layout: 'bare',

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, broadcastDestinations, eq, liveBroadcasts, meetings, ne } from '@meetcast/db';
+import { and, broadcastDestinations, eq, liveBroadcasts, ne } from '@meetcast/db';
 import { notifyChannelFollowers } from '../../notifications/channel-followers.js';
 import type { AppContext } from '../../context.js';
+import { MeetingRepository } from '../../meeting-records/meeting-repository.js';
 import { issueGrant } from '../../rooms/grants.js';
 import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
 import type { Quality } from './capacity.js';
@@ -12,6 +13,7 @@ import { Encoder } from './encoder.js';
 import { MediaFanOut } from './media-fan-out.js';
 import { Pusher, type PusherState } from './pusher.js';
 import { Recorder } from './recorder.js';
+import { ViewerFeed } from './viewer-feed.js';
 
 type BroadcastRow = typeof liveBroadcasts.$inferSelect;
 export type Drivers = Record<DestinationRow['platform'], DestinationDriver>;
@@ -23,6 +25,8 @@ const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 interface RunningDestination {
   row: DestinationRow;
   pusher: Pusher | undefined;
+  /** The platform's answer to `prepare`; the pusher starts once this and the encode are there. */
+  ingestUrl: string | undefined;
   isLive: boolean;
   lastStatusAt: number;
 }
@@ -47,6 +51,8 @@ export interface SessionOptions {
 export class BroadcastSession {
   private encoder: Encoder | undefined;
   private recorder: Recorder | undefined;
+  /** The public channel page's player: WebRTC mountpoint and HLS (ADR 011). */
+  private viewerFeed: ViewerFeed | undefined;
   private recordingName: string | undefined;
   private readonly destinations = new Map<number, RunningDestination>();
   private encoderRestarts = 0;
@@ -55,6 +61,9 @@ export class BroadcastSession {
   isEnded = false;
   /** Destinations start once the encode runs: a pusher with nothing to send would look stalled. */
   private isEncoding = false;
+
+  /** When this composer took the broadcast: its step timings are counted from here. */
+  private readonly startedAt = Date.now();
 
   constructor(private readonly options: SessionOptions) {}
 
@@ -72,10 +81,12 @@ export class BroadcastSession {
 
   async start() {
     const { context, broadcast } = this.options;
-    const [meeting] = await context.db.select().from(meetings).where(eq(meetings.id, broadcast.meetingId));
+    const meeting = await new MeetingRepository(context.db).findById(broadcast.meetingId);
     if (!meeting) throw new Error('meeting gone');
-    const startedAt = Date.now();
-    const took = (step: string) => this.log(`${step} after ${Date.now() - startedAt} ms`);
+    const took = (step: string) => this.log(`${step} after ${Date.now() - this.startedAt} ms`);
+    // The platforms are asked for their ingest while the page opens (YouTube takes several calls);
+    // the pushers themselves start with the encode.
+    void this.syncDestinations().catch((error: unknown) => this.log('destinations not read', { err: error }));
     const { token } = await issueGrant(context.db, {
       meetingId: meeting.id,
       userId: null,
@@ -90,9 +101,17 @@ export class BroadcastSession {
     await browser.open(url);
     took('layout opened');
     await browser.ready(20_000);
-    took('layout ready');
+    took('layout ready (in the room)');
+    // The encode starts once the layout is in the room (not after every tile): started earlier, while
+    // the page loaded, it competed with it for two busy cores and its readers repeatedly failed to
+    // find the video's parameters ("dimensions not set"); see ADR 014.
     this.startEncoder();
     this.isEncoding = true;
+    for (const running of this.destinations.values()) this.startPusher(running);
+    // The channel page's player comes after the platforms: it must not delay their first bytes.
+    this.viewerFeed = new ViewerFeed(context, this.ledger, this.fanOut, this.id, (message) => this.log(message));
+    await this.viewerFeed.start(meeting);
+    took('viewer feed ready');
     if (broadcast.record) {
       mkdirSync(this.options.recordingsDir, { recursive: true });
       this.recordingName = newRecordingName(broadcast);
@@ -115,6 +134,7 @@ export class BroadcastSession {
   private startEncoder() {
     const encoder = new Encoder(this.ledger, this.options.stage.screen, this.options.quality);
     this.encoder = encoder;
+    encoder.once('data', () => this.log(`encoder first bytes after ${Date.now() - this.startedAt} ms`));
     encoder.on('data', (chunk) => this.fanOut.write(chunk));
     encoder.on('exit', (reason) => {
       this.log(reason);
@@ -130,15 +150,17 @@ export class BroadcastSession {
   async sync() {
     const { context } = this.options;
     const [row] = await context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.id, this.id));
-    const [meeting] = row
-      ? await context.db.select({ state: meetings.state }).from(meetings).where(eq(meetings.id, row.meetingId))
-      : [];
+    const meeting = row ? await new MeetingRepository(context.db).findById(row.meetingId) : undefined;
     if (!row || row.stopRequested || !meeting || meeting.state === 'ended' || meeting.state === 'cancelled') {
       await this.stop();
       return;
     }
-    if (!this.isEncoding) return;
-    const rows = await context.db
+    await this.syncDestinations();
+  }
+
+  /** Starts the destinations added (at once, or while live), ends the removed ones, writes figures. */
+  private async syncDestinations() {
+    const rows = await this.options.context.db
       .select()
       .from(broadcastDestinations)
       .where(eq(broadcastDestinations.broadcastId, this.id));
@@ -158,7 +180,13 @@ export class BroadcastSession {
   }
 
   private addDestination(row: DestinationRow) {
-    const running: RunningDestination = { row, pusher: undefined, isLive: false, lastStatusAt: 0 };
+    const running: RunningDestination = {
+      row,
+      pusher: undefined,
+      ingestUrl: undefined,
+      isLive: false,
+      lastStatusAt: 0,
+    };
     this.destinations.set(row.id, running);
     this.prepare(running, 0);
   }
@@ -173,19 +201,28 @@ export class BroadcastSession {
     void driver.prepare(row).then(
       ({ ingestUrl }) => {
         if (this.isEnded || !this.destinations.has(row.id)) return;
-        const pusher = new Pusher(
-          this.ledger,
-          this.fanOut,
-          ingestUrl,
-          () => this.encoder?.fps ?? 0,
-          (message) => this.log(message, { destinationId: row.id }),
-        );
-        running.pusher = pusher;
-        pusher.on('state', (state, error) => void this.onPusherState(running, state, error));
-        pusher.start();
+        this.log(`destination ready after ${Date.now() - this.startedAt} ms`, { destinationId: row.id });
+        running.ingestUrl = ingestUrl;
+        this.startPusher(running);
       },
       (error: unknown) => void this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1)),
     );
+  }
+
+  /** Pushes the encode to a destination whose ingest is known, once the encode runs. */
+  private startPusher(running: RunningDestination) {
+    if (!this.isEncoding || running.pusher || !running.ingestUrl || this.isEnded) return;
+    const { row } = running;
+    const pusher = new Pusher(
+      this.ledger,
+      this.fanOut,
+      running.ingestUrl,
+      () => this.encoder?.fps ?? 0,
+      (message) => this.log(`${message} (${Date.now() - this.startedAt} ms)`, { destinationId: row.id }),
+    );
+    running.pusher = pusher;
+    pusher.on('state', (state, error) => void this.onPusherState(running, state, error));
+    pusher.start();
   }
 
   private async retryOrFail(running: RunningDestination, error: unknown, attempt: number, again: () => void) {
@@ -267,7 +304,10 @@ export class BroadcastSession {
     if (this.isEnded) return;
     this.isEnded = true;
     this.log(failure ? `failed: ${failure}` : 'stopping');
-    await Promise.all([...this.destinations.values()].map((running) => this.endDestination(running)));
+    await Promise.all([
+      ...[...this.destinations.values()].map((running) => this.endDestination(running)),
+      this.viewerFeed?.stop(),
+    ]);
     await this.encoder?.stop();
     let recording: { file: string; seconds: number } | undefined;
     if (this.recorder) {

@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { ProcessLedger } from './child-processes.js';
+import { killProcessesMentioning, ProcessLedger } from './child-processes.js';
 import { LayoutBrowser } from './layout-browser.js';
 import { VirtualScreen } from './virtual-screen.js';
 
@@ -14,6 +14,7 @@ export class ComposerStage {
   readonly ledger: ProcessLedger;
   readonly screen: VirtualScreen;
   readonly browser: LayoutBrowser;
+  private isStopped = false;
 
   constructor(
     readonly folder: string,
@@ -26,16 +27,22 @@ export class ComposerStage {
     this.browser = new LayoutBrowser(folder, this.screen, log);
   }
 
-  async start() {
+  /** With `pageBaseUrl` (a spare), the browser also waits on the layout's standby page there. */
+  async start(pageBaseUrl?: string) {
     await this.screen.start();
     await this.browser.start();
+    if (this.isStopped) throw new Error('composer stage stopped while starting');
+    if (pageBaseUrl) await this.browser.standby(pageBaseUrl);
     return this;
   }
 
   async stop() {
+    this.isStopped = true;
     await this.browser.stop();
     await this.screen.stop();
     this.ledger.killAll();
+    // A Chromium still being launched when the stage stops is not known to the browser yet.
+    killProcessesMentioning(`${this.folder}/`);
     rmSync(this.folder, { recursive: true, force: true });
   }
 }

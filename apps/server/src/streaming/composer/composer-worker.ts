@@ -8,7 +8,7 @@ import { BroadcastSession, type Drivers } from './broadcast-session.js';
 import { pickQuality, qualityNamed, type Quality } from './capacity.js';
 import { killLeftovers } from './child-processes.js';
 import { ComposerStage } from './composer-stage.js';
-import { freeDisplayNumber } from './virtual-screen.js';
+import { claimDisplayNumber } from './virtual-screen.js';
 
 /** A composer silent for this long has died: another worker takes its broadcast over. */
 export const HEARTBEAT_STALE_MS = 15_000;
@@ -32,12 +32,13 @@ export interface ComposerWorkerOptions {
  */
 export class ComposerWorker {
   readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  private readonly sessions = new Map<number, { session: BroadcastSession; quality: Quality; display: number }>();
+  private readonly sessions = new Map<number, { session: BroadcastSession; quality: Quality }>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private isTicking = false;
+  private isNudgedMeanwhile = false;
   private pageBaseUrl: string | undefined;
-  private spare: Promise<ComposerStage> | undefined;
-  private spareDisplay: number | undefined;
+  /** The stage kept ready, and its start (which may still be running; undefined if it failed). */
+  private spare: { stage: ComposerStage; started: Promise<ComposerStage | undefined> } | undefined;
   private isClosed = false;
 
   constructor(
@@ -71,13 +72,23 @@ export class ComposerWorker {
     );
   }
 
+  /**
+   * Syncs and claims now (a broadcast was started or changed here). A nudge during a tick runs
+   * another right after it, instead of being lost until the next timer tick 2 s later.
+   */
   nudge() {
-    if (this.isTicking || !this.pageBaseUrl) return;
+    if (!this.pageBaseUrl) return;
+    if (this.isTicking) {
+      this.isNudgedMeanwhile = true;
+      return;
+    }
     this.isTicking = true;
+    this.isNudgedMeanwhile = false;
     this.tick()
       .catch((error: unknown) => this.context.log.error({ err: error }, 'composer: tick failed'))
       .finally(() => {
         this.isTicking = false;
+        if (this.isNudgedMeanwhile) this.nudge();
       });
   }
 
@@ -153,7 +164,7 @@ export class ComposerWorker {
       pageBaseUrl: this.pageBaseUrl!,
       recordingsDir: this.recordingsDir,
     });
-    this.sessions.set(claimed.id, { session, quality, display: stage.displayNumber });
+    this.sessions.set(claimed.id, { session, quality });
     session.start().then(
       () => {
         this.nudge();
@@ -167,9 +178,7 @@ export class ComposerWorker {
   }
 
   private newStage(): ComposerStage {
-    const taken = new Set([...this.sessions.values()].map((entry) => entry.display));
-    if (this.spareDisplay !== undefined) taken.add(this.spareDisplay);
-    const display = freeDisplayNumber(taken);
+    const display = claimDisplayNumber();
     return new ComposerStage(join(this.rootFolder, this.id, `stage-${display}`), display, (message) =>
       this.context.log.info(`composer: ${message}`),
     );
@@ -179,21 +188,27 @@ export class ComposerWorker {
   private async takeStage(): Promise<ComposerStage> {
     const spare = this.spare;
     this.spare = undefined;
-    this.spareDisplay = undefined;
-    const ready = spare ? await spare.catch(() => undefined) : undefined;
-    return ready ?? (await this.newStage().start());
+    const ready = spare ? await spare.started : undefined;
+    if (ready) return ready;
+    const stage = this.newStage();
+    try {
+      return await stage.start();
+    } catch (error) {
+      await stage.stop();
+      throw error;
+    }
   }
 
   /** Keeps one stage started, when spares are wanted and this machine has room for another broadcast. */
   private prepareSpare() {
     if (this.spare || this.options.spares < 1 || this.isClosed || !this.quality()) return;
     const stage = this.newStage();
-    this.spareDisplay = stage.displayNumber;
-    this.spare = stage.start().catch(async (error: unknown) => {
-      this.context.log.error({ err: error }, 'composer: spare failed to start');
+    const started = stage.start(this.pageBaseUrl).catch(async (error: unknown) => {
+      if (!this.isClosed) this.context.log.error({ err: error }, 'composer: spare failed to start');
       await stage.stop();
-      throw error;
+      return undefined;
     });
+    this.spare = { stage, started };
   }
 
   /** Folders of workers of this machine whose process is gone: kill what they left running. */
@@ -218,7 +233,8 @@ export class ComposerWorker {
     clearInterval(this.timer);
     const spare = this.spare;
     this.spare = undefined;
-    await spare?.then((stage) => stage.stop()).catch(() => undefined);
+    // Stopped even while it is still starting: a shutdown must not wait for Chromium to come up.
+    await spare?.stage.stop();
     await Promise.all([...this.sessions.values()].map((entry) => entry.session.stop()));
     this.sessions.clear();
   }

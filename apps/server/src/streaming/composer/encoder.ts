@@ -11,6 +11,9 @@ import type { VirtualScreen } from './virtual-screen.js';
  * stdout. Every destination, the recording and the watch page are fed from these bytes; nothing
  * here ever waits for them (see MediaFanOut).
  */
+/** About half a second of frames at 30 fps. */
+const GRAB_QUEUE_FRAMES = 16;
+
 export class Encoder extends EventEmitter<{ data: [Buffer]; exit: [string] }> {
   private child: ChildProcess | undefined;
   fps = 0;
@@ -32,8 +35,10 @@ export class Encoder extends EventEmitter<{ data: [Buffer]; exit: [string] }> {
       '-loglevel',
       'error',
       '-nostdin',
+      // A short queue of grabbed frames: when the encoder falls behind (a busy machine), the grabber
+      // waits and frames are skipped, rather than 512 frames (17 s) queueing up as delay.
       '-thread_queue_size',
-      '512',
+      String(GRAB_QUEUE_FRAMES),
       '-f',
       'x11grab',
       '-draw_mouse',

@@ -2,13 +2,30 @@ import type { Readable } from 'node:stream';
 
 /**
  * ffmpeg arguments of every reader of the encode (pushers, the recorder): MPEG-TS on stdin, copied.
- * Probing reads ahead, it does not hold the stream back: it may take a slow first keyframe's time.
+ * MPEG-TS may add streams at any time, so ffmpeg probes its whole window before writing anything,
+ * on a stream made in real time: 3 s held every destination's first bytes back by as much (a pipe
+ * measured 6.3–7.9 s to first bytes with 3 s, 2.0–3.4 s with 0.5 s). A reader starts at a keyframe
+ * with the tables (MediaFanOut), so its first packets carry both streams' parameters; 1 s keeps a
+ * margin for an encode starting on a busy machine.
  */
 export const COPY_FROM_ENCODE = [
   ...['-hide_banner', '-loglevel', 'error'],
-  ...['-analyzeduration', '3000000', '-probesize', '5000000'],
+  ...['-analyzeduration', '1000000', '-probesize', '5000000'],
   ...['-f', 'mpegts', '-i', 'pipe:0', '-c', 'copy'],
 ];
+
+/** The same arguments probing `seconds` instead (see COPY_FROM_ENCODE). */
+export function copyFromEncodeProbing(seconds: number) {
+  return COPY_FROM_ENCODE.map((argument, index, all) =>
+    all[index - 1] === '-analyzeduration' ? String(Math.round(seconds * 1_000_000)) : argument,
+  );
+}
+
+/**
+ * The recording's reader: no one waits for its first bytes, so it keeps the 3 s probe (with 1 s,
+ * recordings of an encode started on a busy machine failed to be written).
+ */
+export const RECORD_FROM_ENCODE = copyFromEncodeProbing(3);
 
 export interface FfmpegProgress {
   frame: number;

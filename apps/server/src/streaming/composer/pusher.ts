@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { stopChild, type ProcessLedger } from './child-processes.js';
-import { COPY_FROM_ENCODE, keepTail, readProgress } from './ffmpeg-progress.js';
+import { copyFromEncodeProbing, keepTail, readProgress } from './ffmpeg-progress.js';
 import type { MediaFanOut } from './media-fan-out.js';
 
 export type PusherState = 'starting' | 'live' | 'reconnecting' | 'failed' | 'ended';
@@ -61,7 +61,10 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     const child = this.ledger.spawn(
       'ffmpeg',
       [
-        ...COPY_FROM_ENCODE,
+        // 3 s of probing: with 1 s, an encode that has just started on a busy machine (two composers
+        // on two cores in CI) often did not show its video's parameters ("dimensions not set") and
+        // every destination kept failing; the second it would save is not worth that.
+        ...copyFromEncodeProbing(3),
         '-f',
         'flv',
         '-flvflags',
@@ -128,6 +131,7 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
         };
       }
       // Bytes still leaving a second after the first did: the receiver took the stream, not just the handshake.
+      if (this.firstBytesAt === undefined) this.log('pusher: first bytes out');
       this.firstBytesAt ??= now;
       if (this.state !== 'live' && now - this.firstBytesAt >= 1000) {
         this.hasBeenLive = true;

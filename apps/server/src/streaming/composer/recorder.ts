@@ -2,7 +2,7 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { renameSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { stopChild, type ProcessLedger } from './child-processes.js';
-import { COPY_FROM_ENCODE, keepTail } from './ffmpeg-progress.js';
+import { keepTail, RECORD_FROM_ENCODE } from './ffmpeg-progress.js';
 import type { MediaFanOut } from './media-fan-out.js';
 
 const run = promisify(execFile);
@@ -33,7 +33,7 @@ export class Recorder {
       'ffmpeg',
       [
         '-y',
-        ...COPY_FROM_ENCODE,
+        ...RECORD_FROM_ENCODE,
         // MPEG-TS carries AAC with ADTS headers; MP4 wants them as codec configuration.
         '-bsf:a',
         'aac_adtstoasc',

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopChild, waitFor, type ProcessLedger } from './child-processes.js';
 import type { ChildProcess } from 'node:child_process';
@@ -15,6 +15,7 @@ export interface ScreenSize {
 export class VirtualScreen {
   private xvfb: ChildProcess | undefined;
   private pulse: ChildProcess | undefined;
+  private isStopped = false;
   readonly display: string;
   readonly pulseServer: string;
   readonly audioSource = 'composer.monitor';
@@ -72,20 +73,49 @@ export class VirtualScreen {
 
   async stop() {
     await Promise.all([stopChild(this.pulse, 2000), stopChild(this.xvfb, 2000)]);
+    // Once only: a second stop must not free the number another stage has claimed since.
+    if (this.isStopped) return;
+    this.isStopped = true;
+    releaseDisplayNumber(Number(this.display.slice(1)));
   }
 }
 
-/** A display number no live X server holds; a lock left by a killed one is cleared. */
-export function freeDisplayNumber(taken: Set<number>, from = 90): number {
+/**
+ * Claims a display number that no live X server and no other composer on this machine holds. The
+ * claim is a file created exclusively, so two server processes starting composers at the same moment
+ * cannot both pick the number whose X server has not written its lock yet; claims and locks left by
+ * dead processes are cleared.
+ */
+export function claimDisplayNumber(from = 90): number {
   for (let number = from; number < from + 200; number += 1) {
-    if (taken.has(number)) continue;
-    const lock = `/tmp/.X${number}-lock`;
-    if (!existsSync(lock)) return number;
-    const pid = Number(readFileSync(lock, 'utf8').trim());
-    if (pid > 0 && existsSync(`/proc/${pid}`)) continue;
-    rmSync(lock, { force: true });
+    if (isHeldByLiveProcess(`/tmp/.X${number}-lock`)) continue;
+    rmSync(`/tmp/.X${number}-lock`, { force: true });
     rmSync(`/tmp/.X11-unix/X${number}`, { force: true });
-    return number;
+    const claim = claimFile(number);
+    if (isHeldByLiveProcess(claim)) continue;
+    rmSync(claim, { force: true });
+    try {
+      writeFileSync(claim, String(process.pid), { flag: 'wx' });
+      return number;
+    } catch {
+      // Claimed by another process meanwhile.
+    }
   }
   throw new Error('no free X display');
+}
+
+export function releaseDisplayNumber(number: number) {
+  rmSync(claimFile(number), { force: true });
+}
+
+const claimFile = (number: number) => `/tmp/.meetcast-display-${number}.claim`;
+
+function isHeldByLiveProcess(file: string): boolean {
+  if (!existsSync(file)) return false;
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return pid > 0 && existsSync(`/proc/${pid}`);
+  } catch {
+    return true;
+  }
 }

@@ -11,6 +11,7 @@ export function BroadcastList({
   empty,
   linkBase,
   renderActions,
+  renderDetails,
 }: {
   title: string;
   broadcasts: Broadcast[];
@@ -19,6 +20,8 @@ export function BroadcastList({
   linkBase: string;
   /** What the owner may do with each broadcast (My Channel: Go live). */
   renderActions?: (broadcast: Broadcast) => ReactNode;
+  /** More about each broadcast, under its time (My Channel: its go-live plan). */
+  renderDetails?: (broadcast: Broadcast) => ReactNode;
 }) {
   const { t, i18n } = useTranslation('channels');
   const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'medium', timeStyle: 'short' });
@@ -44,6 +47,7 @@ export function BroadcastList({
                     {format.format(broadcast.start_time * 1000)}
                   </time>
                 </p>
+                {renderDetails?.(broadcast)}
               </div>
               <span className="flex flex-wrap items-center gap-3">
                 <span className="text-xs font-semibold uppercase text-slate-500 dark:text-slate-400">

@@ -7,6 +7,7 @@ import { BroadcastList } from './broadcast-list';
 import { ChannelHero, FollowButton, SignInToFollowLink } from './channel-hero';
 import { ChannelStage } from './channel-stage';
 import { ShareLinks } from './share-links';
+import { ViewerChat } from '../viewer-chat';
 
 /** A channel or a broadcast, the same in the app (`/channels/…`) and on the public pages (`/channel/…`). */
 export function ChannelPageView({
@@ -22,6 +23,7 @@ export function ChannelPageView({
   const navigate = useNavigate();
   const channel = page.channel;
   const publicPath = `/channel/${page.broadcast?.url_slug ?? channel?.slug ?? ''}`;
+  const chatMeetId = page.broadcast?.url_slug ?? channel?.live?.url_slug;
   return (
     <div className="space-y-6">
       {channel && (
@@ -41,6 +43,7 @@ export function ChannelPageView({
         />
       )}
       <ChannelStage page={page} />
+      {chatMeetId && <ViewerChat key={chatMeetId} meetId={chatMeetId} className="max-h-[32rem]" />}
       <Panel title={t('share.title')}>
         <ShareLinks path={publicPath} title={page.broadcast?.name ?? channel?.name ?? ''} />
       </Panel>

@@ -1,10 +1,15 @@
 import { meetingRoomPath } from '@meetcast/contracts';
 import type { Broadcast, ChannelPage } from '@meetcast/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BroadcastIcon, ClockIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
 import { LiveBadge } from './channel-hero';
+import { BroadcastScreen, hasScreen } from './player/broadcast-screen';
+import { useBroadcastViewer } from './player/use-broadcast-viewer';
+import { CHANNELS_KEY } from './use-channels';
 import { useCountdown } from './use-countdown';
 
 const JOIN =
@@ -34,13 +39,21 @@ function Countdown({ target }: { target: number }) {
 }
 
 /**
- * What is on now: the broadcast that is live, the next one with a countdown, or "offline". The live
- * player arrives with the streaming feature; until then a live broadcast opens its meeting room.
+ * What is on now: the broadcast that is live (its player), the next one with a countdown, the
+ * replay of one that ended, or "offline". It follows the broadcast while the page is open: the
+ * broadcast is asked for every few seconds, and a change of its state refreshes the page's data.
  */
 export function ChannelStage({ page }: { page: ChannelPage }) {
   const { t, i18n } = useTranslation('channels');
   const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'full', timeStyle: 'short' });
   const focus: Broadcast | undefined = page.broadcast ?? page.channel?.live ?? page.channel?.upcoming[0] ?? undefined;
+  const viewer = useBroadcastViewer(focus?.url_slug).data;
+  const queryClient = useQueryClient();
+  const streamState = viewer?.state;
+  useEffect(() => {
+    if (streamState) void queryClient.invalidateQueries({ queryKey: [...CHANNELS_KEY, 'page'] });
+  }, [streamState, queryClient]);
+  const showsScreen = hasScreen(viewer);
   const state = focus?.state ?? 'offline';
   // A broadcast outside any channel has no hero above it: its name is the page's heading.
   const Heading = page.channel ? 'h2' : 'h1';
@@ -82,13 +95,18 @@ export function ChannelStage({ page }: { page: ChannelPage }) {
               <p className="text-sm opacity-90">{t('stage.host', { name: page.broadcast.host.username })}</p>
             )}
           </div>
-          {state === 'live' && (
+          {state === 'live' && !showsScreen && (
             <Link to={meetingRoomPath(focus)} className={JOIN}>
               {t('stage.watch')}
             </Link>
           )}
           {state === 'scheduled' && <Countdown target={focus.start_time} />}
-          {state === 'ended' && <p className="text-sm font-medium">{t('stage.ended')}</p>}
+          {state === 'ended' && !showsScreen && <p className="text-sm font-medium">{t('stage.ended')}</p>}
+          {viewer && showsScreen && (
+            <div className="w-full">
+              <BroadcastScreen viewer={viewer} title={focus.name} />
+            </div>
+          )}
         </div>
       )}
     </section>

@@ -10,6 +10,7 @@ import { GoLiveAction } from '../live-studio';
 import { RecordingsSection } from '../streaming';
 import { ChannelMessage } from './channel-message';
 import { BroadcastList } from './broadcast-list';
+import { PlannedGoLive } from './broadcast-plan';
 import { ChannelHero } from './channel-hero';
 import { ScheduleBroadcastDialog } from './schedule-broadcast-dialog';
 import { ShareLinks } from './share-links';
@@ -91,6 +92,11 @@ export default function MyChannelPage() {
           renderActions={(broadcast) =>
             broadcast.state === 'scheduled' && (
               <GoLiveAction meetId={broadcast.url_slug} meetingTitle={broadcast.name} />
+            )
+          }
+          renderDetails={(broadcast) =>
+            broadcast.state === 'scheduled' && (
+              <PlannedGoLive meetId={broadcast.url_slug} meetingTitle={broadcast.name} />
             )
           }
         />

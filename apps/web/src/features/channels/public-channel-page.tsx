@@ -7,6 +7,7 @@ import { PageSpinner } from '../../components/spinner';
 import { ChannelMessage } from './channel-message';
 import { useCurrentUser } from '../session';
 import { ChannelPageView } from './channel-page-view';
+import { ChannelStage } from './channel-stage';
 import { useChannelPage, useFollow } from './use-channels';
 
 /** `/channel/{meetId}`: the public page of a channel or broadcast; blank layout, no sign-in. */
@@ -16,6 +17,23 @@ export default function PublicChannelPage() {
   const user = useCurrentUser();
   const page = useChannelPage(meetId, { withToken: user !== undefined });
   useFollowAfterSignIn(user !== undefined ? page.data?.channel : undefined);
+  const [searchParams] = useSearchParams();
+  if (searchParams.get('embed') === '1') {
+    // The embeddable player (oEmbed, ADR 011): only the stage, and a way to the full page.
+    return (
+      <main className="p-2">
+        {page.data ? <ChannelStage page={page.data} /> : <PageSpinner label={t('loading')} />}
+        <a
+          href={`/channel/${encodeURIComponent(meetId)}`}
+          target="_blank"
+          rel="noopener"
+          className="mt-1 inline-block text-xs font-semibold text-primary-700 underline dark:text-primary-300"
+        >
+          {t('embed.open_full')}
+        </a>
+      </main>
+    );
+  }
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-8">
       {page.isPending ? (

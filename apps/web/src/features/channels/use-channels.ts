@@ -60,6 +60,8 @@ export function useChannelPage(slug: string, options: { withToken?: boolean } = 
         )
       ).data,
     retry: false,
+    // Scheduled → live → ended shows up without a reload (the player polls its own state faster).
+    refetchInterval: 15_000,
   });
 }
 

@@ -1,4 +1,4 @@
-import type { StreamConnection } from '@meetcast/contracts';
+import type { DestinationRequest, StreamConnection } from '@meetcast/contracts';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/spinner';
@@ -6,15 +6,35 @@ import { useStreamConnections } from '../streaming';
 import { DestinationPicker } from './destination-picker';
 import { newDestinationDraft, planGoLive, type DestinationDraft } from './destination-requests';
 
+/** A plan saved before (My Channel's planned broadcasts), as the form's starting point. */
+export interface SavedGoLivePlan {
+  destinations: DestinationRequest[];
+  record: boolean;
+}
+
+function draftOf(request: DestinationRequest, meetingTitle: string): DestinationDraft {
+  return {
+    ...newDestinationDraft(meetingTitle),
+    title: request.title ?? '',
+    description: request.description ?? '',
+    privacy: request.privacy ?? 'public',
+    // Only the category's id is kept with a plan; it stands for its name until another is picked.
+    category: request.category ? { id: request.category, name: request.category } : null,
+  };
+}
+
 /**
  * The choice before a broadcast: which connections, each platform's fields, and whether to record.
- * The room's Go live form and the channel's Schedule broadcast dialog both ask it.
+ * The room's Go live form and the channel's Schedule broadcast dialog both ask it; My Channel
+ * starts it from a saved plan.
  */
-export function useGoLivePlan(meetingTitle: string) {
+export function useGoLivePlan(meetingTitle: string, saved?: SavedGoLivePlan) {
   const connections = useStreamConnections();
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [drafts, setDrafts] = useState<Record<number, DestinationDraft>>({});
-  const [record, setRecord] = useState(false);
+  const [chosen, setChosen] = useState<number[]>(() => saved?.destinations.map((d) => d.connection_id) ?? []);
+  const [drafts, setDrafts] = useState<Record<number, DestinationDraft>>(() =>
+    Object.fromEntries((saved?.destinations ?? []).map((d) => [d.connection_id, draftOf(d, meetingTitle)])),
+  );
+  const [record, setRecord] = useState(saved?.record ?? false);
   const [isChecking, setIsChecking] = useState(false);
   const list = connections.data ?? [];
   const plan = planGoLive({ chosen, drafts, record }, list);

@@ -17,6 +17,13 @@ const NO_LOCAL_MEDIA: LocalMedia = {
   choice: {},
   canChooseSpeaker: false,
   error: undefined,
+  background: {
+    isSupported: false,
+    choice: { kind: 'none' },
+    choose: () => undefined,
+    image: undefined,
+    addImage: () => undefined,
+  },
   setAudioOn: () => undefined,
   setVideoOn: () => Promise.resolve(undefined),
   chooseDevice: () => Promise.resolve(undefined),
@@ -56,7 +63,13 @@ export default function BroadcastLayoutPage() {
   const grant = useMemo(() => new URLSearchParams(window.location.hash.slice(1)).get('grant') ?? '', []);
   const { state } = useRoomSocket(grant || undefined, false);
   const isInRoom = state.phase === 'in-room';
+  const cameraOn = useMemo(
+    () => Object.values(state.participants).flatMap((p) => (p.video ? [p.id] : [])),
+    [state.participants],
+  );
+  // The composer's watchdog repairs what it receives too; the audience is not shown its labels.
   const media = useRoomMedia({
+    cameraOn,
     access: state.media,
     isInRoom,
     grant,
@@ -82,6 +95,7 @@ export default function BroadcastLayoutPage() {
         layout={hasScreen || hasSpeaker ? 'speaker' : 'grid'}
         talking={media.talking}
         quality={{}}
+        health={{}}
         sinkId={undefined}
         reactions={{}}
         preferLayer={media.preferLayer}

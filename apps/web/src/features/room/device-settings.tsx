@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { cn } from '../../lib/cn';
+import { BackgroundPicker } from './effects/background-picker';
 import { LevelMeter } from './media/local-media';
 import type { LocalMedia } from './use-local-media';
 
@@ -75,7 +76,8 @@ function DevicePicker({
 
 /**
  * Camera, microphone (with its level) and speaker pickers, shared by the pre-join screen and the
- * call's device menu. The speaker picker is left out where the browser cannot choose an output.
+ * call's device menu. The speaker picker is left out where the browser cannot choose an output, the
+ * background picker where the browser cannot process camera frames.
  */
 export function DeviceSettings({
   local,
@@ -115,6 +117,7 @@ export function DeviceSettings({
           onChange={(id) => choose('audioOutput', id)}
         />
       )}
+      {local.background.isSupported && <BackgroundPicker control={local.background} />}
     </div>
   );
 }

@@ -6,11 +6,13 @@ import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { isBroadcastActive, LiveBadge, LivePanel, useLiveBroadcast } from '../live-studio';
+import { RoomChatTabs } from '../viewer-chat';
 import type { Joined } from './pre-join';
 import { CloseIcon } from '../../components/icons';
 import { ChatPanel } from './chat-panel';
 import { DeviceMenu } from './device-menu';
 import { ParticipantsPanel } from './participants-panel';
+import { PollsPanel, usePollToasts } from './polls-panel';
 import { RoomNotice } from './room-notice';
 import { RoomToolbar } from './room-toolbar';
 import { buildTiles, Stage } from './stage';
@@ -21,12 +23,28 @@ import { useKnockToasts } from './use-knock-toasts';
 import { useRoomSocket } from './use-room-socket';
 
 /** The meeting once joined: lobby wait, the stage, the toolbar, chat and people panels. */
-export function InCall({ joined, local, onLeave }: { joined: Joined; local: LocalMedia; onLeave: () => void }) {
+export function InCall({
+  joined,
+  local,
+  onLeave,
+  onGrantRefused,
+}: {
+  joined: Joined;
+  local: LocalMedia;
+  onLeave: () => void;
+  /** The room refused the grant (expired, or its session is over): back to the pre-join screen. */
+  onGrantRefused: (hasExpired: boolean) => void;
+}) {
   const { t } = useTranslation('room');
-  const [panel, setPanel] = useState<'chat' | 'people' | 'live' | undefined>();
+  const [panel, setPanel] = useState<'chat' | 'people' | 'polls' | 'live' | undefined>();
   const [layout, setLayout] = useState<'grid' | 'speaker'>('grid');
   const { state, dispatch, send } = useRoomSocket(joined.grant, panel === 'chat');
+  const cameraOn = useMemo(
+    () => Object.values(state.participants).flatMap((p) => (p.video ? [p.id] : [])),
+    [state.participants],
+  );
   const media = useRoomMedia({
+    cameraOn,
     access: state.media,
     isInRoom: state.phase === 'in-room',
     grant: joined.grant,
@@ -61,6 +79,11 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
     // Only a new moderation event acts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.moderation?.key]);
+
+  const refusal = state.phase === 'error' || state.phase === 'ended' ? state.error : undefined;
+  useEffect(() => {
+    if (refusal === 'unauthorized' || refusal === 'meeting_ended') onGrantRefused(refusal === 'unauthorized');
+  }, [refusal, onGrantRefused]);
 
   useEffect(() => {
     if (panel === 'chat') dispatch({ type: 'chat-read' });
@@ -99,6 +122,15 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
     [send, t],
   );
   useKnockToasts(state.lobby, isRoomHost && state.phase === 'in-room', onHost);
+  usePollToasts(state.polls, panel === 'polls', state.self?.display_name);
+  const vote = useCallback(
+    async (pollId: number, choice: number) => {
+      const ack = await send({ type: 'poll.vote', poll_id: pollId, choice });
+      if (ack.ok) dispatch({ type: 'poll-voted', pollId, choice });
+      return ack;
+    },
+    [send, dispatch],
+  );
 
   const copyLink = useCallback(() => {
     const link = `${window.location.origin}${meetingRoomPath({ url_slug: slug })}`;
@@ -183,6 +215,7 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
             layout={layout}
             talking={media.talking}
             quality={media.quality}
+            health={media.health}
             sinkId={local.choice.audioOutput}
             reactions={reactions}
             preferLayer={media.preferLayer}
@@ -200,11 +233,26 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
             </button>
             {panel === 'live' ? (
               <LivePanel meetId={slug} meetingTitle={meetingName} canStart={isRoomHost} />
+            ) : panel === 'polls' ? (
+              <PollsPanel
+                polls={state.polls}
+                isHost={isRoomHost}
+                onAsk={(question, options) => send({ type: 'host.poll-create', question, options })}
+                onVote={vote}
+                onClose={(pollId) => onHost({ type: 'host.poll-close', poll_id: pollId })}
+              />
             ) : panel === 'chat' ? (
-              <ChatPanel
-                messages={state.chat}
-                selfId={state.self?.id}
-                onSend={async (text) => (await send({ type: 'chat.send', text })).ok}
+              <RoomChatTabs
+                meetId={slug}
+                grant={joined.grant}
+                hasBroadcast={canGoLive && Boolean(broadcast)}
+                roomChat={
+                  <ChatPanel
+                    messages={state.chat}
+                    selfId={state.self?.id}
+                    onSend={async (text) => (await send({ type: 'chat.send', text })).ok}
+                  />
+                }
               />
             ) : (
               <ParticipantsPanel
@@ -236,6 +284,11 @@ export function InCall({ joined, local, onLeave }: { joined: Joined; local: Loca
         onToggleChat={actions.toggleChat}
         deviceMenu={<DeviceMenu local={local} />}
         onTogglePeople={() => setPanel((current) => (current === 'people' ? undefined : 'people'))}
+        polls={{
+          isOpen: panel === 'polls',
+          unanswered: state.polls.filter((poll) => !poll.closed && poll.my_choice === null).length,
+          onToggle: () => setPanel((current) => (current === 'polls' ? undefined : 'polls')),
+        }}
         live={
           canGoLive
             ? {

@@ -22,6 +22,8 @@ export function PreJoin({
   onWaitingForHost,
   local,
   initialPassword,
+  initialName,
+  notice,
   onJoined,
 }: {
   meeting: RoomMeeting;
@@ -32,11 +34,15 @@ export function PreJoin({
   onWaitingForHost: () => void;
   local: LocalMedia;
   initialPassword: string | undefined;
+  /** The name this tab joined with before (kept for the tab). */
+  initialName?: string;
+  /** Why the call was left for this screen (a kept grant that expired). */
+  notice?: string;
   onJoined: (joined: Joined) => void;
 }) {
   const { t } = useTranslation('room');
   const user = useCurrentUser();
-  const [name, setName] = useState('');
+  const [name, setName] = useState(initialName ?? '');
   const [password, setPassword] = useState(initialPassword ?? '');
   const [isPasswordShown, setIsPasswordShown] = useState(meeting.is_password === 1 && !isHost && !initialPassword);
   const [passwordError, setPasswordError] = useState<string>();
@@ -187,6 +193,14 @@ export function PreJoin({
             error={passwordError}
             onChange={(event) => setPassword(event.target.value)}
           />
+        )}
+        {notice && (
+          <p
+            role="status"
+            className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          >
+            {notice}
+          </p>
         )}
         {error && (
           <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">

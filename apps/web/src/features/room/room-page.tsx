@@ -6,6 +6,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/spinner';
 import { ApiError, apiPost } from '../../lib/api';
 import { InCall } from './in-call';
+import { forgetJoined, recallJoined, recallName, rememberJoined } from './joined-session';
 import { PreJoin, type Joined } from './pre-join';
 import { RoomNotice } from './room-notice';
 import { useLocalMedia } from './use-local-media';
@@ -22,8 +23,10 @@ export default function RoomPage() {
   const { t } = useTranslation('room');
   const { meetId = '' } = useParams();
   const [search] = useSearchParams();
-  const [joined, setJoined] = useState<Joined>();
+  // A reload during the call goes back in with the grant this tab kept.
+  const [joined, setJoined] = useState<Joined | undefined>(() => recallJoined(meetId));
   const [hasLeft, setHasLeft] = useState(false);
+  const [rejoinNotice, setRejoinNotice] = useState<string>();
   const local = useLocalMedia();
   const room = useQuery({
     queryKey: ['room', meetId],
@@ -33,12 +36,32 @@ export default function RoomPage() {
     // An instant meeting whose host is away: ask again until they start it, then the guest goes in.
     refetchInterval: (query) => (isWaitingForHost(query.state.data?.data) ? WAITING_POLL_MS : false),
   });
+  const refetchRoom = room.refetch;
   const onLeave = useCallback(() => {
+    forgetJoined(meetId);
     setJoined(undefined);
     setHasLeft(true);
-  }, []);
+  }, [meetId]);
+  const onJoined = useCallback(
+    (next: Joined) => {
+      rememberJoined(meetId, next);
+      setRejoinNotice(undefined);
+      setJoined(next);
+    },
+    [meetId],
+  );
+  // The kept grant no longer opens the room (it expired, or its session is over): join again.
+  const onGrantRefused = useCallback(
+    (hasExpired: boolean) => {
+      forgetJoined(meetId);
+      setJoined(undefined);
+      setRejoinNotice(hasExpired ? t('prejoin.rejoin_expired') : undefined);
+      void refetchRoom();
+    },
+    [meetId, t, refetchRoom],
+  );
 
-  if (joined) return <InCall joined={joined} local={local} onLeave={onLeave} />;
+  if (joined) return <InCall joined={joined} local={local} onLeave={onLeave} onGrantRefused={onGrantRefused} />;
   // The layout leaves the landmark to the room: the call has its own <main>, every other state this one.
   return <main id="main">{beforeTheCall()}</main>;
 
@@ -77,7 +100,9 @@ export default function RoomPage() {
         onWaitingForHost={() => void room.refetch()}
         local={local}
         initialPassword={search.get('password') ?? undefined}
-        onJoined={setJoined}
+        initialName={recallName(meetId)}
+        notice={rejoinNotice}
+        onJoined={onJoined}
       />
     );
   }

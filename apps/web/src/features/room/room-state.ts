@@ -3,6 +3,7 @@ import type {
   LobbyEntry,
   MediaAccess,
   Participant,
+  Poll,
   RoomErrorReason,
   RoomMeeting,
   RoomServerEvent,
@@ -19,6 +20,7 @@ export interface RoomState {
   lobby: LobbyEntry[];
   chat: ChatMessage[];
   unreadChat: number;
+  polls: Poll[];
   locked: boolean;
   meeting: RoomMeeting | undefined;
   media: MediaAccess | null;
@@ -37,6 +39,7 @@ export const initialRoomState: RoomState = {
   lobby: [],
   chat: [],
   unreadChat: 0,
+  polls: [],
   locked: false,
   meeting: undefined,
   media: null,
@@ -50,6 +53,7 @@ export type RoomAction =
   | { type: 'socket'; isConnected: boolean }
   | { type: 'refused'; reason: RoomErrorReason }
   | { type: 'chat-read' }
+  | { type: 'poll-voted'; pollId: number; choice: number }
   | { type: 'reaction-expired'; key: number };
 
 let sequence = 0;
@@ -71,6 +75,11 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     }
     case 'chat-read':
       return { ...state, unreadChat: 0 };
+    case 'poll-voted':
+      return {
+        ...state,
+        polls: state.polls.map((poll) => (poll.id === action.pollId ? { ...poll, my_choice: action.choice } : poll)),
+      };
     case 'reaction-expired':
       return { ...state, reactions: state.reactions.filter((r) => r.key !== action.key) };
     case 'server':
@@ -89,6 +98,7 @@ function applyEvent(state: RoomState, event: RoomServerEvent, isChatOpen: boolea
         participants: Object.fromEntries(event.participants.map((p) => [p.id, p])),
         lobby: event.lobby,
         chat: event.chat,
+        polls: event.polls,
         locked: event.locked,
         meeting: event.meeting,
         media: event.media,
@@ -126,6 +136,8 @@ function applyEvent(state: RoomState, event: RoomServerEvent, isChatOpen: boolea
           { key: ++sequence, participantId: event.participant_id, emoji: event.emoji },
         ].slice(-30),
       };
+    case 'poll.updated':
+      return { ...state, polls: withPoll(state.polls, event.poll) };
     case 'room.locked':
       return { ...state, locked: event.locked };
     case 'moderation':
@@ -137,4 +149,11 @@ function applyEvent(state: RoomState, event: RoomServerEvent, isChatOpen: boolea
     case 'error':
       return { ...state, error: event.reason };
   }
+}
+
+/** New counts from the room; what this person chose is theirs only and never in a broadcast. */
+function withPoll(polls: Poll[], poll: Poll): Poll[] {
+  const known = polls.find((existing) => existing.id === poll.id);
+  if (!known) return [...polls, poll];
+  return polls.map((existing) => (existing.id === poll.id ? { ...poll, my_choice: existing.my_choice } : existing));
 }

@@ -14,6 +14,7 @@ import {
   MicIcon,
   MicOffIcon,
   PeopleIcon,
+  PollIcon,
   ScreenIcon,
   SmileIcon,
 } from './room-icons';
@@ -86,6 +87,8 @@ export interface ToolbarProps {
   onLeave: () => void;
   /** The camera, microphone and speaker menu, next to the camera button. */
   deviceMenu?: ReactNode;
+  /** The Polls panel's button; its badge counts the open polls this person has not answered. */
+  polls: { isOpen: boolean; unanswered: number; onToggle: () => void };
   /** The Live panel's button, for the host and co-hosts only; red while the meeting is on air. */
   live?: { isOpen: boolean; isOnAir: boolean; onToggle: () => void } | undefined;
 }
@@ -181,6 +184,15 @@ export function RoomToolbar(props: ToolbarProps) {
         onClick={props.onTogglePeople}
       >
         <PeopleIcon className="size-5" />
+      </ToolButton>
+      <ToolButton
+        label={t('controls.polls')}
+        isActive={props.polls.isOpen}
+        isPressed={props.polls.isOpen}
+        badge={props.polls.unanswered}
+        onClick={props.polls.onToggle}
+      >
+        <PollIcon className="size-5" />
       </ToolButton>
       {props.live && (
         <ToolButton

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
 import type { Quality, RemoteFeed } from './media/media-types';
+import type { FeedHealth } from './media/media-watchdog';
 import { HandIcon, MicOffIcon, SignalIcon } from './room-icons';
 import { bestColumns, commonAspect } from './stage-grid';
 import { VideoView } from './video-view';
@@ -36,6 +37,7 @@ function VideoTile({
   tile,
   isSpeaking,
   quality,
+  health,
   sinkId,
   reaction,
   className,
@@ -44,6 +46,8 @@ function VideoTile({
   tile: Tile;
   isSpeaking: boolean;
   quality: Quality | undefined;
+  /** The media watchdog is repairing this camera (or gave up): the tile says so. */
+  health: FeedHealth | undefined;
   sinkId: string | undefined;
   reaction: string | undefined;
   className?: string;
@@ -54,6 +58,7 @@ function VideoTile({
   const onVideoAspect = useCallback((ratio: number) => onAspect(tile.key, ratio), [onAspect, tile.key]);
   const name =
     tile.kind === 'screen' ? t('tile.screen_of', { name: participant.display_name }) : participant.display_name;
+  const healthText = health ? t(`tile.health_${tile.isSelf ? 'self_' : ''}${health}`) : '';
   const hasVideo =
     tile.kind === 'screen' ||
     (tile.isSelf ? Boolean(tile.track) : participant.video && Boolean(tile.stream?.getVideoTracks().length));
@@ -63,6 +68,7 @@ function VideoTile({
     !participant.audio && tile.kind === 'camera' ? t('tile.muted') : '',
     participant.hand_raised ? t('tile.hand_raised') : '',
     quality ? t(`tile.quality_${quality}`) : '',
+    healthText,
   ]
     .filter(Boolean)
     .join(', ');
@@ -106,6 +112,18 @@ function VideoTile({
         {participant.hand_raised && <HandIcon className="size-5 rounded bg-amber-500 p-0.5" aria-hidden />}
         {quality && !tile.isSelf && <SignalIcon className={cn('size-4', QUALITY_CLASS[quality])} aria-hidden />}
       </figcaption>
+      {healthText && (
+        <p
+          role="status"
+          data-health={health}
+          className={cn(
+            'absolute inset-x-2 top-2 w-fit max-w-[calc(100%-1rem)] rounded px-2 py-0.5 text-xs text-white',
+            health === 'failed' ? 'bg-red-700/90' : 'bg-black/70',
+          )}
+        >
+          {healthText}
+        </p>
+      )}
       {reaction && (
         <span className="pointer-events-none absolute end-3 top-3 animate-bounce text-4xl" aria-hidden>
           {reaction}
@@ -158,6 +176,7 @@ export function Stage({
   layout,
   talking,
   quality,
+  health,
   sinkId,
   reactions,
   preferLayer,
@@ -166,6 +185,7 @@ export function Stage({
   layout: 'grid' | 'speaker';
   talking: Record<string, number>;
   quality: Record<string, Quality>;
+  health: Record<string, FeedHealth>;
   sinkId: string | undefined;
   reactions: Record<string, string>;
   preferLayer: (feedId: number, layer: 0 | 1 | 2) => void;
@@ -216,6 +236,7 @@ export function Stage({
       tile={tile}
       isSpeaking={Boolean(talking[tile.participant.id]) && tile.kind === 'camera'}
       quality={quality[tile.participant.id]}
+      health={tile.kind === 'camera' ? health[tile.participant.id] : undefined}
       sinkId={sinkId}
       reaction={tile.kind === 'camera' ? reactions[tile.participant.id] : undefined}
       className={className}

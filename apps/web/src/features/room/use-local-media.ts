@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { useBackgroundEffect, type BackgroundControl } from './effects/use-background-effect';
 import { canChooseSpeaker, rememberDevice, rememberedDevices } from './media/device-memory';
 import { captureCamera, captureMicrophone, listDevices, type DeviceChoice, type DeviceList } from './media/local-media';
 
@@ -14,6 +15,8 @@ export interface LocalMedia {
   /** False where the browser cannot route sound to a chosen output: the speaker picker is hidden. */
   canChooseSpeaker: boolean;
   error: 'camera' | 'microphone' | undefined;
+  /** Blur or a scene behind the person; `videoTrack` is then the effect's output, not the camera's. */
+  background: BackgroundControl;
   setAudioOn(on: boolean): void;
   setVideoOn(on: boolean): Promise<MediaStreamTrack | undefined>;
   chooseDevice(kind: keyof DeviceChoice, deviceId: string): Promise<MediaStreamTrack | undefined>;
@@ -40,12 +43,14 @@ function deviceIdOf(track: MediaStreamTrack) {
  * are published (no second capture), the camera is released when turned off, and a muted
  * microphone stays captured but disabled so unmuting is instant. A device that disappears (its
  * track ends, or it leaves the device list) is replaced by another one with a notice; the call
- * follows through `audioTrack` / `videoTrack`, which the publisher swaps with replaceTrack.
+ * follows through `audioTrack` / `videoTrack`, which the publisher swaps with replaceTrack. With a
+ * background effect on, `videoTrack` is the effect's output for the camera track held here.
  */
 export function useLocalMedia(): LocalMedia {
   const { t } = useTranslation('room');
   const [audioTrack, setAudioTrack] = useState<MediaStreamTrack>();
   const [videoTrack, setVideoTrack] = useState<MediaStreamTrack>();
+  const { control: background, present: presentCamera } = useBackgroundEffect(setVideoTrack);
   const [isAudioOn, setIsAudioOn] = useState(true);
   const [isVideoOn, setIsVideoOn] = useState(true);
   const [devices, setDevices] = useState<DeviceList>(EMPTY);
@@ -69,9 +74,9 @@ export function useLocalMedia(): LocalMedia {
     tracks.current[slot] = track;
     // stop() never fires 'ended': only the browser losing the device does.
     track?.addEventListener('ended', () => void onLostRef.current(kind, track), { once: true });
-    if (slot === 'video') setVideoTrack(track);
+    if (slot === 'video') presentCamera(track);
     else setAudioTrack(track);
-  }, []);
+  }, [presentCamera]);
 
   useEffect(() => {
     onLostRef.current = async (kind, lost) => {
@@ -225,6 +230,7 @@ export function useLocalMedia(): LocalMedia {
     choice,
     canChooseSpeaker,
     error,
+    background,
     setAudioOn,
     setVideoOn,
     chooseDevice,

@@ -2,6 +2,7 @@ import type { MediaAccess } from '@meetcast/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { captureScreen } from './media/local-media';
 import type { MediaStatus, Quality, RemoteFeed } from './media/media-types';
+import type { FeedHealth, RepairLogEntry } from './media/media-watchdog';
 import { RoomMedia } from './media/room-media';
 import type { LocalMedia } from './use-local-media';
 
@@ -12,6 +13,9 @@ declare global {
       inboundVideo: RoomMedia['inboundVideo'];
       status: () => MediaStatus;
       publisherConnection: () => RTCPeerConnection | undefined;
+      /** What the media watchdog repaired, and why. */
+      repairs: () => RepairLogEntry[];
+      stopForwardingForTest: (participantId: string) => void;
     };
   }
 }
@@ -29,12 +33,15 @@ export function useRoomMedia(options: {
   grant: string;
   participantId: string;
   local: LocalMedia;
+  /** Participants who say their camera is on: the watchdog expects their video. */
+  cameraOn: string[];
 }) {
-  const { access, isInRoom, grant, participantId, local } = options;
+  const { access, isInRoom, grant, participantId, local, cameraOn } = options;
   const [feeds, setFeeds] = useState<RemoteFeed[]>([]);
   const [status, setStatus] = useState<MediaStatus>('connecting');
   const [talking, setTalking] = useState<Record<string, number>>({});
   const [quality, setQuality] = useState<Record<string, Quality>>({});
+  const [health, setHealth] = useState<Record<string, FeedHealth>>({});
   const [screenTrack, setScreenTrack] = useState<MediaStreamTrack>();
   const mediaRef = useRef<RoomMedia | undefined>(undefined);
   const localRef = useRef(local);
@@ -58,6 +65,7 @@ export function useRoomMedia(options: {
             setStatus(next);
           },
           onFeeds: setFeeds,
+          onHealth: setHealth,
           onTalking: (id, isTalking) =>
             setTalking((current) => {
               const next = { ...current };
@@ -77,6 +85,8 @@ export function useRoomMedia(options: {
       inboundVideo: () => media.inboundVideo(),
       status: () => currentStatus,
       publisherConnection: () => media.publisherConnection(),
+      repairs: () => [...media.watchdog.log],
+      stopForwardingForTest: (id) => media.stopForwardingForTest(id),
     };
     media.start().catch(() => media.retry());
     const previous = new Map<number, { lost: number; received: number }>();
@@ -102,10 +112,16 @@ export function useRoomMedia(options: {
       mediaRef.current = undefined;
       delete window.__meetcastRoom;
       setFeeds([]);
+      setHealth({});
     };
     // Media restarts only when the room itself changes, not on every state update.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [isInRoom, room, grant, participantId]);
+
+  const cameraOnKey = [...cameraOn].sort().join(' ');
+  useEffect(() => {
+    mediaRef.current?.setExpectedVideo(cameraOnKey ? cameraOnKey.split(' ') : []);
+  }, [cameraOnKey, room, isInRoom]);
 
   // The camera was turned on/off or switched, or another microphone chosen.
   const videoTrack = local.isVideoOn ? local.videoTrack : undefined;
@@ -137,5 +153,5 @@ export function useRoomMedia(options: {
   );
   const retry = useCallback(() => mediaRef.current?.retry(), []);
 
-  return { feeds, status, talking, quality, screenTrack, startScreen, stopScreen, preferLayer, retry };
+  return { feeds, status, talking, quality, health, screenTrack, startScreen, stopScreen, preferLayer, retry };
 }

@@ -18,7 +18,10 @@ export function isPublicPath(pathname: string): boolean {
     PUBLIC_PATHS.includes(path) ||
     path === SIGN_IN_CALLBACK_PATH ||
     path.includes('/room') ||
-    path.includes('/channel/')
+    path.includes('/channel/') ||
+    // The broadcast composer's browser has no session, only the grant in the address's fragment.
+    path === '/broadcast-layout' ||
+    path.startsWith('/broadcast-layout/')
   );
 }
 

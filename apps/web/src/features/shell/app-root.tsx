@@ -5,6 +5,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { PageSpinner } from '../../components/spinner';
 import { showPendingSuccess } from '../../lib/form-toast';
+import { returnPathOf } from '../../lib/sign-in-return';
 import { useThemeSync } from '../../lib/theme';
 import { isAdminPath, isPublicPath, SessionProvider, SIGNED_OUT_ONLY_PATHS, useSession } from '../session';
 import { useHideBootLoader } from './boot-loader';
@@ -13,7 +14,7 @@ import { ServerUnreachablePage } from './server-unreachable-page';
 /** Spec section 4: who may see which path. */
 function RouteGuard() {
   const { state } = useSession();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const { t } = useTranslation('common');
   useHideBootLoader(state.status !== 'loading');
 
@@ -22,7 +23,10 @@ function RouteGuard() {
   if (state.status === 'signed-out' && !isPublicPath(pathname)) return <Navigate to="/login" replace />;
   if (state.status === 'signed-in') {
     if (isAdminPath(pathname) && state.user.role_id !== ROLE.admin) return <Navigate to="/" replace />;
-    if (SIGNED_OUT_ONLY_PATHS.includes(pathname)) return <Navigate to="/" replace />;
+    // The same place the sign-in form sends to: both navigations run at once, so they must agree.
+    if (SIGNED_OUT_ONLY_PATHS.includes(pathname)) {
+      return <Navigate to={returnPathOf(new URLSearchParams(search).get('next'))} replace />;
+    }
   }
   return (
     <Suspense fallback={<PageSpinner label={t('status.loading')} />}>

@@ -7,7 +7,8 @@ import type { DeviceChoice } from './local-media';
 const STORAGE_KEY = 'meetcast.devices';
 const KINDS = ['audioInput', 'videoInput', 'audioOutput'] as const satisfies readonly (keyof DeviceChoice)[];
 
-function storage(): Storage | undefined {
+/** This browser's local storage, or undefined where it is blocked (private modes, sandboxed frames). */
+export function storage(): Storage | undefined {
   try {
     return window.localStorage;
   } catch {

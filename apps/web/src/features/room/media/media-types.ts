@@ -1,4 +1,5 @@
 /** The vocabulary of room media: feeds, statuses, what Janus tells about streams, and inbound figures. */
+import type { FeedHealth } from './media-watchdog';
 export type FeedKind = 'camera' | 'screen';
 export type MediaStatus = 'connecting' | 'connected' | 'reconnecting' | 'failed';
 export type Quality = 'good' | 'fair' | 'poor';
@@ -14,6 +15,8 @@ export interface RoomMediaListener {
   onStatus(status: MediaStatus): void;
   onFeeds(feeds: RemoteFeed[]): void;
   onTalking(participantId: string, isTalking: boolean): void;
+  /** Feeds (by participant; our own id for our camera) that the watchdog is repairing or gave up on. */
+  onHealth(health: Record<string, FeedHealth>): void;
 }
 
 export interface StreamInfo {

@@ -1,6 +1,5 @@
 import { JANUS_PATH } from '@meetcast/contracts';
 import {
-  answer,
   attachVideoRoom,
   createSession,
   initJanus,
@@ -13,44 +12,40 @@ import {
   type Jsep,
   type PluginHandle,
 } from './janus-api';
-
+import { ConnectionRecovery } from './connection-recovery';
+import { MediaWatchdog, type RepairStep } from './media-watchdog';
 import {
   debug,
-  inboundVideoStats,
   parseDisplay,
-  REJOIN_WINDOW_MS,
   type FeedKind,
   type InboundVideo,
-  type MediaStatus,
   type Publisher,
   type RemoteFeed,
   type RoomMediaListener,
-  type StreamInfo,
 } from './media-types';
-import { updateFeedTracks, videoMidsOf } from './remote-feeds';
+import { Subscriptions } from './subscriptions';
 
 /**
  * One participant's media in a meeting, over janus.js: a publisher handle for the camera and
- * microphone, one for a screen share, and one multi-stream subscriber handle for everyone else.
- * It restarts ICE when the network blips and rejoins from scratch when the signalling connection
- * is lost, for up to 30 seconds.
+ * microphone, one for a screen share, and one multi-stream subscriber handle for everyone else
+ * (Subscriptions). It restarts ICE when the network blips and rejoins from scratch when the
+ * signalling connection is lost, for up to 30 seconds (ConnectionRecovery); a watchdog repairs, step
+ * by step, single feeds that carry no video and our own camera when it sends nothing (MediaWatchdog).
  */
 export class RoomMedia {
   private session: JanusSession | undefined;
   private publisher: PluginHandle | undefined;
   private screen: PluginHandle | undefined;
-  private subscriber: PluginHandle | undefined;
-  private subscriberReady: Promise<void> | undefined;
-  private readonly streams = new Map<string, StreamInfo>();
+  private subscriptions: Subscriptions | undefined;
   private readonly feeds = new Map<number, RemoteFeed>();
   private readonly publishers = new Map<number, { participantId: string; kind: FeedKind }>();
-  private subscribed = new Set<number>();
-  private queue: Promise<unknown> = Promise.resolve();
-  private status: MediaStatus = 'connecting';
-  private troubleSince: number | undefined;
-  private iceTimer: ReturnType<typeof setTimeout> | undefined;
-  private isClosed = false;
   private generation = 0;
+  /** Participants whose camera is on, by the room's word, and since when. */
+  private expectedVideo = new Map<string, number>();
+  private joinedAt: number | undefined;
+  private cameraPublishedAt: number | undefined;
+  private readonly recovery: ConnectionRecovery;
+  readonly watchdog: MediaWatchdog;
 
   constructor(
     private readonly options: {
@@ -61,12 +56,25 @@ export class RoomMedia {
       listener: RoomMediaListener;
     },
     private readonly local: { audio: () => MediaStreamTrack | undefined; video: () => MediaStreamTrack | undefined },
-  ) {}
-
-  private setStatus(status: MediaStatus) {
-    if (this.status === status) return;
-    this.status = status;
-    this.options.listener.onStatus(status);
+  ) {
+    this.recovery = new ConnectionRecovery({
+      isSignallingUp: () => Boolean(this.session?.isConnected()),
+      restartIce: () => this.restartIce(),
+      teardown: () => this.teardown(),
+      start: () => this.start(),
+      onStatus: (status) => options.listener.onStatus(status),
+    });
+    this.watchdog = new MediaWatchdog({
+      selfId: options.participantId,
+      subscriberConnection: () => this.subscriptions?.connection(),
+      publisherConnection: () => peerConnection(this.publisher),
+      watchedFeeds: () => this.subscriptions?.watched((id) => this.expectedVideo.get(id)) ?? [],
+      missingFeeds: () => this.missingFeeds(),
+      publishingSince: () => (this.local.video() ? this.cameraPublishedAt : undefined),
+      isBusy: () => this.recovery.isBusy(),
+      repair: (step, feedId) => this.repair(step, feedId),
+      onHealth: (health) => options.listener.onHealth(health),
+    });
   }
 
   private emitFeeds() {
@@ -79,13 +87,33 @@ export class RoomMedia {
   }
 
   async start(): Promise<void> {
+    this.watchdog.start();
     await initJanus();
     const generation = ++this.generation;
-    this.session = await createSession(this.serverUrl(), this.options.iceServers, () => {
-      if (generation === this.generation) this.onTrouble('signalling');
+    const session = await createSession(this.serverUrl(), this.options.iceServers, () => {
+      if (generation === this.generation) this.recovery.trouble('signalling');
     });
+    this.session = session;
+    this.subscriptions = new Subscriptions({
+      session,
+      ownerOf: (feedId) => this.publishers.get(feedId),
+      feeds: this.feeds,
+      onFeedsChanged: () => this.emitFeeds(),
+      onIce: (state) => (state === 'connected' ? this.recovery.recovered() : this.recovery.trouble('ice')),
+      onSignallingLost: () => this.recovery.trouble('signalling'),
+    });
+    await this.joinAsPublisher(generation);
+  }
+
+  private async joinAsPublisher(generation: number) {
     this.publisher = await this.attachPublisher('camera', generation);
     this.publisher.send({ message: { request: 'join', ptype: 'publisher', display: 'camera' } });
+  }
+
+  /** The room says who has the camera on; the watchdog expects video from them only. */
+  setExpectedVideo(participantIds: string[]) {
+    const now = Date.now();
+    this.expectedVideo = new Map(participantIds.map((id) => [id, this.expectedVideo.get(id) ?? now]));
   }
 
   private attachPublisher(kind: FeedKind, generation: number) {
@@ -97,11 +125,11 @@ export class RoomMedia {
       },
       iceState: (state) => {
         if (generation !== this.generation || kind !== 'camera') return;
-        if (state === 'connected') this.onRecovered();
-        else if (state === 'failed' || state === 'disconnected') this.onTrouble('ice');
+        if (state === 'connected') this.recovery.recovered();
+        else if (state === 'failed' || state === 'disconnected') this.recovery.trouble('ice');
       },
       webrtcState: (isUp) => {
-        if (generation === this.generation && kind === 'camera' && isUp) this.onRecovered();
+        if (generation === this.generation && kind === 'camera' && isUp) this.recovery.recovered();
       },
     });
     return promise.then((attached) => (handle = attached));
@@ -113,7 +141,8 @@ export class RoomMedia {
     const event = message.videoroom as string | undefined;
     if (event === 'joined') {
       if (kind === 'camera') {
-        this.onRecovered();
+        this.recovery.recovered();
+        this.joinedAt = Date.now();
         void this.publishCamera(handle);
         this.addPublishers((message.publishers as Publisher[] | undefined) ?? []);
       } else {
@@ -121,7 +150,7 @@ export class RoomMedia {
       }
       return;
     }
-    if (kind !== 'camera') return;
+    if (kind !== 'camera' || handle !== this.publisher) return;
     if (event === 'talking' || event === 'stopped-talking') {
       const owner = this.publishers.get(Number(message.id));
       if (owner) this.options.listener.onTalking(owner.participantId, event === 'talking');
@@ -130,7 +159,7 @@ export class RoomMedia {
     if (message.publishers) this.addPublishers(message.publishers as Publisher[]);
     const gone = message.unpublished ?? message.leaving;
     if (typeof gone === 'number') this.removePublisher(gone);
-    if (message.error_code === 426 || message.error_code === 428) this.onTrouble('signalling');
+    if (message.error_code === 426 || message.error_code === 428) this.recovery.trouble('signalling');
   }
 
   private async publishCamera(handle: PluginHandle) {
@@ -152,11 +181,14 @@ export class RoomMedia {
       jsep,
       error: (error: string) => debug('configure refused', error),
     });
+    this.cameraPublishedAt = Date.now();
   }
 
   /** The camera was turned on or off, or switched: replace (or add) the sending track. */
   async setVideoTrack(track: MediaStreamTrack | undefined) {
     if (this.publisher) await switchVideoTrack(this.publisher, track);
+    // Sending starts over: the watchdog counts from now.
+    if (track && this.cameraPublishedAt !== undefined) this.cameraPublishedAt = Date.now();
   }
 
   async setAudioTrack(track: MediaStreamTrack) {
@@ -200,168 +232,68 @@ export class RoomMedia {
       if (!owner) continue;
       this.publishers.set(publisher.id, owner);
       if (owner.participantId === this.options.participantId) continue;
-      if (!this.subscribed.has(publisher.id)) fresh.push(publisher.id);
+      if (!this.subscriptions?.has(publisher.id)) fresh.push(publisher.id);
     }
-    if (fresh.length) this.subscribe(fresh);
+    if (fresh.length) this.subscriptions?.subscribe(fresh);
   }
 
   private removePublisher(feedId: number) {
     this.publishers.delete(feedId);
-    this.subscribed.delete(feedId);
+    this.subscriptions?.forget(feedId);
     if (this.feeds.delete(feedId)) this.emitFeeds();
   }
 
-  /** Subscriptions are serialized: each waits for the previous negotiation to finish. */
-  private subscribe(feedIds: number[]) {
-    for (const id of feedIds) this.subscribed.add(id);
-    const generation = this.generation;
-    this.queue = this.queue
-      .then(async () => {
-        if (generation !== this.generation) return;
-        const streams = feedIds.map((feed) => ({ feed }));
-        if (!this.subscriber) {
-          this.subscriber = await this.attachSubscriber(generation);
-          this.subscriberReady = this.negotiated();
-          this.subscriber.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: false } });
-        } else {
-          this.subscriberReady = this.negotiated();
-          this.subscriber.send({ message: { request: 'subscribe', streams } });
-        }
-        await this.subscriberReady;
-      })
-      .catch(() => this.onTrouble('signalling'));
+  /** Participants whose camera is on but who have no camera feed we know of, since when. */
+  private missingFeeds() {
+    if (this.joinedAt === undefined) return [];
+    const withCamera = new Set(
+      [...this.publishers.values()].filter((o) => o.kind === 'camera').map((o) => o.participantId),
+    );
+    return [...this.expectedVideo]
+      .filter(([id]) => id !== this.options.participantId && !withCamera.has(id))
+      .map(([participantId, since]) => ({ participantId, since: Math.max(since, this.joinedAt!) }));
   }
 
-  private resolveNegotiation: (() => void) | undefined;
-  private negotiated() {
-    return new Promise<void>((resolve) => {
-      this.resolveNegotiation = resolve;
-      setTimeout(resolve, 8000);
+  private repair(step: RepairStep, feedId: number | undefined) {
+    const subscriptions = this.subscriptions;
+    if (step === 'keyframe' && feedId !== undefined) subscriptions?.requestKeyframe(feedId);
+    else if (step === 'resubscribe' && feedId !== undefined) subscriptions?.resubscribe(feedId);
+    else if (step === 'ice-restart') subscriptions?.restartIce();
+    else if (step === 'resync') this.resync();
+    else if (step === 'republish') void this.republish();
+    else if (step === 'rejoin') this.recovery.rejoinNow();
+  }
+
+  /** Asks Janus who publishes now and subscribes to what we missed (a lost `publishers` event). */
+  private resync() {
+    this.publisher?.send({
+      message: { request: 'listparticipants' },
+      success: (result: { participants?: (Publisher & { publisher?: boolean })[] }) =>
+        this.addPublishers((result.participants ?? []).filter((p) => p.publisher)),
     });
   }
 
-  private attachSubscriber(generation: number) {
-    let handle: PluginHandle | undefined;
-    return attachVideoRoom(this.session!, {
-      onmessage: (message, jsep) => {
-        if (generation !== this.generation || !handle) return;
-        void this.onSubscriberMessage(handle, message, jsep);
-      },
-      onremotetrack: (track, mid, on) => {
-        if (generation === this.generation) this.onRemoteTrack(track, mid, on);
-      },
-      iceState: (state) => {
-        if (generation !== this.generation) return;
-        if (state === 'connected') this.onRecovered();
-        else if (state === 'failed') this.onTrouble('ice');
-      },
-    }).then((attached) => (handle = attached));
-  }
-
-  private async onSubscriberMessage(handle: PluginHandle, message: JanusMessage, jsep?: Jsep) {
-    debug('subscriber', JSON.stringify(message), Boolean(jsep));
-    const streams = message.streams as StreamInfo[] | undefined;
-    if (streams) {
-      this.streams.clear();
-      for (const stream of streams) this.streams.set(stream.mid, stream);
-    }
-    if (jsep) {
-      const local = await answer(handle, jsep, [{ type: 'data', capture: false }]);
-      handle.send({ message: { request: 'start' }, jsep: local });
-      this.resolveNegotiation?.();
-    } else if (message.error_code) {
-      this.resolveNegotiation?.();
-    }
-  }
-
-  private onRemoteTrack(track: MediaStreamTrack, mid: string, on: boolean) {
-    debug('remote track', mid, track.kind, on);
-    const info = this.streams.get(mid);
-    const feedId = info?.feed_id;
-    if (feedId === undefined) return;
-    const owner = this.publishers.get(feedId) ?? parseDisplay(info?.feed_display);
-    if (!owner) return;
-    updateFeedTracks(this.feeds, { feedId, ...owner }, track, on);
-    this.emitFeeds();
-  }
-
-  /** Asks for the simulcast layer that fits a tile: 2 = full, 0 = smallest. */
-  private readonly layers = new Map<number, number>();
-  preferLayer(feedId: number, substream: 0 | 1 | 2) {
-    if (this.layers.get(feedId) === substream) return;
-    const mids = videoMidsOf(this.streams, feedId);
-    if (!this.subscriber || mids.length === 0) return;
-    this.layers.set(feedId, substream);
-    this.subscriber.send({ message: { request: 'configure', streams: mids.map((mid) => ({ mid, substream })) } });
-  }
-
-  private onRecovered() {
-    this.troubleSince = undefined;
-    if (this.iceTimer) clearTimeout(this.iceTimer);
-    this.iceTimer = undefined;
-    this.setStatus('connected');
-  }
-
-  /** ICE trouble: restart ICE first; lost signalling (or no recovery in 8 s): rejoin from scratch. */
-  private onTrouble(kind: 'ice' | 'signalling') {
-    if (this.isClosed) return;
-    this.troubleSince ??= Date.now();
-    this.setStatus('reconnecting');
-    if (kind === 'ice' && this.session?.isConnected()) {
-      if (this.iceTimer) return;
-      this.iceTimer = setTimeout(() => {
-        this.iceTimer = undefined;
-        if (this.status === 'connected') return;
-        void this.restartIce();
-        this.iceTimer = setTimeout(() => {
-          this.iceTimer = undefined;
-          if (this.status !== 'connected') void this.rejoin();
-        }, 8000);
-      }, 2000);
-      return;
-    }
-    void this.rejoin();
+  /** Our camera sends nothing: a new publisher handle publishes it again (the others resubscribe). */
+  private async republish() {
+    const old = this.publisher;
+    if (!old || !this.session) return;
+    this.cameraPublishedAt = undefined;
+    old.send({ message: { request: 'leave' } });
+    old.detach();
+    await this.joinAsPublisher(this.generation).catch(() => this.recovery.trouble('signalling'));
   }
 
   private async restartIce() {
-    try {
-      if (this.publisher) {
-        const jsep = await offer(this.publisher, { iceRestart: true });
-        this.publisher.send({ message: { request: 'configure' }, jsep });
-      }
-      this.subscriber?.send({ message: { request: 'configure', restart: true } });
-    } catch {
-      void this.rejoin();
+    if (this.publisher) {
+      const jsep = await offer(this.publisher, { iceRestart: true });
+      this.publisher.send({ message: { request: 'configure' }, jsep });
     }
-  }
-
-  private isRejoining = false;
-  private async rejoin() {
-    if (this.isRejoining || this.isClosed) return;
-    this.isRejoining = true;
-    let delay = 500;
-    while (!this.isClosed) {
-      if (Date.now() - (this.troubleSince ?? Date.now()) > REJOIN_WINDOW_MS) {
-        this.setStatus('failed');
-        break;
-      }
-      this.teardown();
-      try {
-        await this.start();
-        break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, 4000);
-      }
-    }
-    this.isRejoining = false;
+    this.subscriptions?.restartIce();
   }
 
   /** Rejoins at once after the user asked to try again. */
   retry() {
-    this.troubleSince = Date.now();
-    this.setStatus('reconnecting');
-    void this.rejoin();
+    this.recovery.rejoinNow();
   }
 
   private teardown() {
@@ -369,25 +301,31 @@ export class RoomMedia {
     const session = this.session;
     this.session = undefined;
     this.publisher = undefined;
-    this.subscriber = undefined;
+    this.subscriptions?.close();
+    this.subscriptions = undefined;
     this.screen = undefined;
-    this.streams.clear();
     this.feeds.clear();
     this.publishers.clear();
-    this.subscribed = new Set();
-    this.layers.clear();
-    this.queue = Promise.resolve();
+    this.joinedAt = undefined;
+    this.cameraPublishedAt = undefined;
     this.emitFeeds();
     session?.destroy({ cleanupHandles: true, notifyDestroyed: false });
   }
 
+  preferLayer(feedId: number, substream: 0 | 1 | 2) {
+    this.subscriptions?.preferLayer(feedId, substream);
+  }
+
   /** Inbound video figures of every subscription (tests and the connection-quality badge use them). */
   async inboundVideo(): Promise<InboundVideo[]> {
-    return inboundVideoStats(peerConnection(this.subscriber), (mid) => {
-      const feedId = this.streams.get(mid)?.feed_id;
-      const owner = feedId === undefined ? undefined : this.publishers.get(feedId);
-      return feedId === undefined || !owner ? undefined : { feedId, participantId: owner.participantId };
-    });
+    return (await this.subscriptions?.inboundVideo()) ?? [];
+  }
+
+  /** For tests: Janus stops forwarding this participant's camera to us; the watchdog must notice. */
+  stopForwardingForTest(participantId: string) {
+    for (const [feedId, owner] of this.publishers) {
+      if (owner.participantId === participantId && owner.kind === 'camera') this.subscriptions?.stopForwarding(feedId);
+    }
   }
 
   /** The camera publisher's connection: a device switch keeps it and swaps its senders' tracks. */
@@ -396,8 +334,8 @@ export class RoomMedia {
   }
 
   close() {
-    this.isClosed = true;
-    if (this.iceTimer) clearTimeout(this.iceTimer);
+    this.recovery.close();
+    this.watchdog.stop();
     this.publisher?.send({ message: { request: 'leave' } });
     this.teardown();
   }

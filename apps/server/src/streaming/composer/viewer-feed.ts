@@ -1,0 +1,187 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../../context.js';
+import { JanusError, STREAMING_NO_SUCH_MOUNTPOINT, type JanusClient } from '../../media/janus-client.js';
+import { liveStreamFolder, mountpointId } from '../viewers/viewer-keys.js';
+import { stopChild, type ProcessLedger } from './child-processes.js';
+import { keepTail } from './ffmpeg-progress.js';
+import type { MediaFanOut } from './media-fan-out.js';
+
+const FROM_ENCODE = [
+  ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
+  ...['-analyzeduration', '3000000', '-probesize', '5000000'],
+  ...['-f', 'mpegts', '-i', 'pipe:0'],
+];
+const RESTART_MS = 1000;
+/** How often the mountpoint is checked: a Janus that restarted has lost it (and its ports). */
+const MOUNTPOINT_CHECK_MS = 5000;
+/** A reader further behind than this (seconds of video) is restarted rather than waited for. */
+const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
+
+/** One ffmpeg reading the encode from the fan-out, brought back if it exits while the broadcast runs. */
+class EncodeReader {
+  private child: ChildProcess | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private isStopped = false;
+  private tail: () => string = () => '';
+
+  constructor(
+    private readonly ledger: ProcessLedger,
+    private readonly source: MediaFanOut,
+    private readonly args: string[],
+    private readonly log: (message: string) => void,
+  ) {}
+
+  start() {
+    if (this.isStopped) return;
+    const child = this.ledger.spawn('ffmpeg', [...FROM_ENCODE, ...this.args], { stdio: ['pipe', 'ignore', 'pipe'] });
+    this.child = child;
+    child.stdin?.on('error', () => undefined);
+    this.tail = keepTail(child.stderr);
+    this.unsubscribe = this.source.add((chunk) => {
+      const stdin = child.stdin;
+      if (!stdin?.writable) return;
+      if (stdin.writableLength > MAX_BACKLOG_BYTES) child.kill('SIGKILL');
+      else stdin.write(chunk);
+    });
+    child.once('exit', (code) => {
+      this.unsubscribe?.();
+      if (this.isStopped) return;
+      this.log(`viewer feed exited (${String(code)}): ${this.tail()}`);
+      setTimeout(() => this.start(), RESTART_MS).unref();
+    });
+  }
+
+  async stop() {
+    this.isStopped = true;
+    this.unsubscribe?.();
+    this.child?.stdin?.end();
+    await stopChild(this.child, 3000, null);
+  }
+}
+
+/**
+ * What the public channel page plays (ADR 011), fed by the broadcast's one encode: a Janus
+ * Streaming mountpoint for WebRTC viewers (the H.264 copied, AAC turned into Opus, RTP into the
+ * mountpoint's loopback ports) and HLS segments under DATA_DIR for viewers WebRTC cannot reach.
+ * Both exist only while the broadcast runs.
+ */
+export class ViewerFeed {
+  private readers: EncodeReader[] = [];
+  private mountpoint: { client: JanusClient; id: number; secret: string } | undefined;
+  private webRtcReader: EncodeReader | undefined;
+  private mountpointCheck: NodeJS.Timeout | undefined;
+  private isCheckingMountpoint = false;
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly ledger: ProcessLedger,
+    private readonly source: MediaFanOut,
+    private readonly broadcastId: number,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  private get hlsFolder() {
+    return liveStreamFolder(this.context.config, this.broadcastId);
+  }
+
+  async start(meeting: { id: number; name: string }) {
+    this.startHls();
+    await this.startWebRtc(meeting).catch((error: unknown) => {
+      // Viewers still have HLS; the broadcast itself is not worth failing for this.
+      this.log(`no WebRTC mountpoint: ${String(error)}`);
+    });
+    this.mountpointCheck = setInterval(() => void this.keepMountpoint(meeting), MOUNTPOINT_CHECK_MS);
+    this.mountpointCheck.unref();
+  }
+
+  /** Creates the mountpoint again (Janus picks new ports, so the RTP reader starts again too) once it is gone. */
+  private async keepMountpoint(meeting: { id: number; name: string }) {
+    if (this.isCheckingMountpoint) return;
+    this.isCheckingMountpoint = true;
+    try {
+      const place = await this.context.media.streamingFor(meeting);
+      const id = mountpointId(this.context.config, this.broadcastId);
+      const isThere = await place.client.mountpointViewers(id, place.secret).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof JanusError && error.code === STREAMING_NO_SUCH_MOUNTPOINT) return false;
+          throw error;
+        },
+      );
+      if (isThere || this.mountpointCheck === undefined) return;
+      this.log('the WebRTC mountpoint is gone (Janus restarted?): creating it again');
+      const stale = this.webRtcReader;
+      this.readers = this.readers.filter((reader) => reader !== stale);
+      await stale?.stop();
+      await this.startWebRtc(meeting);
+      if (this.mountpointCheck === undefined) await this.stop(); // stopped meanwhile
+    } catch (error) {
+      this.log(`checking the WebRTC mountpoint failed: ${String(error)}`);
+    } finally {
+      this.isCheckingMountpoint = false;
+    }
+  }
+
+  private async startWebRtc(meeting: { id: number; name: string }) {
+    const place = await this.context.media.streamingFor(meeting);
+    const id = mountpointId(this.context.config, this.broadcastId);
+    // A broadcast taken over from a dead composer finds its mountpoint still there: start afresh.
+    await place.client.destroyMountpoint(id, place.secret).catch(() => undefined);
+    const ports = await place.client.createMountpoint({
+      id,
+      description: meeting.name.slice(0, 100),
+      secret: place.secret,
+      pin: place.pin,
+      iface: place.iface,
+    });
+    this.mountpoint = { client: place.client, id, secret: place.secret };
+    const rtp = (port: number) => `rtp://${place.rtpHost}:${port}?pkt_size=1200`;
+    const reader = new EncodeReader(
+      this.ledger,
+      this.source,
+      [
+        ...['-map', '0:v:0', '-c:v', 'copy', '-f', 'rtp', '-payload_type', '96', rtp(ports.video)],
+        ...['-map', '0:a:0', '-c:a', 'libopus', '-b:a', '96k', '-ar', '48000', '-ac', '2'],
+        ...['-f', 'rtp', '-payload_type', '111', rtp(ports.audio)],
+      ],
+      this.log,
+    );
+    this.readers.push(reader);
+    this.webRtcReader = reader;
+    reader.start();
+  }
+
+  private startHls() {
+    rmSync(this.hlsFolder, { recursive: true, force: true });
+    mkdirSync(this.hlsFolder, { recursive: true });
+    const reader = new EncodeReader(
+      this.ledger,
+      this.source,
+      [
+        ...['-c', 'copy', '-f', 'hls'],
+        // Segments can only be cut at keyframes (every 2 s): ask for 1 s and get each GOP.
+        ...['-hls_time', '1', '-hls_list_size', '6'],
+        ...['-hls_flags', 'delete_segments+omit_endlist+temp_file+independent_segments'],
+        ...['-hls_segment_filename', join(this.hlsFolder, 'segment-%d.ts')],
+        join(this.hlsFolder, 'index.m3u8'),
+      ],
+      this.log,
+    );
+    this.readers.push(reader);
+    reader.start();
+  }
+
+  async stop() {
+    clearInterval(this.mountpointCheck);
+    this.mountpointCheck = undefined;
+    const readers = this.readers;
+    this.readers = [];
+    await Promise.all(readers.map((reader) => reader.stop()));
+    const mountpoint = this.mountpoint;
+    this.mountpoint = undefined;
+    await mountpoint?.client.destroyMountpoint(mountpoint.id, mountpoint.secret).catch(() => undefined);
+    rmSync(this.hlsFolder, { recursive: true, force: true });
+  }
+}

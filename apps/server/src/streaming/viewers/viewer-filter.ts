@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { JANUS_SESSION_MESSAGES, SessionId, Transaction } from '../../media/janus-filter.js';
+
+/**
+ * What a viewer's browser may say to Janus through /janus-watch (ADR 011): open a session, attach
+ * the Streaming plugin, `watch` the one mountpoint its grant names and `start` it with its answer.
+ * The mountpoint id, its pin and the API secret are filled in by the server; every other request
+ * (list, info, create, destroy, switch, configure...) is refused.
+ */
+const AnswerJsep = z.object({ type: z.literal('answer'), sdp: z.string().max(100_000) });
+
+const ViewerMessageSchema = z.discriminatedUnion('janus', [
+  z.object({ janus: z.literal('create'), transaction: Transaction }),
+  z.object({
+    janus: z.literal('attach'),
+    transaction: Transaction,
+    session_id: SessionId,
+    plugin: z.literal('janus.plugin.streaming'),
+    opaque_id: z.string().max(100).optional(),
+  }),
+  z.object({
+    janus: z.literal('message'),
+    transaction: Transaction,
+    session_id: SessionId,
+    handle_id: SessionId,
+    body: z.object({ request: z.enum(['watch', 'start']) }).loose(),
+    /** Only `start` carries one: the viewer's answer to the mountpoint's offer. */
+    jsep: AnswerJsep.optional(),
+  }),
+  ...JANUS_SESSION_MESSAGES,
+]);
+
+export interface ViewerFilterContext {
+  mountpoint: number;
+  pin: string;
+  apiSecret: string | undefined;
+  /** Sessions this connection created. */
+  sessions: ReadonlySet<number>;
+}
+
+export type ViewerFilterResult =
+  | { kind: 'forward'; message: Record<string, unknown> }
+  | { kind: 'reject'; transaction: string | undefined; reason: string };
+
+function transactionOf(raw: unknown): string | undefined {
+  const transaction = (raw as { transaction?: unknown } | null)?.transaction;
+  return typeof transaction === 'string' ? transaction.slice(0, 64) : undefined;
+}
+
+/** Checks one viewer message and rewrites it for Janus, or says why it is refused. */
+export function filterViewerMessage(text: string, context: ViewerFilterContext): ViewerFilterResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { kind: 'reject', transaction: undefined, reason: 'invalid_json' };
+  }
+  const parsed = ViewerMessageSchema.safeParse(raw);
+  if (!parsed.success) return { kind: 'reject', transaction: transactionOf(raw), reason: 'not_allowed' };
+  const message = parsed.data;
+  const secret = context.apiSecret ? { apisecret: context.apiSecret } : {};
+  if (message.janus !== 'create' && !context.sessions.has(message.session_id)) {
+    return { kind: 'reject', transaction: message.transaction, reason: 'unknown_session' };
+  }
+  if (message.janus !== 'message') return { kind: 'forward', message: { ...message, ...secret } };
+  if (message.body.request === 'watch') {
+    const { jsep: _ignored, ...watch } = message;
+    const body = { request: 'watch', id: context.mountpoint, pin: context.pin };
+    return { kind: 'forward', message: { ...watch, body, ...secret } };
+  }
+  if (!message.jsep) return { kind: 'reject', transaction: message.transaction, reason: 'answer_missing' };
+  return { kind: 'forward', message: { ...message, body: { request: 'start' }, ...secret } };
+}

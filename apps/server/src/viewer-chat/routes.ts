@@ -1,0 +1,182 @@
+import {
+  GetViewerChatIdentityInputSchema,
+  GetViewerChatInputSchema,
+  MessageBodySchema,
+  ModerateViewerChatInputSchema,
+  OptionalMessageInputSchema,
+  PostViewerChatInputSchema,
+  SetViewerChatSlowModeInputSchema,
+  ViewerChatBodySchema,
+  ViewerChatIdentityBodySchema,
+  ViewerChatMessageBodySchema,
+  ViewerChatMessageInputSchema,
+} from '@meetcast/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { optionalUser } from '../accounts/authenticate.js';
+import type { AppContext } from '../context.js';
+import { apiRoute, done, success } from '../http/api-route.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate, type MessageKey } from '../i18n/messages.js';
+import { enforceLimits } from '../platform/limits.js';
+import { chatScope } from './viewer-chat-access.js';
+import {
+  chatState,
+  deleteMessage,
+  describeMessages,
+  pinMessage,
+  postMessage,
+  restrictAuthor,
+  setSlowMode,
+  showAsBanner,
+} from './viewer-chat-service.js';
+import type { ViewerChatSockets } from './viewer-chat-socket.js';
+import { chatViewer, newViewerToken, openViewerToken } from './viewer-identity.js';
+
+/** New identities per address: enough for a household or a school behind one address. */
+const IDENTITIES_BY_ADDRESS = { name: 'viewer-chat-identity', limit: 60, windowSeconds: 3600 };
+
+type Credentials = {
+  meetId: string;
+  token?: string | undefined;
+  grant?: string | undefined;
+  viewer_token?: string | undefined;
+};
+
+/** The viewer-chat calls: reading and posting for everyone, moderation for the channel's and meeting's hosts. */
+export function registerViewerChatRoutes(app: FastifyInstance, context: AppContext, sockets: ViewerChatSockets) {
+  const tag = 'viewer-chat';
+  const scopeOf = async (body: Credentials, request: FastifyRequest) => {
+    const user = await optionalUser(context, request);
+    return chatScope(context, body.meetId, (meeting) =>
+      chatViewer(context, meeting, { user, grant: body.grant, viewerToken: body.viewer_token }),
+    );
+  };
+  const say = (request: FastifyRequest, key: MessageKey) => translate(requestLanguage(request), key);
+
+  apiRoute(app, {
+    name: 'get-viewer-chat-identity.php',
+    tag,
+    summary: "A guest viewer's per-browser identity (sealed by the server); a valid one sent back is kept",
+    input: GetViewerChatIdentityInputSchema,
+    output: ViewerChatIdentityBodySchema,
+    handler: async (body, request) => {
+      if (openViewerToken(context, body.viewer_token)) {
+        return success(say(request, 'viewer_chat.identity'), { viewer_token: body.viewer_token ?? '' });
+      }
+      await enforceLimits(context, [[IDENTITIES_BY_ADDRESS, request.ip]]);
+      return success(say(request, 'viewer_chat.identity'), { viewer_token: newViewerToken(context) });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'get-viewer-chat.php',
+    tag,
+    summary: "A broadcast's viewer chat: messages (with their offset for the replay), pinned message, slow mode",
+    input: GetViewerChatInputSchema,
+    output: ViewerChatBodySchema,
+    handler: async (body, request) => {
+      const scope = await scopeOf(body, request);
+      return success(say(request, 'viewer_chat.loaded'), { data: await chatState(context, scope) });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'post-viewer-chat.php',
+    tag,
+    summary: 'Posts to the viewer chat of a live broadcast (guests send display_name and viewer_token)',
+    input: PostViewerChatInputSchema,
+    output: ViewerChatMessageBodySchema,
+    handler: async (body, request) => {
+      const scope = await scopeOf(body, request);
+      const message = await postMessage(context, scope, { text: body.text, displayName: body.display_name });
+      sockets.toMeeting(scope.meeting.id, { type: 'message.created', broadcast_id: scope.broadcast!.id, message });
+      return success(say(request, 'viewer_chat.posted'), { data: message });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'delete-viewer-chat-message.php',
+    tag,
+    summary: 'Deletes a viewer-chat message (channel owner, meeting host or co-host)',
+    input: ViewerChatMessageInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const scope = await scopeOf(body, request);
+      const message = await deleteMessage(context, scope, body.id);
+      sockets.toMeeting(scope.meeting.id, {
+        type: 'message.deleted',
+        broadcast_id: message.broadcastId,
+        id: message.id,
+      });
+      return done(say(request, 'viewer_chat.deleted'));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'moderate-viewer-chat.php',
+    tag,
+    summary: "Bans, times out (minutes) or lets back in a message's author, by account or by browser identity",
+    input: ModerateViewerChatInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const scope = await scopeOf(body, request);
+      const result = await restrictAuthor(context, scope, { id: body.id, action: body.action, minutes: body.minutes });
+      sockets.toViewer(scope.meeting.id, result.author, {
+        type: 'self.restricted',
+        is_banned: result.isBanned,
+        muted_until: result.mutedUntil,
+      });
+      return done(say(request, `viewer_chat.${body.action === 'unban' ? 'unbanned' : 'restricted'}`));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'pin-viewer-chat-message.php',
+    tag,
+    summary: 'Pins a message above the viewer chat; without id, unpins',
+    input: OptionalMessageInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const scope = await scopeOf(body, request);
+      const { broadcast, message } = await pinMessage(context, scope, body.id);
+      const [pinned] = message ? await describeMessages(context, scope, [message]) : [];
+      sockets.toMeeting(scope.meeting.id, {
+        type: 'pinned.changed',
+        broadcast_id: broadcast.id,
+        message: pinned ?? null,
+      });
+      return done(say(request, 'viewer_chat.pinned'));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'set-viewer-chat-slow-mode.php',
+    tag,
+    summary: 'Sets slow mode: seconds each viewer waits between messages (0 turns it off)',
+    input: SetViewerChatSlowModeInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const scope = await scopeOf(body, request);
+      const broadcast = await setSlowMode(context, scope, body.seconds);
+      sockets.toMeeting(scope.meeting.id, {
+        type: 'slow_mode.changed',
+        broadcast_id: broadcast.id,
+        seconds: body.seconds,
+      });
+      return done(say(request, 'viewer_chat.slow_mode_set'));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'show-viewer-chat-banner.php',
+    tag,
+    summary: 'Puts a viewer-chat message on the stream as the lower-third banner; without id, clears the banner',
+    input: OptionalMessageInputSchema,
+    output: MessageBodySchema,
+    handler: async (body, request) => {
+      const scope = await scopeOf(body, request);
+      await showAsBanner(context, scope, body.id);
+      return done(say(request, body.id === undefined ? 'viewer_chat.banner_cleared' : 'viewer_chat.banner_shown'));
+    },
+  });
+}

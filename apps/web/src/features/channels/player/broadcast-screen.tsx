@@ -1,0 +1,35 @@
+import type { BroadcastViewer } from '@meetcast/contracts';
+import { useTranslation } from 'react-i18next';
+import { LivePlayer } from './live-player';
+import { ReplayPlayer } from './replay-player';
+
+/** What the channel page shows where the broadcast plays: the live player, a starting note, or the replay. */
+export function BroadcastScreen({ viewer, title }: { viewer: BroadcastViewer; title: string }) {
+  const { t } = useTranslation('player');
+  if (viewer.state === 'live') {
+    return (
+      <div className="space-y-2">
+        <LivePlayer viewer={viewer} title={title} />
+        {viewer.viewers !== null && (
+          <p data-testid="viewer-count" className="text-sm opacity-90">
+            {t('viewers', { count: viewer.viewers })}
+          </p>
+        )}
+      </div>
+    );
+  }
+  if (viewer.state === 'starting') {
+    return (
+      <p role="status" className="flex aspect-video w-full items-center justify-center rounded-xl bg-black/70 text-sm">
+        {t('starting')}
+      </p>
+    );
+  }
+  if (viewer.state === 'ended' && viewer.recording) return <ReplayPlayer url={viewer.recording.url} title={title} />;
+  return null;
+}
+
+/** Whether the page has something to play for this broadcast (live, starting, or a recording). */
+export const hasScreen = (viewer: BroadcastViewer | undefined) =>
+  viewer !== undefined &&
+  (viewer.state === 'live' || viewer.state === 'starting' || (viewer.state === 'ended' && viewer.recording !== null));

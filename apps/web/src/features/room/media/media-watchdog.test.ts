@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MediaWatchdog, type FeedHealth, type RepairStep, type WatchdogHost } from './media-watchdog';
+
+/**
+ * The watchdog's escalation, second by second, against connections whose getStats() figures the
+ * test sets (the browser's RTCPeerConnection is the only stand-in here; the watchdog is real).
+ */
+function connection(entries: () => Record<string, unknown>[]) {
+  return {
+    getStats: async () => new Map(entries().map((entry, index) => [String(index), entry])),
+  } as unknown as RTCPeerConnection;
+}
+
+function setup(options: { publishing?: boolean } = {}) {
+  const inbound = { frames: 0, bytes: 0 };
+  const outbound = { frames: 0 };
+  const repairs: RepairStep[] = [];
+  let health: Record<string, FeedHealth> = {};
+  const startedAt = Date.now();
+  const host: WatchdogHost = {
+    selfId: 'me',
+    subscriberConnection: () =>
+      connection(() => [
+        { type: 'inbound-rtp', kind: 'video', mid: '1', framesDecoded: inbound.frames, bytesReceived: inbound.bytes },
+        { type: 'transport', iceState: 'connected', dtlsState: 'connected' },
+      ]),
+    publisherConnection: () => connection(() => [{ type: 'outbound-rtp', kind: 'video', framesSent: outbound.frames }]),
+    watchedFeeds: () => [{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt }],
+    missingFeeds: () => [],
+    publishingSince: () => (options.publishing ? startedAt : undefined),
+    isBusy: () => false,
+    repair: (step) => repairs.push(step),
+    onHealth: (next) => (health = next),
+  };
+  const watchdog = new MediaWatchdog(host);
+  /** Advances the clock second by second, ticking like the real timer does. */
+  const run = async (seconds: number, each?: () => void) => {
+    for (let i = 0; i < seconds; i++) {
+      vi.setSystemTime(Date.now() + 1000);
+      each?.();
+      await watchdog.tick();
+    }
+  };
+  return { inbound, outbound, repairs, health: () => health, watchdog, run };
+}
+
+describe('MediaWatchdog', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date('2026-11-25T10:00:00Z'), toFake: ['Date'] });
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('leaves a feed alone while its frames grow', async () => {
+    const room = setup();
+    await room.run(20, () => (room.inbound.frames += 20));
+    expect(room.repairs).toEqual([]);
+    expect(room.health()).toEqual({});
+  });
+
+  it('says "connecting" before the first frame, then escalates step by step and says it failed', async () => {
+    const room = setup();
+    await room.run(3);
+    expect(room.health()).toEqual({ gus: 'connecting' });
+    expect(room.repairs).toEqual([]);
+    await room.run(2);
+    expect(room.repairs).toEqual(['keyframe']);
+    await room.run(3);
+    expect(room.repairs).toEqual(['keyframe', 'resubscribe']);
+    await room.run(6);
+    expect(room.repairs).toEqual(['keyframe', 'resubscribe', 'ice-restart']);
+    await room.run(8);
+    expect(room.repairs).toEqual(['keyframe', 'resubscribe', 'ice-restart', 'rejoin']);
+    await room.run(12);
+    expect(room.health()).toEqual({ gus: 'failed' });
+    expect(room.watchdog.log.at(0)?.reason).toMatch(
+      /no frame .* after the subscription started \(no bytes arrive; ice connected, dtls connected\)/,
+    );
+  });
+
+  it('repairs a video that froze, says "poor connection" meanwhile, and logs the recovery', async () => {
+    const room = setup();
+    await room.run(5, () => (room.inbound.frames += 20));
+    room.inbound.bytes = 1000;
+    await room.run(4, () => (room.inbound.bytes += 500));
+    expect(room.health()).toEqual({ gus: 'poor' });
+    expect(room.repairs).toEqual(['keyframe']);
+    expect(room.watchdog.log.at(-1)?.reason).toMatch(/video frozen for \d s \(bytes still arrive/);
+    await room.run(2, () => (room.inbound.frames += 20));
+    expect(room.health()).toEqual({});
+    expect(room.watchdog.log.map((entry) => entry.step)).toEqual(['keyframe', 'recovered']);
+  });
+
+  it('publishes our camera again when it sends no frame, then rejoins', async () => {
+    const room = setup({ publishing: true });
+    await room.run(3, () => {
+      room.outbound.frames += 20;
+      room.inbound.frames += 20;
+    });
+    await room.run(7, () => (room.inbound.frames += 20));
+    expect(room.repairs).toEqual(['republish']);
+    expect(room.health()).toEqual({ me: 'poor' });
+    await room.run(8, () => (room.inbound.frames += 20));
+    expect(room.repairs).toEqual(['republish', 'rejoin']);
+  });
+});

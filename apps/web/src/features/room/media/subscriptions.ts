@@ -1,0 +1,207 @@
+import {
+  answer,
+  attachVideoRoom,
+  peerConnection,
+  type JanusMessage,
+  type JanusSession,
+  type Jsep,
+  type PluginHandle,
+} from './janus-api';
+import type { WatchedFeed } from './media-watchdog';
+import {
+  debug,
+  inboundVideoStats,
+  parseDisplay,
+  type FeedKind,
+  type InboundVideo,
+  type RemoteFeed,
+  type StreamInfo,
+} from './media-types';
+import { updateFeedTracks, videoMidsOf } from './remote-feeds';
+
+const NEGOTIATION_TIMEOUT_MS = 8000;
+
+export interface SubscriptionsContext {
+  session: JanusSession;
+  ownerOf(feedId: number): { participantId: string; kind: FeedKind } | undefined;
+  feeds: Map<number, RemoteFeed>;
+  onFeedsChanged(): void;
+  onIce(state: 'connected' | 'failed'): void;
+  onSignallingLost(): void;
+}
+
+/**
+ * One multi-stream subscriber handle for everyone else's feeds, for one Janus session: it dies with
+ * the session (`close`), and a rejoin builds a new one. Negotiations are serialized: each waits for
+ * the previous one to finish.
+ */
+export class Subscriptions {
+  private handle: PluginHandle | undefined;
+  private readonly streams = new Map<string, StreamInfo>();
+  private readonly subscribed = new Set<number>();
+  /** When Janus was told to start sending each feed: the watchdog counts from there. */
+  private readonly startedAt = new Map<number, number>();
+  private readonly layers = new Map<number, number>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private resolveNegotiation: (() => void) | undefined;
+  private isOpen = true;
+
+  constructor(private readonly context: SubscriptionsContext) {}
+
+  has(feedId: number) {
+    return this.subscribed.has(feedId);
+  }
+
+  subscribe(feedIds: number[]) {
+    for (const id of feedIds) this.subscribed.add(id);
+    const streams = feedIds.map((feed) => ({ feed }));
+    this.negotiate(async (handle) => {
+      if (handle) return handle.send({ message: { request: 'subscribe', streams } });
+      this.handle = await this.attach();
+      this.handle.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: false } });
+    });
+  }
+
+  forget(feedId: number) {
+    this.subscribed.delete(feedId);
+    this.startedAt.delete(feedId);
+  }
+
+  /** Drops a feed's subscription and takes it again: new m-lines, new tracks, a fresh start. */
+  resubscribe(feedId: number) {
+    if (!this.subscribed.has(feedId) || !this.handle) return;
+    this.negotiate((handle) => handle?.send({ message: { request: 'unsubscribe', streams: [{ feed: feedId }] } }));
+    this.negotiate((handle) => {
+      this.startedAt.delete(feedId);
+      this.layers.delete(feedId);
+      handle?.send({ message: { request: 'subscribe', streams: [{ feed: feedId }] } });
+    });
+  }
+
+  /**
+   * Asks Janus for a keyframe of this feed. Janus 1.1 has no keyframe request for subscribers, but a
+   * simulcast layer switch always asks the publisher for one (PLI): a neighbouring layer, then back.
+   * The browser also sends its own PLI for any frame it cannot decode.
+   */
+  requestKeyframe(feedId: number) {
+    const layer = this.layers.get(feedId) ?? 2;
+    const mids = videoMidsOf(this.streams, feedId);
+    const other = layer === 0 ? 1 : layer - 1;
+    this.configure(mids.map((mid) => ({ mid, substream: other })));
+    this.configure(mids.map((mid) => ({ mid, substream: layer })));
+  }
+
+  restartIce() {
+    this.handle?.send({ message: { request: 'configure', restart: true } });
+  }
+
+  /** For tests: Janus stops forwarding this feed's video to us while its publisher goes on sending. */
+  stopForwarding(feedId: number) {
+    this.configure(videoMidsOf(this.streams, feedId).map((mid) => ({ mid, send: false })));
+  }
+
+  /** Asks for the simulcast layer that fits a tile: 2 = full, 0 = smallest. */
+  preferLayer(feedId: number, substream: 0 | 1 | 2) {
+    if (this.layers.get(feedId) === substream) return;
+    const mids = videoMidsOf(this.streams, feedId);
+    if (!this.handle || mids.length === 0) return;
+    this.layers.set(feedId, substream);
+    this.configure(mids.map((mid) => ({ mid, substream })));
+  }
+
+  /** Camera feeds whose owner is expected to send video, with their video mids. */
+  watched(expectedSince: (participantId: string) => number | undefined): WatchedFeed[] {
+    const result: WatchedFeed[] = [];
+    for (const feedId of this.subscribed) {
+      const owner = this.context.ownerOf(feedId);
+      const started = this.startedAt.get(feedId);
+      const since = owner && expectedSince(owner.participantId);
+      const mids = videoMidsOf(this.streams, feedId);
+      if (!owner || owner.kind !== 'camera' || started === undefined || since === undefined || !mids.length) continue;
+      result.push({ feedId, participantId: owner.participantId, mids, startedAt: Math.max(started, since) });
+    }
+    return result;
+  }
+
+  connection() {
+    return peerConnection(this.handle);
+  }
+
+  inboundVideo(): Promise<InboundVideo[]> {
+    return inboundVideoStats(this.connection(), (mid) => {
+      const feedId = this.streams.get(mid)?.feed_id;
+      const owner = feedId === undefined ? undefined : this.context.ownerOf(feedId);
+      return feedId === undefined || !owner ? undefined : { feedId, participantId: owner.participantId };
+    });
+  }
+
+  close() {
+    this.isOpen = false;
+    this.resolveNegotiation?.();
+  }
+
+  private configure(streams: Record<string, unknown>[]) {
+    if (this.handle && streams.length) this.handle.send({ message: { request: 'configure', streams } });
+  }
+
+  private negotiate(step: (handle: PluginHandle | undefined) => unknown) {
+    this.queue = this.queue
+      .then(async () => {
+        if (!this.isOpen) return;
+        const done = new Promise<void>((resolve) => {
+          this.resolveNegotiation = resolve;
+          setTimeout(resolve, NEGOTIATION_TIMEOUT_MS);
+        });
+        await step(this.handle);
+        await done;
+      })
+      .catch(() => this.isOpen && this.context.onSignallingLost());
+  }
+
+  private attach() {
+    let handle: PluginHandle | undefined;
+    return attachVideoRoom(this.context.session, {
+      onmessage: (message, jsep) => {
+        if (this.isOpen && handle) void this.onMessage(handle, message, jsep);
+      },
+      onremotetrack: (track, mid, on) => {
+        if (this.isOpen) this.onRemoteTrack(track, mid, on);
+      },
+      iceState: (state) => {
+        if (this.isOpen && (state === 'connected' || state === 'failed')) this.context.onIce(state);
+      },
+    }).then((attached) => (handle = attached));
+  }
+
+  private async onMessage(handle: PluginHandle, message: JanusMessage, jsep?: Jsep) {
+    debug('subscriber', JSON.stringify(message), Boolean(jsep));
+    const streams = message.streams as StreamInfo[] | undefined;
+    if (streams) {
+      this.streams.clear();
+      for (const stream of streams) this.streams.set(stream.mid, stream);
+    }
+    if (jsep) {
+      const local = await answer(handle, jsep, [{ type: 'data', capture: false }]);
+      handle.send({ message: { request: 'start' }, jsep: local });
+      const now = Date.now();
+      for (const stream of this.streams.values()) {
+        const feedId = stream.feed_id;
+        if (feedId !== undefined && !this.startedAt.has(feedId)) this.startedAt.set(feedId, now);
+      }
+      this.resolveNegotiation?.();
+    } else if (message.error_code) {
+      this.resolveNegotiation?.();
+    }
+  }
+
+  private onRemoteTrack(track: MediaStreamTrack, mid: string, on: boolean) {
+    debug('remote track', mid, track.kind, on);
+    const info = this.streams.get(mid);
+    const feedId = info?.feed_id;
+    if (feedId === undefined) return;
+    const owner = this.context.ownerOf(feedId) ?? parseDisplay(info?.feed_display);
+    if (!owner) return;
+    updateFeedTracks(this.context.feeds, { feedId, ...owner }, track, on);
+    this.context.onFeedsChanged();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What the bench watches inside a channel page (signed out): an init script that finds the page's
+ * live `<video>` as soon as it is added and follows its decoded frames with
+ * requestVideoFrameCallback: the first one's time since navigation start (performance.now), and,
+ * once `reading` is set, the painted clock read from each frame (drawn 480×270 into a canvas, read
+ * with the composer bench's reader) against Date.now(): glass-to-glass.
+ */
+import type { Page } from '@playwright/test';
+import { READER_SOURCE } from '../composer/timestamp-code.js';
+
+export interface ProbeState {
+  /** performance.now() at the first decoded frame of the live video (navigation start is 0). */
+  firstFrameMs: number | undefined;
+  /** That frame's width. */
+  firstFrameWidth: number;
+  /** The page's own share: its DOMContentLoaded (since navigation start). */
+  loadedMs: number | undefined;
+  frames: number;
+  /** Frames whose clock could be read, and their delays in ms. */
+  delays: number[];
+  reading: boolean;
+}
+
+export const VIEWER_PROBE_SCRIPT = `(() => {
+  const read = ${READER_SOURCE};
+  const width = 480;
+  const height = 270;
+  const probe = { firstFrameMs: undefined, firstFrameWidth: 0, loadedMs: undefined, frames: 0, delays: [], reading: false };
+  document.addEventListener('DOMContentLoaded', () => {
+    probe.loadedMs = performance.now();
+  });
+  window.__channelProbe = probe;
+  let canvas;
+  let context;
+  const modulo = 1 << 20;
+  const follow = (video) => {
+    const onFrame = () => {
+      const now = Date.now();
+      if (probe.firstFrameMs === undefined && video.videoWidth > 0) {
+        probe.firstFrameMs = performance.now();
+        probe.firstFrameWidth = video.videoWidth;
+      }
+      probe.frames += 1;
+      if (probe.reading) {
+        if (!canvas) {
+          canvas = document.createElement('canvas');
+          canvas.width = width;
+          canvas.height = height;
+          context = canvas.getContext('2d', { willReadFrequently: true });
+        }
+        context.drawImage(video, 0, 0, width, height);
+        const code = read(context.getImageData(0, 0, width, height).data, width, height, 4);
+        if (code >= 0) probe.delays.push(((((now % modulo) - code) % modulo) + modulo) % modulo);
+      }
+      video.requestVideoFrameCallback(onFrame);
+    };
+    video.requestVideoFrameCallback(onFrame);
+  };
+  const seen = new WeakSet();
+  const look = () => {
+    for (const video of document.querySelectorAll('video[data-testid="live-video"]')) {
+      if (seen.has(video)) continue;
+      seen.add(video);
+      follow(video);
+    }
+  };
+  new MutationObserver(look).observe(document, { childList: true, subtree: true });
+})();`;
+
+export const readProbe = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __channelProbe: ProbeState }).__channelProbe);
+
+export const startReading = (page: Page) =>
+  page.evaluate(() => {
+    const probe = (window as unknown as { __channelProbe: ProbeState }).__channelProbe;
+    probe.delays.length = 0;
+    probe.reading = true;
+  });

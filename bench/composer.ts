@@ -1,0 +1,222 @@
+// Broadcast composer figures from one run (issue 12 budgets), against the real server, Janus and composer:
+//  - go live → first RTMP bytes at a local receiver (budget ≤ 5 s), with the composer's own step timings;
+//  - composer + encoder CPU at 720p30 with 4 tiles (4 fake participants in headless Chromium), audio, the
+//    recording and 2 destinations: mean and p95 of 1-s samples in cores (budgets ≤ 0.8 and ≤ 1.0), and
+//    the idle spare composer's cost;
+//  - the cost of a third destination (budget ≤ 0.05 core);
+//  - glass-to-glass: a clock painted into one participant's camera, read back from the decoded
+//    broadcast (budgets p50 ≤ 400 ms, p95 ≤ 800 ms);
+//  - a receiver killed: its destination shows "reconnecting" within 5 s, the other loses 0 frames;
+//  - with --soak=MIN, every process's memory over MIN minutes (budget: flat within 10 %).
+// Needs the built web app (npm run build), Debian's Chromium, Xvfb, PulseAudio and ffmpeg.
+// The machine is shared: CPU figures are printed next to the load average.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import {
+  api,
+  joinParticipants,
+  startComposerServer,
+  stopComposerServer,
+  type ServerInfo,
+} from './composer/bench-server';
+import { composerCores, coresBetween, snapshot } from './composer/processes';
+import { BenchReceiver, framesMissing, videoTimes } from './composer/receivers';
+import { memoryDrift, sampleMemory } from './composer/soak';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const PARTICIPANTS = 4;
+const soakArgument = process.argv.find((arg) => arg.startsWith('--soak='));
+const SOAK_MINUTES = soakArgument ? Number(soakArgument.slice('--soak='.length)) : 0;
+const PORTS = { a: 19351, b: 19352, c: 19353 }; // ffmpeg listens 100 above, behind each receiver's relay
+
+interface Destination {
+  connection_id: number;
+  state: string;
+}
+
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+};
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+const f2 = (value: number) => value.toFixed(2);
+
+/** The composer's log lines (pino JSON) with the time they were written: its step timings. */
+const composerLog: { at: number; msg: string }[] = [];
+
+const destinations = (info: ServerInfo) =>
+  api<{ state: string; destinations: Destination[] }>(info, 'get-broadcast.php', { meetId: info.slug });
+
+async function waitForDestination(info: ServerInfo, id: number, state: string, timeoutMs: number) {
+  const started = Date.now();
+  for (;;) {
+    const broadcast = await destinations(info);
+    if (broadcast.destinations.find((d) => d.connection_id === id)?.state === state) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`destination ${id} not ${state} within ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+/** One-second CPU samples of every process under the server, for `seconds`. */
+async function sampleCpu(info: ServerInfo, seconds: number) {
+  const samples: Map<string, number>[] = [];
+  let before = snapshot(info.serverPid, info.janusPid, info.dataDir);
+  let beforeAt = Date.now();
+  const first = before;
+  const startedAt = beforeAt;
+  while (Date.now() - startedAt < seconds * 1000) {
+    await sleep(1000);
+    const after = snapshot(info.serverPid, info.janusPid, info.dataDir);
+    const now = Date.now();
+    samples.push(coresBetween(before, after, (now - beforeAt) / 1000));
+    before = after;
+    beforeAt = now;
+  }
+  const whole = coresBetween(first, before, (beforeAt - startedAt) / 1000);
+  return { samples, whole, last: before };
+}
+
+function describeCores(cores: Map<string, number>) {
+  return [...cores]
+    .filter(([, value]) => value >= 0.005)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${key.replace(/rtmp:\/\/127\.0\.0\.1:(\d+)\S*/, ':$1')} ${f2(value)}`)
+    .join(', ');
+}
+
+function goLiveSteps(since: number) {
+  return composerLog
+    .filter((line) => line.at >= since)
+    .map((line) => `    +${line.at - since} ms ${line.msg.replace(/^composer: /, '')}`)
+    .join('\n');
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'meetcast-composer-bench-'));
+const receivers = {
+  a: new BenchReceiver(PORTS.a, join(folder, 'a.flv'), false).start(),
+  b: new BenchReceiver(PORTS.b, join(folder, 'b.flv'), false).start(),
+  c: new BenchReceiver(PORTS.c, join(folder, 'c.flv'), true).start(),
+};
+const { child, info } = await startComposerServer((line) => {
+  composerLog.push(line);
+  if (process.env.BENCH_VERBOSE) console.error(`[${new Date(line.at).toISOString().slice(11, 23)}] ${line.msg}`);
+});
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+try {
+  const connection = async (name: string, port: number) =>
+    (
+      await api<{ id: number }>(info, 'add-rtmp-destination.php', {
+        name,
+        url: `rtmp://127.0.0.1:${port}/live`,
+        stream_key: 'bench-key',
+      })
+    ).id;
+  const ids = { a: await connection('Receiver A', PORTS.a), b: await connection('Receiver B', PORTS.b) };
+  const idC = await connection('Receiver C', PORTS.c);
+  await joinParticipants(browser, info, PARTICIPANTS);
+  // The worker's spare stage starts with the server: let it be ready, as it is on a running server.
+  await sleep(5000);
+  console.log(`composer bench: ${PARTICIPANTS} participants in the room; load average ${loadavg()}`);
+
+  // 1. Go live → first bytes.
+  const clickedAt = Date.now();
+  await api(info, 'start-broadcast.php', {
+    meetId: info.slug,
+    destinations: JSON.stringify([{ connection_id: ids.a }, { connection_id: ids.b }]),
+    record: 1,
+  });
+  const [firstA, firstB] = await Promise.all([
+    receivers.a.waitForFirstBytes(30_000),
+    receivers.b.waitForFirstBytes(30_000),
+  ]);
+  console.log(
+    `go live → first media bytes at the receivers' sockets: ${firstA.socket - clickedAt} and ${firstB.socket - clickedAt} ms (budget ≤ 5000); ` +
+      `in their files (after ffmpeg's own 1 s probe): ${firstA.file - clickedAt} and ${firstB.file - clickedAt} ms; load average ${loadavg()}`,
+  );
+  console.log(goLiveSteps(clickedAt));
+  await waitForDestination(info, ids.a, 'live', 30_000);
+  await waitForDestination(info, ids.b, 'live', 30_000);
+  await sleep(5000);
+
+  // 2. CPU at 720p30, 4 tiles, audio, recording, 2 destinations.
+  const two = await sampleCpu(info, SECONDS);
+  const perSecond = two.samples.map(composerCores);
+  console.log(
+    `composer CPU (720p30, ${PARTICIPANTS} tiles, audio, recording, 2 destinations, ${SECONDS} s): mean ${f2(mean(perSecond))} cores (budget ≤ 0.8), p95 ${f2(percentile(perSecond, 95))} (budget ≤ 1.0); load average ${loadavg()}`,
+  );
+  console.log(`  by process (mean cores): ${describeCores(two.whole)}`);
+  const spareRss = two.last.filter((p) => p.role === 'spare').reduce((sum, p) => sum + p.rssKb, 0);
+  console.log(
+    `  idle spare composer: ${f2(two.whole.get('spare') ?? 0)} core, ${Math.round(spareRss / 1024)} MB resident`,
+  );
+
+  // 3. A third destination.
+  await api(info, 'change-broadcast-destination.php', {
+    meetId: info.slug,
+    destination: JSON.stringify([{ connection_id: idC }]),
+  });
+  await waitForDestination(info, idC, 'live', 30_000);
+  await sleep(3000);
+  receivers.c.delays.length = 0;
+  const three = await sampleCpu(info, Math.max(20, SECONDS / 2));
+  const perSecondThree = three.samples.map(composerCores);
+  const pusherC = [...three.whole].find(([key]) => key.includes(`:${PORTS.c}/`))?.[1] ?? NaN;
+  console.log(
+    `third destination: its pusher ${pusherC.toFixed(3)} core (budget ≤ 0.05); server process ${f2(two.whole.get('server') ?? 0)} → ${f2(three.whole.get('server') ?? 0)}; composer in all ${f2(mean(perSecond))} → ${f2(mean(perSecondThree))} (noisy on a shared machine)`,
+  );
+
+  // 4. Glass-to-glass, from the frames receiver C decoded meanwhile.
+  const delays = receivers.c.delays.filter((delay) => delay < 60_000);
+  console.log(
+    `glass-to-glass (painted clock → decoded at receiver C, read in ${delays.length} of ${receivers.c.frames} frames): p50 ${Math.round(percentile(delays, 50))} ms (budget ≤ 400), p95 ${Math.round(percentile(delays, 95))} ms (budget ≤ 800), max ${Math.round(Math.max(...delays))} ms`,
+  );
+
+  // 5. Receiver B dies.
+  receivers.b.kill();
+  const noticedMs = await waitForDestination(info, ids.b, 'reconnecting', 30_000).catch(() => NaN);
+  console.log(`receiver B killed: its destination showed "reconnecting" after ${noticedMs} ms (budget ≤ 5000)`);
+  await sleep(10_000);
+
+  // 6. Memory soak.
+  if (SOAK_MINUTES > 0) {
+    const series = await sampleMemory(
+      () => snapshot(info.serverPid, info.janusPid, info.dataDir),
+      SOAK_MINUTES * 60_000,
+      (message) => console.log(message),
+    );
+    for (const line of memoryDrift(series)) console.log(line);
+  }
+
+  // Stop; the recording and receiver A are checked afterwards.
+  const stopped = await api<{ state: string; recording: { duration: number } | null }>(info, 'stop-broadcast.php', {
+    meetId: info.slug,
+  });
+  for (let waited = 0; stopped.state === 'live' || stopped.state === 'starting'; waited += 250) {
+    if (waited > 60_000) throw new Error('the broadcast did not end within a minute of stop');
+    await sleep(250);
+    Object.assign(stopped, await destinations(info));
+  }
+  await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
+  const recordings = join(info.dataDir, 'recordings');
+  const recording = readdirSync(recordings).find((name) => name.endsWith('.mp4') && !name.endsWith('.part.mp4'));
+  if (recording) {
+    const a = framesMissing(videoTimes(receivers.a.largestFile), videoTimes(join(recordings, recording)));
+    console.log(
+      `receiver A over the whole run (B's drop included): ${a.received} video frames of the ${a.expected} the recording holds for that span, ${a.missing} missing (budget 0)${receivers.a.publishers > 1 ? `; its pusher connected ${receivers.a.publishers} times (the longest connection counted)` : ', one connection throughout'}`,
+    );
+  }
+  console.log(
+    `broadcast ${stopped.state}; recording ${stopped.recording ? `${Math.round(stopped.recording.duration)} s` : 'missing'}`,
+  );
+  console.log(`machine load average at the end: ${loadavg()}`);
+} finally {
+  await browser.close();
+  await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
+  await stopComposerServer(child);
+  rmSync(folder, { recursive: true, force: true });
+}

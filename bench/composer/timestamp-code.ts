@@ -1,0 +1,118 @@
+/**
+ * The clock a fake participant paints into its camera, and how it is read back from the broadcast.
+ * The canvas (640×480) is magenta with 8×3 black or white cells: 20 bits of milliseconds (modulo
+ * 2^20) and a 4-bit checksum, so a frame caught mid-paint is rejected rather than misread. Cells are
+ * kept off the bottom third, where the tile's name label sits.
+ */
+export const CANVAS = { width: 640, height: 480 };
+export const CELLS = { columns: 8, rows: 3, left: 40, top: 60, width: 560, height: 300 };
+/** Size the received video is decoded at to read the code. */
+export const FRAME = { width: 480, height: 270 };
+
+/**
+ * Runs in the participant's page (before its scripts): its camera becomes the painted clock, its
+ * microphone stays Chromium's fake one. Plain source text: a function would be sent with the
+ * helpers tsx adds to it (`__name`), which do not exist in the page.
+ */
+export const CLOCK_CAMERA_SCRIPT = `(() => {
+  const size = ${JSON.stringify(CANVAS)};
+  const cells = ${JSON.stringify(CELLS)};
+  const canvas = document.createElement('canvas');
+  canvas.width = size.width;
+  canvas.height = size.height;
+  const context = canvas.getContext('2d');
+  const sum = (value) => {
+    let total = 0;
+    for (let shift = 0; shift < 20; shift += 4) total += (value >> shift) & 0xf;
+    return total & 0xf;
+  };
+  const paint = () => {
+    const time = Date.now() % (1 << 20);
+    const code = time | (sum(time) << 20);
+    context.fillStyle = '#ff00ff';
+    context.fillRect(0, 0, size.width, size.height);
+    const cellWidth = cells.width / cells.columns;
+    const cellHeight = cells.height / cells.rows;
+    for (let bit = 0; bit < cells.columns * cells.rows; bit++) {
+      context.fillStyle = (code >> bit) & 1 ? '#ffffff' : '#000000';
+      const column = bit % cells.columns;
+      const row = Math.floor(bit / cells.columns);
+      context.fillRect(cells.left + column * cellWidth, cells.top + row * cellHeight, cellWidth, cellHeight);
+    }
+  };
+  setInterval(paint, 10);
+  const stream = canvas.captureStream(30);
+  const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  // The app asks for the camera alone (getUserMedia({ video })): Chromium's fake microphone is asked
+  // only when audio is wanted too, since getUserMedia with neither rejects (a TypeError).
+  navigator.mediaDevices.getUserMedia = async (constraints) => {
+    const wantsVideo = Boolean(constraints && constraints.video);
+    const wantsAudio = Boolean(constraints && constraints.audio);
+    if (!wantsVideo) return original(constraints);
+    const media = wantsAudio ? await original({ audio: constraints.audio }) : new MediaStream();
+    media.addTrack(stream.getVideoTracks()[0].clone());
+    return media;
+  };
+})();`;
+
+/**
+ * Reads the painted code from one decoded frame (`channels` 3 for rgb24, 4 for a canvas's RGBA) of
+ * any size: the clock's magenta area is found first (a composer tile puts the camera anywhere in
+ * the broadcast, scaled), then its cells are sampled. Answers the milliseconds, or -1 when the code
+ * is not there or unreadable (caught mid-paint, checksum wrong). Plain source text, like the
+ * camera's, so that a viewer page reads its decoded frames with the very same code.
+ */
+export const READER_SOURCE = `(frame, width, height, channels) => {
+  const size = ${JSON.stringify(CANVAS)};
+  const cells = ${JSON.stringify(CELLS)};
+  let left = width;
+  let right = -1;
+  let top = height;
+  let bottom = -1;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const at = (y * width + x) * channels;
+      if (frame[at] > 150 && frame[at + 1] < 100 && frame[at + 2] > 150) {
+        if (x < left) left = x;
+        if (x > right) right = x;
+        if (y < top) top = y;
+        if (y > bottom) bottom = y;
+      }
+    }
+  }
+  if (right - left < 40 || bottom - top < 30) return -1;
+  const scaleX = (right - left + 1) / size.width;
+  const scaleY = (bottom - top + 1) / size.height;
+  const cellWidth = cells.width / cells.columns;
+  const cellHeight = cells.height / cells.rows;
+  let code = 0;
+  for (let bit = 0; bit < cells.columns * cells.rows; bit++) {
+    const column = bit % cells.columns;
+    const row = Math.floor(bit / cells.columns);
+    const x = Math.round(left + (cells.left + (column + 0.5) * cellWidth) * scaleX);
+    const y = Math.round(top + (cells.top + (row + 0.5) * cellHeight) * scaleY);
+    const at = (y * width + x) * channels;
+    const luma = 0.299 * frame[at] + 0.587 * frame[at + 1] + 0.114 * frame[at + 2];
+    if (luma > 128) code |= 1 << bit;
+  }
+  const time = code & 0xfffff;
+  let sum = 0;
+  for (let shift = 0; shift < 20; shift += 4) sum += (time >> shift) & 0xf;
+  return code >>> 20 === (sum & 0xf) ? time : -1;
+}`;
+
+type Reader = (frame: Uint8Array, width: number, height: number, channels: number) => number;
+// Compiled once from the very source text the viewer pages run (bench/channel-player/viewer-probe.ts).
+const reader = new Function(`return ${READER_SOURCE}`)() as Reader;
+
+/** The painted code of one decoded rgb24 frame (FRAME size), or undefined when it is not there or unreadable. */
+export function readCode(frame: Buffer): number | undefined {
+  const time = reader(frame, FRAME.width, FRAME.height, 3);
+  return time < 0 ? undefined : time;
+}
+
+/** The painted clock holds milliseconds modulo 2^20 (about 17 minutes): a delay is taken modulo that too. */
+export function delayFrom(code: number, now: number) {
+  const modulo = 1 << 20;
+  return ((((now % modulo) - code) % modulo) + modulo) % modulo;
+}
