@@ -19,98 +19,99 @@ async function expectPlaying(video: Locator) {
 test.describe('channel player', () => {
   test.describe.configure({ timeout: 300_000 });
 
-  test('a signed-out viewer watches live over WebRTC, another without RTCPeerConnection over HLS; after the stop the replay plays and seeks', async ({
-    browser,
-    signUp,
-  }) => {
-    const host = await signUp({ username: 'Petra Player' });
-    const meeting = await createMeeting(host);
-    const petra = await joinRoom(browser, meeting.slug, { account: host });
-    const viewerContext = await browser.newContext();
-    const hlsContext = await browser.newContext();
-    try {
-      await inCall(petra);
-      const started = await apiPost('start-broadcast.php', {
-        token: host.token,
-        meetId: meeting.slug,
-        destinations: '[]',
-        record: 1,
-      });
-      expect(started.httpStatus).toBe(200);
+  test(
+    'a signed-out viewer watches live over WebRTC, another without RTCPeerConnection over HLS; after the stop the replay plays and seeks',
+    { tag: '@composer' },
+    async ({ browser, signUp }) => {
+      const host = await signUp({ username: 'Petra Player' });
+      const meeting = await createMeeting(host);
+      const petra = await joinRoom(browser, meeting.slug, { account: host });
+      const viewerContext = await browser.newContext();
+      const hlsContext = await browser.newContext();
+      try {
+        await inCall(petra);
+        const started = await apiPost('start-broadcast.php', {
+          token: host.token,
+          meetId: meeting.slug,
+          destinations: '[]',
+          record: 1,
+        });
+        expect(started.httpStatus).toBe(200);
 
-      // Opened before the broadcast is live: the page follows it without a reload.
-      const viewer = await viewerContext.newPage();
-      await viewer.goto(`${APP_URL}/channel/${meeting.slug}`);
-      const openedAt = Date.now();
-      await expect(viewer.getByTestId('player-mode')).toHaveAttribute('data-mode', 'webrtc', { timeout: 90_000 });
-      await expectPlaying(viewer.getByTestId('live-video'));
-      console.log(`channel page → WebRTC picture at 1280 px: ${Date.now() - openedAt} ms (includes going live)`);
-      await expect(viewer.getByTestId('viewer-count')).toContainText('1', { timeout: 15_000 });
-      await expect(viewer.getByTestId('player-mode')).toContainText('Low-latency mode');
-      await expect(viewer.getByTestId('player-mode')).toContainText('720p');
+        // Opened before the broadcast is live: the page follows it without a reload.
+        const viewer = await viewerContext.newPage();
+        await viewer.goto(`${APP_URL}/channel/${meeting.slug}`);
+        const openedAt = Date.now();
+        await expect(viewer.getByTestId('player-mode')).toHaveAttribute('data-mode', 'webrtc', { timeout: 90_000 });
+        await expectPlaying(viewer.getByTestId('live-video'));
+        console.log(`channel page → WebRTC picture at 1280 px: ${Date.now() - openedAt} ms (includes going live)`);
+        await expect(viewer.getByTestId('viewer-count')).toContainText('1', { timeout: 15_000 });
+        await expect(viewer.getByTestId('player-mode')).toContainText('Low-latency mode');
+        await expect(viewer.getByTestId('player-mode')).toContainText('720p');
 
-      // The controls: pause, then back to live; sound on.
-      const player = viewer.getByRole('region', { name: /Live broadcast/ });
-      await player.getByRole('button', { name: 'Pause' }).click();
-      await expect(player.getByRole('button', { name: 'Play' })).toBeVisible();
-      await player.getByRole('button', { name: 'Back to live' }).click();
-      await expect(player.getByRole('button', { name: 'Pause' })).toBeVisible();
-      await player.getByRole('button', { name: 'Mute' }).click();
-      await expect(player.getByRole('button', { name: 'Mute' })).toHaveAttribute('aria-pressed', 'false');
+        // The controls: pause, then back to live; sound on.
+        const player = viewer.getByRole('region', { name: /Live broadcast/ });
+        await player.getByRole('button', { name: 'Pause' }).click();
+        await expect(player.getByRole('button', { name: 'Play' })).toBeVisible();
+        await player.getByRole('button', { name: 'Back to live' }).click();
+        await expect(player.getByRole('button', { name: 'Pause' })).toBeVisible();
+        await player.getByRole('button', { name: 'Mute' }).click();
+        await expect(player.getByRole('button', { name: 'Mute' })).toHaveAttribute('aria-pressed', 'false');
 
-      // No RTCPeerConnection at all: the HLS fallback plays the same broadcast.
-      await hlsContext.addInitScript(() => {
-        Object.defineProperty(window, 'RTCPeerConnection', { value: undefined, configurable: true });
-        Object.defineProperty(window, 'webkitRTCPeerConnection', { value: undefined, configurable: true });
-      });
-      const hlsViewer = await hlsContext.newPage();
-      const hlsOpenedAt = Date.now();
-      await hlsViewer.goto(`${APP_URL}/channel/${meeting.slug}`);
-      await expect(hlsViewer.getByTestId('player-mode')).toHaveAttribute('data-mode', 'hls', { timeout: 60_000 });
-      await expectPlaying(hlsViewer.getByTestId('live-video'));
-      console.log(`channel page → HLS picture at 1280 px: ${Date.now() - hlsOpenedAt} ms`);
-      await expect(hlsViewer.getByTestId('player-mode')).toContainText('Compatibility mode');
-      const playlist = await hlsViewer.evaluate(async (slug) => {
-        const body = new URLSearchParams({ meetId: slug });
-        const answer = (await (await fetch('/api/get-broadcast-viewer.php', { method: 'POST', body })).json()) as {
-          data: { data: { hls_url: string } };
-        };
-        return answer.data.data.hls_url;
-      }, meeting.slug);
+        // No RTCPeerConnection at all: the HLS fallback plays the same broadcast.
+        await hlsContext.addInitScript(() => {
+          Object.defineProperty(window, 'RTCPeerConnection', { value: undefined, configurable: true });
+          Object.defineProperty(window, 'webkitRTCPeerConnection', { value: undefined, configurable: true });
+        });
+        const hlsViewer = await hlsContext.newPage();
+        const hlsOpenedAt = Date.now();
+        await hlsViewer.goto(`${APP_URL}/channel/${meeting.slug}`);
+        await expect(hlsViewer.getByTestId('player-mode')).toHaveAttribute('data-mode', 'hls', { timeout: 60_000 });
+        await expectPlaying(hlsViewer.getByTestId('live-video'));
+        console.log(`channel page → HLS picture at 1280 px: ${Date.now() - hlsOpenedAt} ms`);
+        await expect(hlsViewer.getByTestId('player-mode')).toContainText('Compatibility mode');
+        const playlist = await hlsViewer.evaluate(async (slug) => {
+          const body = new URLSearchParams({ meetId: slug });
+          const answer = (await (await fetch('/api/get-broadcast-viewer.php', { method: 'POST', body })).json()) as {
+            data: { data: { hls_url: string } };
+          };
+          return answer.data.data.hls_url;
+        }, meeting.slug);
 
-      // Stop: both pages turn to the recording by themselves; it plays and seeks.
-      const stopped = await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
-      expect(stopped.httpStatus).toBe(200);
-      const replay = viewer.getByTestId('replay-video');
-      await expect(replay).toBeVisible({ timeout: 90_000 });
-      await expect(hlsViewer.getByTestId('replay-video')).toBeVisible({ timeout: 30_000 });
-      expect((await fetch(`${APP_URL}${playlist}`)).status).toBe(404);
-      const duration = await replay.evaluate(
-        (element: HTMLVideoElement) =>
-          new Promise<number>((resolve) => {
-            if (element.readyState >= 1) resolve(element.duration);
-            else element.addEventListener('loadedmetadata', () => resolve(element.duration), { once: true });
-          }),
-      );
-      expect(duration).toBeGreaterThan(5);
-      const seekedTo = await replay.evaluate(
-        (element: HTMLVideoElement, target) =>
-          new Promise<number>((resolve) => {
-            element.muted = true;
-            element.addEventListener('seeked', () => resolve(element.currentTime), { once: true });
-            element.currentTime = target;
-          }),
-        duration / 2,
-      );
-      expect(Math.abs(seekedTo - duration / 2)).toBeLessThan(2.5);
-      await replay.evaluate((element: HTMLVideoElement) => element.play());
-      await expect
-        .poll(() => replay.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
-        .toBeGreaterThan(seekedTo + 0.5);
-    } finally {
-      await viewerContext.close();
-      await hlsContext.close();
-      await leave(petra);
-    }
-  });
+        // Stop: both pages turn to the recording by themselves; it plays and seeks.
+        const stopped = await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+        expect(stopped.httpStatus).toBe(200);
+        const replay = viewer.getByTestId('replay-video');
+        await expect(replay).toBeVisible({ timeout: 90_000 });
+        await expect(hlsViewer.getByTestId('replay-video')).toBeVisible({ timeout: 30_000 });
+        expect((await fetch(`${APP_URL}${playlist}`)).status).toBe(404);
+        const duration = await replay.evaluate(
+          (element: HTMLVideoElement) =>
+            new Promise<number>((resolve) => {
+              if (element.readyState >= 1) resolve(element.duration);
+              else element.addEventListener('loadedmetadata', () => resolve(element.duration), { once: true });
+            }),
+        );
+        expect(duration).toBeGreaterThan(5);
+        const seekedTo = await replay.evaluate(
+          (element: HTMLVideoElement, target) =>
+            new Promise<number>((resolve) => {
+              element.muted = true;
+              element.addEventListener('seeked', () => resolve(element.currentTime), { once: true });
+              element.currentTime = target;
+            }),
+          duration / 2,
+        );
+        expect(Math.abs(seekedTo - duration / 2)).toBeLessThan(2.5);
+        await replay.evaluate((element: HTMLVideoElement) => element.play());
+        await expect
+          .poll(() => replay.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+          .toBeGreaterThan(seekedTo + 0.5);
+      } finally {
+        await viewerContext.close();
+        await hlsContext.close();
+        await leave(petra);
+      }
+    },
+  );
 });

@@ -1,4 +1,5 @@
 /* eslint-disable no-empty-pattern -- Playwright fixtures without dependencies take an empty pattern. */
+import { spawn } from 'node:child_process';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { ADMIN_ACCOUNT } from './support/accounts';
 import { createAccount, logIn, readCode, type Account } from './support/api';
@@ -24,6 +25,12 @@ export async function signInThroughPage(page: Page, email: string, password: str
 interface WorkerFixtures {
   /** One administrator token per worker, for suites that open many pages as the administrator. */
   adminToken: string;
+  /**
+   * Issue 16: a call must also work on a busy machine. The workers of a project whose metadata says
+   * `cpuHog` (and every worker with E2E_CPU_HOG=1, for a run by hand) have a process busy-looping
+   * beside them from their first test to their last.
+   */
+  cpuHog: void;
 }
 
 interface Fixtures {
@@ -44,6 +51,15 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  cpuHog: [
+    async ({}, use, workerInfo) => {
+      if (!workerInfo.project.metadata?.cpuHog && process.env.E2E_CPU_HOG !== '1') return use();
+      const hog = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+      await use();
+      hog.kill('SIGKILL');
+    },
+    { scope: 'worker', auto: true },
+  ],
   adminToken: [
     async ({}, use) => {
       await use((await logIn(ADMIN_ACCOUNT.email, ADMIN_ACCOUNT.password)).token);

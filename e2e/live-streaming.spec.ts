@@ -17,101 +17,102 @@ import {
 test.describe('live streaming', () => {
   test.describe.configure({ timeout: 420_000 });
 
-  test('a host goes live to YouTube, Twitch and an RTMP address at once; a dropped receiver comes back; stop ends all and the recording plays', async ({
-    browser,
-    signUp,
-  }) => {
-    const folder = mkdtempSync(join(tmpdir(), 'meetcast-live-'));
-    const receivers = startReceivers(folder);
-    const host = await signUp({ username: 'Stella Streamer' });
-    const meeting = await createMeeting(host);
-    const stella = await joinRoom(browser, meeting.slug, { account: host });
-    const gus = await joinRoom(browser, meeting.slug, { name: 'Gus Guest' });
-    try {
-      await Promise.all([inCall(stella), inCall(gus)]);
-      await expectDecodingFrom(stella.page, 1);
+  test(
+    'a host goes live to YouTube, Twitch and an RTMP address at once; a dropped receiver comes back; stop ends all and the recording plays',
+    { tag: '@composer' },
+    async ({ browser, signUp }) => {
+      const folder = mkdtempSync(join(tmpdir(), 'meetcast-live-'));
+      const receivers = startReceivers(folder);
+      const host = await signUp({ username: 'Stella Streamer' });
+      const meeting = await createMeeting(host);
+      const stella = await joinRoom(browser, meeting.slug, { account: host });
+      const gus = await joinRoom(browser, meeting.slug, { name: 'Gus Guest' });
+      try {
+        await Promise.all([inCall(stella), inCall(gus)]);
+        await expectDecodingFrom(stella.page, 1);
 
-      // Connections, through the real pages and the platforms' consent screens.
-      const setup = await stella.context.newPage();
-      await connectPlatform(setup, 'YouTube');
-      await expect(setup.getByText(/YouTube connected/)).toBeVisible();
-      await connectPlatform(setup, 'Twitch');
-      await expect(setup.getByText(/Twitch connected/)).toBeVisible();
-      await addRtmpDestination(
-        setup,
-        'Own server',
-        `rtmp://127.0.0.1:${E2E_PORTS.customIngest}/live`,
-        'e2e-custom-key',
-      );
-      await setup.close();
+        // Connections, through the real pages and the platforms' consent screens.
+        const setup = await stella.context.newPage();
+        await connectPlatform(setup, 'YouTube');
+        await expect(setup.getByText(/YouTube connected/)).toBeVisible();
+        await connectPlatform(setup, 'Twitch');
+        await expect(setup.getByText(/Twitch connected/)).toBeVisible();
+        await addRtmpDestination(
+          setup,
+          'Own server',
+          `rtmp://127.0.0.1:${E2E_PORTS.customIngest}/live`,
+          'e2e-custom-key',
+        );
+        await setup.close();
 
-      // Go live from the room's Live panel.
-      const page = stella.page;
-      await page.getByRole('button', { name: 'Go live' }).click();
-      const panel = page.getByRole('region', { name: 'Live' });
-      const destination = (name: string) => panel.getByRole('listitem').filter({ hasText: name });
-      for (const name of [/YouTube/, /Twitch/, /Own server/]) await panel.getByRole('checkbox', { name }).check();
-      await panel.getByLabel('Record this broadcast').check();
-      const clickedAt = Date.now();
-      await panel.getByRole('button', { name: 'Go live' }).click();
+        // Go live from the room's Live panel.
+        const page = stella.page;
+        await page.getByRole('button', { name: 'Go live' }).click();
+        const panel = page.getByRole('region', { name: 'Live' });
+        const destination = (name: string) => panel.getByRole('listitem').filter({ hasText: name });
+        for (const name of [/YouTube/, /Twitch/, /Own server/]) await panel.getByRole('checkbox', { name }).check();
+        await panel.getByLabel('Record this broadcast').check();
+        const clickedAt = Date.now();
+        await panel.getByRole('button', { name: 'Go live' }).click();
 
-      // Every receiver gets media; the first bytes arrive within the budget.
-      await expect.poll(() => receivers.custom.bytes(), { timeout: 30_000, intervals: [100] }).toBeGreaterThan(0);
-      const firstBytesMs = Date.now() - clickedAt;
-      for (const receiver of Object.values(receivers)) {
-        await expect.poll(() => receiver.bytes(), { timeout: 30_000 }).toBeGreaterThan(200_000);
+        // Every receiver gets media; the first bytes arrive within the budget.
+        await expect.poll(() => receivers.custom.bytes(), { timeout: 30_000, intervals: [100] }).toBeGreaterThan(0);
+        const firstBytesMs = Date.now() - clickedAt;
+        for (const receiver of Object.values(receivers)) {
+          await expect.poll(() => receiver.bytes(), { timeout: 30_000 }).toBeGreaterThan(200_000);
+        }
+        for (const name of ['Meetcast Test Channel', 'Meetcast_Tester', 'Own server']) {
+          await expect(destination(name).getByText('Live', { exact: true })).toBeVisible({ timeout: 30_000 });
+        }
+        await expect(gus.page.getByText('LIVE', { exact: true })).toBeVisible();
+        console.log(`go live → first RTMP bytes: ${firstBytesMs} ms`);
+
+        // Encoded once at 720p30 with AAC, at the stream key and path each platform gave.
+        for (const receiver of Object.values(receivers)) {
+          const media = probe(receiver.largestFile);
+          expect(media).toMatchObject({ video: 'h264', width: 1280, height: 720, audio: 'aac' });
+          // 30 fps, or 24 when another broadcast already runs on this two-core machine (the composer's
+          // capacity degrades to 720p24 before it refuses, ADR 010).
+          expect(media.fps).toBeGreaterThanOrEqual(23);
+        }
+        expect(receivers.custom.publishedPaths()).toEqual({ app: undefined, stream: undefined });
+        const platforms = await fakePlatforms();
+        expect(receivers.twitch.publishedPaths().stream).toBe(platforms.twitch.streamKey);
+        expect(receivers.youtube.publishedPaths().stream).toBe(platforms.youtube.streams[0]?.streamName);
+        expect(platforms.youtube.inserted).toBe(1);
+        expect(platforms.youtube.broadcasts[0]?.lifeCycleStatus).toBe('live');
+
+        // The custom receiver dies and comes back: only its destination reconnects.
+        receivers.custom.kill();
+        const ownServer = destination('Own server');
+        await expect(ownServer.getByText('Reconnecting')).toBeVisible({ timeout: 15_000 });
+        const [youtubeBefore, twitchBefore] = [receivers.youtube.bytes(), receivers.twitch.bytes()];
+        receivers.custom.start();
+        await expect(ownServer.getByText('Live', { exact: true })).toBeVisible({ timeout: 45_000 });
+        expect(receivers.youtube.bytes()).toBeGreaterThan(youtubeBefore);
+        expect(receivers.twitch.bytes()).toBeGreaterThan(twitchBefore);
+
+        // Stop: every destination ends, YouTube's broadcast is complete, the recording plays and seeks.
+        await panel.getByRole('button', { name: 'Stop broadcast' }).click();
+        await page
+          .getByRole('dialog', { name: 'Stop the broadcast?' })
+          .getByRole('button', { name: 'Stop broadcast' })
+          .click();
+        await expect(panel.getByRole('link', { name: /Watch the recording/ })).toBeVisible({ timeout: 30_000 });
+        expect((await fakePlatforms()).youtube.broadcasts[0]?.lifeCycleStatus).toBe('complete');
+        const href = await panel.getByRole('link', { name: /Watch the recording/ }).getAttribute('href');
+        // The recording: the same encode, H.264 + AAC, as long as the broadcast, served with byte ranges.
+        const url = new URL(href ?? '', page.url()).href;
+        const ranged = await fetch(url, { headers: { range: 'bytes=0-1023' } });
+        expect(ranged.status).toBe(206);
+        const file = join(folder, 'recording.mp4');
+        writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
+        expect(probe(file)).toMatchObject({ video: 'h264', width: 1280, height: 720, audio: 'aac' });
+        expect(probeDuration(file)).toBeGreaterThan(20);
+      } finally {
+        await leave(stella, gus);
+        await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
       }
-      for (const name of ['Meetcast Test Channel', 'Meetcast_Tester', 'Own server']) {
-        await expect(destination(name).getByText('Live', { exact: true })).toBeVisible({ timeout: 30_000 });
-      }
-      await expect(gus.page.getByText('LIVE', { exact: true })).toBeVisible();
-      console.log(`go live → first RTMP bytes: ${firstBytesMs} ms`);
-
-      // Encoded once at 720p30 with AAC, at the stream key and path each platform gave.
-      for (const receiver of Object.values(receivers)) {
-        const media = probe(receiver.largestFile);
-        expect(media).toMatchObject({ video: 'h264', width: 1280, height: 720, audio: 'aac' });
-        // 30 fps, or 24 when another broadcast already runs on this two-core machine (the composer's
-        // capacity degrades to 720p24 before it refuses, ADR 010).
-        expect(media.fps).toBeGreaterThanOrEqual(23);
-      }
-      expect(receivers.custom.publishedPaths()).toEqual({ app: undefined, stream: undefined });
-      const platforms = await fakePlatforms();
-      expect(receivers.twitch.publishedPaths().stream).toBe(platforms.twitch.streamKey);
-      expect(receivers.youtube.publishedPaths().stream).toBe(platforms.youtube.streams[0]?.streamName);
-      expect(platforms.youtube.inserted).toBe(1);
-      expect(platforms.youtube.broadcasts[0]?.lifeCycleStatus).toBe('live');
-
-      // The custom receiver dies and comes back: only its destination reconnects.
-      receivers.custom.kill();
-      const ownServer = destination('Own server');
-      await expect(ownServer.getByText('Reconnecting')).toBeVisible({ timeout: 15_000 });
-      const [youtubeBefore, twitchBefore] = [receivers.youtube.bytes(), receivers.twitch.bytes()];
-      receivers.custom.start();
-      await expect(ownServer.getByText('Live', { exact: true })).toBeVisible({ timeout: 45_000 });
-      expect(receivers.youtube.bytes()).toBeGreaterThan(youtubeBefore);
-      expect(receivers.twitch.bytes()).toBeGreaterThan(twitchBefore);
-
-      // Stop: every destination ends, YouTube's broadcast is complete, the recording plays and seeks.
-      await panel.getByRole('button', { name: 'Stop broadcast' }).click();
-      await page
-        .getByRole('dialog', { name: 'Stop the broadcast?' })
-        .getByRole('button', { name: 'Stop broadcast' })
-        .click();
-      await expect(panel.getByRole('link', { name: /Watch the recording/ })).toBeVisible({ timeout: 30_000 });
-      expect((await fakePlatforms()).youtube.broadcasts[0]?.lifeCycleStatus).toBe('complete');
-      const href = await panel.getByRole('link', { name: /Watch the recording/ }).getAttribute('href');
-      // The recording: the same encode, H.264 + AAC, as long as the broadcast, served with byte ranges.
-      const url = new URL(href ?? '', page.url()).href;
-      const ranged = await fetch(url, { headers: { range: 'bytes=0-1023' } });
-      expect(ranged.status).toBe(206);
-      const file = join(folder, 'recording.mp4');
-      writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
-      expect(probe(file)).toMatchObject({ video: 'h264', width: 1280, height: 720, audio: 'aac' });
-      expect(probeDuration(file)).toBeGreaterThan(20);
-    } finally {
-      await leave(stella, gus);
-      await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
-    }
-  });
+    },
+  );
 });

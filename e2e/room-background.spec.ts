@@ -1,6 +1,5 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test, type Account } from './fixtures';
-import { besideCpuHogWhenAsked } from './support/cpu-hog';
 import { createMeeting, expectDecodingFrom, inCall, joinRoom, leave } from './support/room';
 
 declare global {
@@ -88,8 +87,6 @@ async function joinWithFrameBudget(browser: Browser, slug: string, account: Acco
   await inCall(participant);
   return participant;
 }
-
-besideCpuHogWhenAsked(test);
 
 test.describe('background effects', () => {
   test.describe.configure({ timeout: 240_000 });

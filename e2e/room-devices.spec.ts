@@ -1,6 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { besideCpuHogWhenAsked } from './support/cpu-hog';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { createMeeting, expectDecodingFrom, expectFramesGrowing, inCall, joinRoom, leave } from './support/room';
 
@@ -94,8 +93,6 @@ async function withUnpluggableDevices(context: BrowserContext) {
     };
   });
 }
-
-besideCpuHogWhenAsked(test);
 
 test.describe('devices in the call', () => {
   test.describe.configure({ timeout: 180_000 });

@@ -1,5 +1,4 @@
 import { expect, test } from './fixtures';
-import { besideCpuHogWhenAsked } from './support/cpu-hog';
 import { APP_URL } from './support/ports';
 import { createMeeting, inCall, joinRoom, leave, type Participant } from './support/room';
 
@@ -21,8 +20,6 @@ async function countTones(participant: Participant) {
 
 // What a host needs to run a meeting without surprises: knocks they notice, actions that ask first,
 // and an instant meeting's link that works again and again.
-besideCpuHogWhenAsked(test);
-
 test.describe('hosting a meeting', () => {
   test.describe.configure({ timeout: 180_000 });
 

@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { besideCpuHogWhenAsked } from './support/cpu-hog';
 import { createMeeting, expectDecodingFrom, inbound, inCall, joinRoom, leave, type Participant } from './support/room';
 
 const SLOW = { timeout: 30_000 };
@@ -43,47 +42,46 @@ async function participantIdOf(viewer: Participant, name: string) {
 }
 
 // Real Janus, real media: the watchdog must notice video that stops and bring it back by itself.
-besideCpuHogWhenAsked(test);
-
 test.describe('media watchdog', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('a subscription that stops carrying video is repaired without a click, and the tile says so', async ({
-    browser,
-    signUp,
-  }) => {
-    const host = await signUp({ username: 'Watch Host' });
-    const meeting = await createMeeting(host);
-    const hanna = await joinRoom(browser, meeting.slug, { account: host });
-    await inCall(hanna);
-    const gus = await joinRoom(browser, meeting.slug, { name: 'Gus Frozen' });
-    await inCall(gus);
-    await expectDecodingFrom(hanna.page, 1, 90_000);
-    const gusId = await participantIdOf(hanna, 'Gus Frozen');
-    await expect.poll(() => videoElementAdvances(hanna.page, gusId), SLOW).toBe(true);
+  test(
+    'a subscription that stops carrying video is repaired without a click, and the tile says so',
+    { tag: '@under-load' },
+    async ({ browser, signUp }) => {
+      const host = await signUp({ username: 'Watch Host' });
+      const meeting = await createMeeting(host);
+      const hanna = await joinRoom(browser, meeting.slug, { account: host });
+      await inCall(hanna);
+      const gus = await joinRoom(browser, meeting.slug, { name: 'Gus Frozen' });
+      await inCall(gus);
+      await expectDecodingFrom(hanna.page, 1, 90_000);
+      const gusId = await participantIdOf(hanna, 'Gus Frozen');
+      await expect.poll(() => videoElementAdvances(hanna.page, gusId), SLOW).toBe(true);
 
-    // Janus stops forwarding Gus's video to Hanna while Gus goes on sending: a frozen subscription.
-    await hanna.page.evaluate(
-      (id) =>
-        (
-          window as unknown as { __meetcastRoom: { stopForwardingForTest(id: string): void } }
-        ).__meetcastRoom.stopForwardingForTest(id),
-      gusId,
-    );
-    const tile = hanna.page.locator(`figure[data-participant="${gusId}"][data-kind="camera"]`);
-    await expect(tile.getByRole('status')).toHaveText(/Poor connection, repairing the video|Connecting video/, SLOW);
+      // Janus stops forwarding Gus's video to Hanna while Gus goes on sending: a frozen subscription.
+      await hanna.page.evaluate(
+        (id) =>
+          (
+            window as unknown as { __meetcastRoom: { stopForwardingForTest(id: string): void } }
+          ).__meetcastRoom.stopForwardingForTest(id),
+        gusId,
+      );
+      const tile = hanna.page.locator(`figure[data-participant="${gusId}"][data-kind="camera"]`);
+      await expect(tile.getByRole('status')).toHaveText(/Poor connection, repairing the video|Connecting video/, SLOW);
 
-    // Without any click, frames flow again, in the connection and in the tile's <video>.
-    await expect.poll(() => framesAdvance(hanna.page, gusId), { timeout: 60_000 }).toBe(true);
-    await expect.poll(() => videoElementAdvances(hanna.page, gusId), { timeout: 30_000 }).toBe(true);
-    await expect(tile.getByRole('status')).toHaveCount(0, SLOW);
-    const steps = (await repairs(hanna.page)).filter((r) => r.participantId === gusId);
-    expect(steps.map((r) => r.step)).toEqual(expect.arrayContaining(['keyframe', 'resubscribe', 'recovered']));
-    expect(steps.find((r) => r.step === 'keyframe')?.reason).toMatch(/video frozen/);
-    await leave(hanna, gus);
-  });
+      // Without any click, frames flow again, in the connection and in the tile's <video>.
+      await expect.poll(() => framesAdvance(hanna.page, gusId), { timeout: 60_000 }).toBe(true);
+      await expect.poll(() => videoElementAdvances(hanna.page, gusId), { timeout: 30_000 }).toBe(true);
+      await expect(tile.getByRole('status')).toHaveCount(0, SLOW);
+      const steps = (await repairs(hanna.page)).filter((r) => r.participantId === gusId);
+      expect(steps.map((r) => r.step)).toEqual(expect.arrayContaining(['keyframe', 'resubscribe', 'recovered']));
+      expect(steps.find((r) => r.step === 'keyframe')?.reason).toMatch(/video frozen/);
+      await leave(hanna, gus);
+    },
+  );
 
-  test('our own camera that sends nothing is published again', async ({ browser, signUp }) => {
+  test('our own camera that sends nothing is published again', { tag: '@under-load' }, async ({ browser, signUp }) => {
     const host = await signUp({ username: 'Sender Host' });
     const meeting = await createMeeting(host);
     const hanna = await joinRoom(browser, meeting.slug, { account: host });
