@@ -80,7 +80,12 @@ export async function apiPost<S extends z.ZodType | undefined = undefined>(
   let body: unknown;
   try {
     body = await response.json();
-  } catch {
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    // The connection broke while the answer was read (the tab navigating away, a proxy cutting it): that
+    // says nothing about the request, and must not read as the server's answer (a session check that
+    // took it for a rejected token signed the visitor out).
+    if (error instanceof TypeError) throw new ApiError(i18n.t('common:errors.network'), 0);
     throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }
   const envelope = body as Partial<ApiBody<unknown>> | null;
