@@ -22,6 +22,8 @@ test.describe('live streaming', () => {
     { tag: '@composer' },
     async ({ browser, signUp }) => {
       const folder = mkdtempSync(join(tmpdir(), 'meetcast-live-'));
+      // The stand-ins of YouTube and Twitch keep what earlier tests (or a retry) did with them.
+      const youtubeBefore = (await fakePlatforms()).youtube;
       const receivers = startReceivers(folder);
       const host = await signUp({ username: 'Stella Streamer' });
       const meeting = await createMeeting(host);
@@ -78,28 +80,29 @@ test.describe('live streaming', () => {
         expect(receivers.custom.publishedPaths()).toEqual({ app: undefined, stream: undefined });
         const platforms = await fakePlatforms();
         expect(receivers.twitch.publishedPaths().stream).toBe(platforms.twitch.streamKey);
-        expect(receivers.youtube.publishedPaths().stream).toBe(platforms.youtube.streams[0]?.streamName);
-        expect(platforms.youtube.inserted).toBe(1);
-        expect(platforms.youtube.broadcasts[0]?.lifeCycleStatus).toBe('live');
+        expect(receivers.youtube.publishedPaths().stream).toBe(platforms.youtube.streams.at(-1)?.streamName);
+        expect(platforms.youtube.inserted).toBe(youtubeBefore.inserted + 1);
+        expect(platforms.youtube.broadcasts.at(-1)?.lifeCycleStatus).toBe('live');
 
         // The custom receiver dies and comes back: only its destination reconnects.
         receivers.custom.kill();
         const ownServer = destination('Own server');
         await expect(ownServer.getByText('Reconnecting')).toBeVisible({ timeout: 15_000 });
-        const [youtubeBefore, twitchBefore] = [receivers.youtube.bytes(), receivers.twitch.bytes()];
+        const [youtubeBytes, twitchBytes] = [receivers.youtube.bytes(), receivers.twitch.bytes()];
         receivers.custom.start();
         await expect(ownServer.getByText('Live', { exact: true })).toBeVisible({ timeout: 45_000 });
-        expect(receivers.youtube.bytes()).toBeGreaterThan(youtubeBefore);
-        expect(receivers.twitch.bytes()).toBeGreaterThan(twitchBefore);
+        expect(receivers.youtube.bytes()).toBeGreaterThan(youtubeBytes);
+        expect(receivers.twitch.bytes()).toBeGreaterThan(twitchBytes);
 
         // Stop: every destination ends, YouTube's broadcast is complete, the recording plays and seeks.
+        const liveSeconds = (Date.now() - clickedAt - firstBytesMs) / 1000;
         await panel.getByRole('button', { name: 'Stop broadcast' }).click();
         await page
           .getByRole('dialog', { name: 'Stop the broadcast?' })
           .getByRole('button', { name: 'Stop broadcast' })
           .click();
         await expect(panel.getByRole('link', { name: /Watch the recording/ })).toBeVisible({ timeout: 30_000 });
-        expect((await fakePlatforms()).youtube.broadcasts[0]?.lifeCycleStatus).toBe('complete');
+        expect((await fakePlatforms()).youtube.broadcasts.at(-1)?.lifeCycleStatus).toBe('complete');
         const href = await panel.getByRole('link', { name: /Watch the recording/ }).getAttribute('href');
         // The recording: the same encode, H.264 + AAC, as long as the broadcast, served with byte ranges.
         const url = new URL(href ?? '', page.url()).href;
@@ -108,7 +111,7 @@ test.describe('live streaming', () => {
         const file = join(folder, 'recording.mp4');
         writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
         expect(probe(file)).toMatchObject({ video: 'h264', width: 1280, height: 720, audio: 'aac' });
-        expect(probeDuration(file)).toBeGreaterThan(20);
+        expect(probeDuration(file)).toBeGreaterThan(liveSeconds - 2);
       } finally {
         await leave(stella, gus);
         await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
