@@ -100,9 +100,13 @@ export class Subscriptions {
     this.configure(videoMidsOf(this.streams, feedId).map((mid) => ({ mid, send: false })));
   }
 
-  /** Asks for the simulcast layer that fits a tile: 2 = full, 0 = smallest. */
+  /**
+   * Asks for the simulcast layer that fits a tile: 2 = full, 0 = smallest. A new subscription already
+   * targets the full layer in Janus: asking for it again before the first frame made Janus request a
+   * keyframe while the connection was not up yet, and the picture waited ~200 ms for the next one.
+   */
   preferLayer(feedId: number, substream: 0 | 1 | 2) {
-    if (this.layers.get(feedId) === substream) return;
+    if ((this.layers.get(feedId) ?? 2) === substream) return;
     const mids = videoMidsOf(this.streams, feedId);
     if (!this.handle || mids.length === 0) return;
     this.layers.set(feedId, substream);
