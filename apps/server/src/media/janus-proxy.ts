@@ -2,10 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { filterClientMessage, janusError } from './janus-filter.js';
 import type { MediaService, PlacedRoom } from './media-service.js';
+import { refuseUpgrade, relayJanusSocket } from './janus-relay.js';
 
 /** What the proxy needs to know of an admitted participant and their meeting. */
 export interface MediaAdmission {
@@ -19,21 +19,11 @@ const MAX_SESSIONS_PER_CONNECTION = 2;
 const MAX_CONNECTIONS_PER_GRANT = 2;
 
 export const JANUS_PROXY_PATH = '/janus';
-const CreatedSessionSchema = z.object({
-  janus: z.literal('success'),
-  transaction: z.string(),
-  data: z.object({ id: z.number() }),
-});
 
 interface Bridge {
   participantId: string;
   meetingId: number;
   close(code: number, reason: string): void;
-}
-
-function refuse(socket: Duplex, status: number, text: string) {
-  socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  socket.destroy();
 }
 
 /**
@@ -66,7 +56,7 @@ export class JanusProxy {
       if (url.pathname !== JANUS_PROXY_PATH) return;
       this.upgrade(request, socket, head, url.searchParams.get('grant')).catch((error: unknown) => {
         this.context.log.warn({ err: error }, 'media: proxy upgrade failed');
-        refuse(socket, 503, 'Service Unavailable');
+        refuseUpgrade(socket, 503, 'Service Unavailable');
       });
     };
     app.server.on('upgrade', onUpgrade);
@@ -89,13 +79,13 @@ export class JanusProxy {
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, grant: string | null) {
     const found = await this.findAdmission(grant);
     if (!found || found.participant.state !== 'admitted' || found.meeting.state === 'ended') {
-      refuse(socket, 401, 'Unauthorized');
+      refuseUpgrade(socket, 401, 'Unauthorized');
       return;
     }
     const placed = await this.media.ensureRoom(found.meeting);
     const target = await this.media.target(placed.server);
     if (!target) {
-      refuse(socket, 503, 'Service Unavailable');
+      refuseUpgrade(socket, 503, 'Service Unavailable');
       return;
     }
     // One grant is one participant's tab: a reload's new connection replaces the oldest ones rather
@@ -128,48 +118,23 @@ export class JanusProxy {
       apiSecret: string | undefined;
     },
   ) {
-    const upstream = new WebSocket(upstreamUrl, 'janus-protocol');
-    const queue: string[] = [];
     const ownSessions = this.sessionsByParticipant.get(room.participantId) ?? new Set<number>();
     this.sessionsByParticipant.set(room.participantId, ownSessions);
-    const sessions = new Set<number>();
-    const pendingCreates = new Set<string>();
+    const relay = relayJanusSocket(browser, upstreamUrl, (id) => ownSessions.add(id));
     const bridge: Bridge = {
       participantId: room.participantId,
       meetingId: room.meetingId,
       close: (code, reason) => {
         if (browser.readyState === WebSocket.OPEN) browser.close(code, reason);
         else browser.terminate();
-        upstream.terminate();
+        relay.upstream.terminate();
       },
     };
     this.bridges.add(bridge);
 
-    const send = (text: string) => {
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
-      else queue.push(text);
-    };
-    upstream.on('open', () => {
-      for (const text of queue.splice(0)) upstream.send(text);
-    });
-    upstream.on('message', (raw) => {
-      const text = String(raw);
-      if (pendingCreates.size > 0) {
-        try {
-          const created = CreatedSessionSchema.safeParse(JSON.parse(text));
-          if (created.success && pendingCreates.delete(created.data.transaction)) {
-            sessions.add(created.data.data.id);
-            ownSessions.add(created.data.data.id);
-          }
-        } catch {
-          // Janus only sends JSON; anything else is passed on untouched.
-        }
-      }
-      if (browser.readyState === WebSocket.OPEN) browser.send(text);
-    });
     browser.on('message', (raw) => {
       const text = String(raw);
-      const claimable = new Set([...sessions, ...ownSessions]);
+      const claimable = new Set([...relay.sessions, ...ownSessions]);
       const result = filterClientMessage(text, { ...room, sessions: claimable });
       if (result.kind === 'reject') {
         browser.send(janusError(result.transaction, result.reason));
@@ -177,21 +142,21 @@ export class JanusProxy {
       }
       const message = result.message;
       if (message.janus === 'create') {
-        if (sessions.size + pendingCreates.size >= MAX_SESSIONS_PER_CONNECTION) {
+        if (relay.sessions.size + relay.pendingCreates >= MAX_SESSIONS_PER_CONNECTION) {
           browser.send(janusError(String(message.transaction), 'too_many_sessions'));
           return;
         }
-        pendingCreates.add(String(message.transaction));
+        relay.expectSession(String(message.transaction));
       }
-      if (message.janus === 'claim') sessions.add(Number(message.session_id));
+      if (message.janus === 'claim') relay.sessions.add(Number(message.session_id));
       if (result.publishes) {
         // A participant coming back replaces the feed it left behind instead of doubling it.
         this.media
           .kickFeed(room.placed, `${room.participantId}:${result.publishes}`)
-          .finally(() => send(JSON.stringify(message)));
+          .finally(() => relay.send(JSON.stringify(message)));
         return;
       }
-      send(JSON.stringify(message));
+      relay.send(JSON.stringify(message));
     });
     const finish = () => {
       this.bridges.delete(bridge);
@@ -199,10 +164,9 @@ export class JanusProxy {
     };
     browser.on('close', finish);
     browser.on('error', finish);
-    upstream.on('close', () => {
+    relay.upstream.on('close', () => {
       this.bridges.delete(bridge);
       if (browser.readyState === WebSocket.OPEN) browser.close(1011, 'media server gone');
     });
-    upstream.on('error', () => undefined);
   }
 }

@@ -3,24 +3,13 @@ import type { Duplex } from 'node:stream';
 import { eq, inArray, and, liveBroadcasts } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { janusError } from '../../media/janus-filter.js';
+import { refuseUpgrade, relayJanusSocket } from '../../media/janus-relay.js';
 import { filterViewerMessage } from './viewer-filter.js';
 import { mountpointId, readViewerGrant } from './viewer-keys.js';
 
 export const VIEWER_PROXY_PATH = '/janus-watch';
-const CreatedSessionSchema = z.object({
-  janus: z.literal('success'),
-  transaction: z.string(),
-  data: z.object({ id: z.number() }),
-});
-
-function refuse(socket: Duplex, status: number, text: string) {
-  socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  socket.destroy();
-}
-
 /**
  * Viewers of a live broadcast reach Janus here, like participants do at /janus (ADR 003): a
  * WebSocket on our own origin, accepted for a current viewer grant of a running broadcast, bridged
@@ -44,12 +33,12 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
           .where(and(eq(liveBroadcasts.id, broadcastId), inArray(liveBroadcasts.state, ['starting', 'live'])))
       : [];
     if (!broadcast) {
-      refuse(socket, 401, 'Unauthorized');
+      refuseUpgrade(socket, 401, 'Unauthorized');
       return;
     }
     const placed = await context.media.placedStreaming(broadcast.meetingId);
     if (!placed) {
-      refuse(socket, 503, 'Service Unavailable');
+      refuseUpgrade(socket, 503, 'Service Unavailable');
       return;
     }
     server.handleUpgrade(request, socket, head, (browser) => {
@@ -67,29 +56,11 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     url: string,
     room: { mountpoint: number; pin: string; apiSecret: string | undefined },
   ) => {
-    const upstream = new WebSocket(url, 'janus-protocol');
-    const queue: string[] = [];
-    const sessions = new Set<number>();
-    const pendingCreates = new Set<string>();
-    upstream.on('open', () => {
-      for (const text of queue.splice(0)) upstream.send(text);
-    });
-    upstream.on('message', (raw) => {
-      const text = String(raw);
-      if (pendingCreates.size > 0) {
-        try {
-          const created = CreatedSessionSchema.safeParse(JSON.parse(text));
-          if (created.success && pendingCreates.delete(created.data.transaction)) sessions.add(created.data.data.id);
-        } catch {
-          // Janus only sends JSON; anything else is passed on untouched.
-        }
-      }
-      if (browser.readyState === WebSocket.OPEN) browser.send(text);
-    });
+    const relay = relayJanusSocket(browser, url);
     browser.on('message', (raw) => {
       let result: ReturnType<typeof filterViewerMessage>;
       try {
-        result = filterViewerMessage(String(raw), { ...room, sessions });
+        result = filterViewerMessage(String(raw), { ...room, sessions: relay.sessions });
       } catch {
         // A message the filter cannot even judge is refused like any other; it never takes the server down.
         result = { kind: 'reject', transaction: undefined, reason: 'not_allowed' };
@@ -99,26 +70,23 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
         return;
       }
       if (result.message.janus === 'create') {
-        if (sessions.size + pendingCreates.size >= 1) {
+        if (relay.sessions.size + relay.pendingCreates >= 1) {
           browser.send(janusError(String(result.message.transaction), 'too_many_sessions'));
           return;
         }
-        pendingCreates.add(String(result.message.transaction));
+        relay.expectSession(String(result.message.transaction));
       }
-      const text = JSON.stringify(result.message);
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
-      else queue.push(text);
+      relay.send(JSON.stringify(result.message));
     });
     const finish = () => {
       open.delete(browser);
       if (browser.readyState === WebSocket.OPEN) browser.close(1000, 'closed');
       else browser.terminate();
-      upstream.terminate();
+      relay.upstream.terminate();
     };
     browser.on('close', finish);
     browser.on('error', finish);
-    upstream.on('close', finish);
-    upstream.on('error', () => undefined);
+    relay.upstream.on('close', finish);
   };
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -126,7 +94,7 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     if (url.pathname !== VIEWER_PROXY_PATH) return;
     upgrade(request, socket, head, url.searchParams.get('grant')).catch((error: unknown) => {
       context.log.warn({ err: error }, 'viewers: proxy upgrade failed');
-      refuse(socket, 503, 'Service Unavailable');
+      refuseUpgrade(socket, 503, 'Service Unavailable');
     });
   };
   app.server.on('upgrade', onUpgrade);

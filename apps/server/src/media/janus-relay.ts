@@ -1,0 +1,73 @@
+import type { Duplex } from 'node:stream';
+import WebSocket from 'ws';
+import { z } from 'zod';
+
+const CreatedSessionSchema = z.object({
+  janus: z.literal('success'),
+  transaction: z.string(),
+  data: z.object({ id: z.number() }),
+});
+
+/** Answers a WebSocket upgrade we do not accept with a bare HTTP status. */
+export function refuseUpgrade(socket: Duplex, status: number, text: string) {
+  socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.destroy();
+}
+
+export interface JanusRelay {
+  readonly upstream: WebSocket;
+  /** The Janus sessions created over this connection (or claimed back through it). */
+  readonly sessions: Set<number>;
+  /** Sessions asked for (`create`) whose answer has not come back yet. */
+  readonly pendingCreates: number;
+  /** To Janus now, or as soon as its connection is open. */
+  send(text: string): void;
+  /** A `create` going up: the session id in its answer is recorded as this connection's. */
+  expectSession(transaction: string): void;
+}
+
+/**
+ * The part both Janus proxies share (participants at /janus, viewers at /janus-watch): one upstream
+ * WebSocket per browser connection, what the browser sends before it is open kept in order, every
+ * answer passed on untouched, and the sessions this connection created remembered, since only those
+ * may be addressed through it. What the browser may send is each proxy's own filter.
+ */
+export function relayJanusSocket(browser: WebSocket, upstreamUrl: string, onSession?: (id: number) => void): JanusRelay {
+  const upstream = new WebSocket(upstreamUrl, 'janus-protocol');
+  const queue: string[] = [];
+  const sessions = new Set<number>();
+  const pending = new Set<string>();
+  upstream.on('open', () => {
+    for (const text of queue.splice(0)) upstream.send(text);
+  });
+  upstream.on('message', (raw) => {
+    const text = String(raw);
+    if (pending.size > 0) {
+      try {
+        const created = CreatedSessionSchema.safeParse(JSON.parse(text));
+        if (created.success && pending.delete(created.data.transaction)) {
+          sessions.add(created.data.data.id);
+          onSession?.(created.data.data.id);
+        }
+      } catch {
+        // Janus only sends JSON; anything else is passed on untouched.
+      }
+    }
+    if (browser.readyState === WebSocket.OPEN) browser.send(text);
+  });
+  upstream.on('error', () => undefined);
+  return {
+    upstream,
+    sessions,
+    get pendingCreates() {
+      return pending.size;
+    },
+    send(text) {
+      if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
+      else queue.push(text);
+    },
+    expectSession(transaction) {
+      pending.add(transaction);
+    },
+  };
+}
