@@ -41,6 +41,8 @@ export class Subscriptions {
   private readonly subscribed = new Set<number>();
   /** When Janus was told to start sending each feed: the watchdog counts from there. */
   private readonly startedAt = new Map<number, number>();
+  /** When we asked Janus for each feed: an ask Janus never answered with an offer is watched too. */
+  private readonly askedAt = new Map<number, number>();
   private readonly layers = new Map<number, number>();
   private queue: Promise<unknown> = Promise.resolve();
   private resolveNegotiation: (() => void) | undefined;
@@ -56,6 +58,7 @@ export class Subscriptions {
     for (const id of feedIds) this.subscribed.add(id);
     const streams = feedIds.map((feed) => ({ feed }));
     this.negotiate(async (handle) => {
+      for (const id of feedIds) this.askedAt.set(id, Date.now());
       if (handle) return handle.send({ message: { request: 'subscribe', streams } });
       this.handle = await this.attach();
       this.handle.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: false } });
@@ -65,6 +68,7 @@ export class Subscriptions {
   forget(feedId: number) {
     this.subscribed.delete(feedId);
     this.startedAt.delete(feedId);
+    this.askedAt.delete(feedId);
   }
 
   /** Drops a feed's subscription and takes it again: new m-lines, new tracks, a fresh start. */
@@ -73,6 +77,7 @@ export class Subscriptions {
     this.negotiate((handle) => handle?.send({ message: { request: 'unsubscribe', streams: [{ feed: feedId }] } }));
     this.negotiate((handle) => {
       this.startedAt.delete(feedId);
+      this.askedAt.set(feedId, Date.now());
       this.layers.delete(feedId);
       handle?.send({ message: { request: 'subscribe', streams: [{ feed: feedId }] } });
     });
@@ -113,15 +118,23 @@ export class Subscriptions {
     this.configure(mids.map((mid) => ({ mid, substream })));
   }
 
-  /** Camera feeds whose owner is expected to send video, with their video mids. */
+  /**
+   * Camera feeds whose owner is expected to send video, with their video mids. A feed we asked for
+   * that no offer of Janus has carried within the negotiation timeout is watched with no mids: it
+   * shows no frames, so the watchdog repairs it like any other instead of waiting for it forever.
+   */
   watched(expectedSince: (participantId: string) => number | undefined): WatchedFeed[] {
     const result: WatchedFeed[] = [];
+    const now = Date.now();
     for (const feedId of this.subscribed) {
       const owner = this.context.ownerOf(feedId);
-      const started = this.startedAt.get(feedId);
+      const asked = this.askedAt.get(feedId);
+      const overdue = asked !== undefined && now - asked > NEGOTIATION_TIMEOUT_MS ? asked : undefined;
+      const started = this.startedAt.get(feedId) ?? overdue;
       const since = owner && expectedSince(owner.participantId);
       const mids = videoMidsOf(this.streams, feedId);
-      if (!owner || owner.kind !== 'camera' || started === undefined || since === undefined || !mids.length) continue;
+      if (!owner || owner.kind !== 'camera' || started === undefined || since === undefined) continue;
+      if (!mids.length && this.startedAt.has(feedId)) continue;
       result.push({ feedId, participantId: owner.participantId, mids, startedAt: Math.max(started, since) });
     }
     return result;

@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JanusSession, PluginHandle } from './janus-api';
+import { Subscriptions } from './subscriptions';
+
+// janus.js only loads in a browser; these tests never open a real session.
+vi.mock('janus-gateway', () => ({ default: {} }));
+
+/**
+ * Which feeds the subscriber hands to the watchdog, against a Janus handle whose messages the test
+ * plays (janus.js's session and handle are the stand-ins; Subscriptions is real).
+ */
+function setup() {
+  const sent: Record<string, unknown>[] = [];
+  let onmessage: ((message: Record<string, unknown>, jsep?: unknown) => void) | undefined;
+  const handle = {
+    send: ({ message }: { message: Record<string, unknown> }) => sent.push(message),
+    createAnswer: ({ success }: { success: (jsep: unknown) => void }) => success({ type: 'answer', sdp: '' }),
+  } as unknown as PluginHandle;
+  const session = {
+    attach: (options: { success: (handle: PluginHandle) => void; onmessage: typeof onmessage }) => {
+      onmessage = options.onmessage;
+      options.success(handle);
+    },
+  } as unknown as JanusSession;
+  const subscriptions = new Subscriptions({
+    session,
+    ownerOf: (feedId) => (feedId === 7 ? { participantId: 'gus', kind: 'camera' } : undefined),
+    feeds: new Map(),
+    onFeedsChanged: () => undefined,
+    onIce: () => undefined,
+    onSignallingLost: () => undefined,
+  });
+  /** Janus offers the subscription with these streams. */
+  const offer = (streams: Record<string, unknown>[]) =>
+    onmessage?.({ videoroom: 'attached', streams }, { type: 'offer', sdp: '' });
+  const watched = () => subscriptions.watched(() => 0);
+  return { subscriptions, sent, offer, watched };
+}
+
+async function advance(ms: number) {
+  await vi.advanceTimersByTimeAsync(ms);
+}
+
+describe('Subscriptions.watched', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('hands over a subscription with its video mids once Janus offered it', async () => {
+    const { subscriptions, sent, offer, watched } = setup();
+    subscriptions.subscribe([7]);
+    await advance(0);
+    expect(sent.map((m) => m.request)).toEqual(['join']);
+    expect(watched()).toEqual([]);
+    offer([
+      { mid: '0', type: 'audio', feed_id: 7 },
+      { mid: '1', type: 'video', feed_id: 7 },
+    ]);
+    await advance(0);
+    expect(sent.map((m) => m.request)).toEqual(['join', 'start']);
+    expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt: Date.now() }]);
+  });
+
+  it('hands over, without mids, a feed no offer carried within the negotiation timeout', async () => {
+    const { subscriptions, offer, watched } = setup();
+    subscriptions.subscribe([7]);
+    await advance(0);
+    const askedAt = Date.now();
+    await advance(7000);
+    expect(watched()).toEqual([]);
+    // Janus renegotiates for something else: the offer does not carry feed 7.
+    offer([{ mid: '0', type: 'audio', feed_id: 9 }]);
+    await advance(2000);
+    expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: [], startedAt: askedAt }]);
+  });
+
+  it('asks again from scratch when the watchdog resubscribes a feed Janus never offered', async () => {
+    const { subscriptions, sent, offer, watched } = setup();
+    subscriptions.subscribe([7]);
+    await advance(9000);
+    subscriptions.resubscribe(7);
+    await advance(0);
+    expect(sent.map((m) => m.request)).toEqual(['join', 'unsubscribe']);
+    offer([]);
+    await advance(0);
+    expect(sent.map((m) => m.request)).toEqual(['join', 'unsubscribe', 'start', 'subscribe']);
+    expect(watched()).toEqual([]);
+    offer([{ mid: '1', type: 'video', feed_id: 7 }]);
+    await advance(0);
+    expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt: Date.now() }]);
+  });
+
+  it('leaves out a feed whose offer carries no video (camera off)', async () => {
+    const { subscriptions, offer, watched } = setup();
+    subscriptions.subscribe([7]);
+    await advance(0);
+    offer([{ mid: '0', type: 'audio', feed_id: 7 }]);
+    await advance(20_000);
+    expect(watched()).toEqual([]);
+  });
+});
