@@ -150,6 +150,7 @@ try {
   // 1. Page open → first decoded frame, WebRTC.
   const firstFrames: number[] = [];
   const loaded: number[] = [];
+  const steps = new Map<string, number[]>();
   const misses: string[] = [];
   for (let open = 0; open < OPENS; open++) {
     const { context, page } = await openViewer(browser, info);
@@ -164,6 +165,7 @@ try {
       } else {
         firstFrames.push(probe.firstFrameMs);
         if (probe.loadedMs !== undefined) loaded.push(probe.loadedMs);
+        for (const [step, at] of Object.entries(probe.marks)) steps.set(step, [...(steps.get(step) ?? []), at]);
       }
     } finally {
       await context.close();
@@ -174,6 +176,14 @@ try {
       `p50 ${ms(percentile(firstFrames, 50))} (budget ≤ 1000 ms), p95 ${ms(percentile(firstFrames, 95))}, ` +
       `min ${ms(Math.min(...firstFrames))}, max ${ms(Math.max(...firstFrames))}; of which the page's own load (DOMContentLoaded) p50 ${ms(percentile(loaded, 50))}` +
       `${misses.length > 0 ? `; not WebRTC at 1280 px within 20 s: ${misses.join('; ')}` : ''}; load average ${loadavg()}`,
+  );
+
+  const order = ['viewerApi', 'socket', 'peer', 'socketOpen', 'offer', 'iceConnected', 'dtlsConnected', 'track'];
+  console.log(
+    `  on the way (p50 since navigation start): ${order
+      .filter((step) => steps.has(step))
+      .map((step) => `${step} ${ms(percentile(steps.get(step)!, 50))}`)
+      .join(', ')}, first frame ${ms(percentile(firstFrames, 50))}`,
   );
 
   // 2. Glass-to-glass over WebRTC.

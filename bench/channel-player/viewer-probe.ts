@@ -3,7 +3,9 @@
  * live `<video>` as soon as it is added and follows its decoded frames with
  * requestVideoFrameCallback: the first one's time since navigation start (performance.now), and,
  * once `reading` is set, the painted clock read from each frame (drawn 480×270 into a canvas, read
- * with the composer bench's reader) against Date.now(): glass-to-glass.
+ * with the composer bench's reader) against Date.now(): glass-to-glass. It also notes when the way
+ * to the first frame passed each step (the viewer API's answer, the /janus-watch socket, the offer,
+ * ICE and DTLS, the track), by wrapping the page's WebSocket and RTCPeerConnection.
  */
 import type { Page } from '@playwright/test';
 import { READER_SOURCE } from '../composer/timestamp-code.js';
@@ -19,13 +21,52 @@ export interface ProbeState {
   /** Frames whose clock could be read, and their delays in ms. */
   delays: number[];
   reading: boolean;
+  /** When the way to the first frame passed each step (performance.now), for the breakdown. */
+  marks: Record<string, number>;
 }
 
 export const VIEWER_PROBE_SCRIPT = `(() => {
   const read = ${READER_SOURCE};
   const width = 480;
   const height = 270;
-  const probe = { firstFrameMs: undefined, firstFrameWidth: 0, loadedMs: undefined, frames: 0, delays: [], reading: false };
+  const probe = { firstFrameMs: undefined, firstFrameWidth: 0, loadedMs: undefined, frames: 0, delays: [], reading: false, marks: {} };
+  const mark = (name) => {
+    if (probe.marks[name] === undefined) probe.marks[name] = performance.now();
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.name.includes('get-broadcast-viewer')) probe.marks.viewerApi ??= entry.responseEnd;
+    }
+  }).observe({ type: 'resource', buffered: true });
+  const NativeSocket = window.WebSocket;
+  window.WebSocket = class extends NativeSocket {
+    constructor(url, protocols) {
+      super(url, protocols);
+      if (!String(url).includes('/janus-watch')) return;
+      mark('socket');
+      this.addEventListener('open', () => mark('socketOpen'));
+    }
+  };
+  const NativePeer = window.RTCPeerConnection;
+  if (NativePeer) {
+    window.RTCPeerConnection = class extends NativePeer {
+      constructor(config) {
+        super(config);
+        mark('peer');
+        this.addEventListener('track', () => mark('track'));
+        this.addEventListener('iceconnectionstatechange', () => {
+          if (this.iceConnectionState === 'connected') mark('iceConnected');
+        });
+        this.addEventListener('connectionstatechange', () => {
+          if (this.connectionState === 'connected') mark('dtlsConnected');
+        });
+      }
+      setRemoteDescription(description) {
+        mark('offer');
+        return super.setRemoteDescription(description);
+      }
+    };
+  }
   document.addEventListener('DOMContentLoaded', () => {
     probe.loadedMs = performance.now();
   });

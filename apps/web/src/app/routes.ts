@@ -14,67 +14,102 @@ export interface PageRoute {
   path: string;
   layout: LayoutKind;
   page: () => Promise<{ default: ComponentType }>;
-  /** Translation namespaces the page needs beyond the core ones, fetched together with its code. */
+  /**
+   * Translation namespaces the page needs beyond the core ones, fetched together with its code. One
+   * left out is fetched when a component first asks for it: the page suspends, and React shows it
+   * again only after its ~300 ms Suspense throttle (seen on /channel/:meetId as two 280-ms waits).
+   */
   ns?: string[];
 }
 
 export const PAGE_ROUTES: PageRoute[] = [
   // Main layout
-  { path: '/', layout: 'main', page: () => import('../features/dashboard/dashboard-page') },
+  { path: '/', layout: 'main', page: () => import('../features/dashboard/dashboard-page'), ns: ['meetings'] },
   {
     path: '/recent-mettings',
     layout: 'main',
     page: () => import('../features/meetings/recent-meetings-page'),
-    ns: ['streaming'],
+    ns: ['meetings', 'streaming'],
   },
-  { path: '/upcoming-mettings', layout: 'main', page: () => import('../features/meetings/upcoming-meetings-page') },
-  { path: '/contacts', layout: 'main', page: () => import('../features/contacts/contacts-page') },
-  { path: '/calendar', layout: 'main', page: () => import('../features/calendar/calendar-page') },
-  { path: '/channels', layout: 'main', page: () => import('../features/channels/channels-page') },
+  {
+    path: '/upcoming-mettings',
+    layout: 'main',
+    page: () => import('../features/meetings/upcoming-meetings-page'),
+    ns: ['meetings', 'streaming'],
+  },
+  { path: '/contacts', layout: 'main', page: () => import('../features/contacts/contacts-page'), ns: ['contacts'] },
+  {
+    path: '/calendar',
+    layout: 'main',
+    page: () => import('../features/calendar/calendar-page'),
+    ns: ['calendar', 'meetings'],
+  },
+  { path: '/channels', layout: 'main', page: () => import('../features/channels/channels-page'), ns: ['channels'] },
   {
     path: '/channels/:meetId',
     layout: 'main',
     page: () => import('../features/channels/channel-detail-page'),
-    ns: ['viewer-chat'],
+    ns: ['channels', 'player', 'viewer-chat'],
   },
-  { path: '/create-channel', layout: 'main', page: () => import('../features/channels/create-channel-page') },
+  {
+    path: '/create-channel',
+    layout: 'main',
+    page: () => import('../features/channels/create-channel-page'),
+    ns: ['channels'],
+  },
   {
     path: '/my-channel',
     layout: 'main',
     page: () => import('../features/channels/my-channel-page'),
-    ns: ['streaming'],
+    ns: ['channels', 'player', 'streaming'],
   },
-  { path: '/edit-channel/:id', layout: 'main', page: () => import('../features/channels/edit-channel-page') },
+  {
+    path: '/edit-channel/:id',
+    layout: 'main',
+    page: () => import('../features/channels/edit-channel-page'),
+    ns: ['channels'],
+  },
   {
     path: '/connect-stream',
     layout: 'main',
     page: () => import('../features/streaming/connect-stream-page'),
     ns: ['streaming'],
   },
-  { path: '/profile', layout: 'main', page: () => import('../features/profile/profile-page') },
+  { path: '/profile', layout: 'main', page: () => import('../features/profile/profile-page'), ns: ['profile', 'oidc'] },
   {
     path: '/room/:meetId',
     layout: 'main',
     page: () => import('../features/room/room-page'),
-    ns: ['streaming', 'viewer-chat'],
+    ns: ['room', 'streaming', 'viewer-chat'],
   },
-  { path: '/contact-us', layout: 'main', page: () => import('../features/contact-us/contact-us-page') },
+  {
+    path: '/contact-us',
+    layout: 'main',
+    page: () => import('../features/contact-us/contact-us-page'),
+    ns: ['contact-us'],
+  },
 
   // Blank layout
-  { path: '/channel', layout: 'blank', page: () => import('../features/channels/public-channels-page') },
+  {
+    path: '/channel',
+    layout: 'blank',
+    page: () => import('../features/channels/public-channels-page'),
+    ns: ['channels'],
+  },
   {
     path: '/channel/:meetId',
     layout: 'blank',
     page: () => import('../features/channels/public-channel-page'),
-    ns: ['viewer-chat'],
+    ns: ['channels', 'player', 'viewer-chat'],
   },
-  { path: '/login', layout: 'blank', page: () => import('../features/auth/login-page'), ns: ['auth'] },
+  { path: '/login', layout: 'blank', page: () => import('../features/auth/login-page'), ns: ['auth', 'oidc'] },
   {
     path: '/meetcast-names-login',
     layout: 'blank',
     page: () => import('../features/external-sign-in/sign-in-callback-page'),
+    ns: ['oidc'],
   },
-  { path: '/signup', layout: 'blank', page: () => import('../features/auth/signup-page'), ns: ['auth'] },
+  { path: '/signup', layout: 'blank', page: () => import('../features/auth/signup-page'), ns: ['auth', 'oidc'] },
   {
     path: '/confirm-signup',
     layout: 'blank',
@@ -109,11 +144,31 @@ export const PAGE_ROUTES: PageRoute[] = [
   },
 
   // Admin layout
-  { path: '/admin', layout: 'admin', page: () => import('../features/admin/admin-dashboard-page') },
-  { path: '/admin/dashboard', layout: 'admin', page: () => import('../features/admin/admin-dashboard-page') },
-  { path: '/admin/users', layout: 'admin', page: () => import('../features/admin/admin-users-page') },
-  { path: '/admin/meetings', layout: 'admin', page: () => import('../features/admin/admin-meetings-page') },
-  { path: '/admin/channels', layout: 'admin', page: () => import('../features/admin/admin-channels-page') },
-  { path: '/admin/contacts', layout: 'admin', page: () => import('../features/admin/admin-contacts-page') },
-  { path: '/admin/events', layout: 'admin', page: () => import('../features/admin/admin-events-page') },
+  { path: '/admin', layout: 'admin', page: () => import('../features/admin/admin-dashboard-page'), ns: ['admin'] },
+  {
+    path: '/admin/dashboard',
+    layout: 'admin',
+    page: () => import('../features/admin/admin-dashboard-page'),
+    ns: ['admin'],
+  },
+  { path: '/admin/users', layout: 'admin', page: () => import('../features/admin/admin-users-page'), ns: ['admin'] },
+  {
+    path: '/admin/meetings',
+    layout: 'admin',
+    page: () => import('../features/admin/admin-meetings-page'),
+    ns: ['admin'],
+  },
+  {
+    path: '/admin/channels',
+    layout: 'admin',
+    page: () => import('../features/admin/admin-channels-page'),
+    ns: ['admin'],
+  },
+  {
+    path: '/admin/contacts',
+    layout: 'admin',
+    page: () => import('../features/admin/admin-contacts-page'),
+    ns: ['admin'],
+  },
+  { path: '/admin/events', layout: 'admin', page: () => import('../features/admin/admin-events-page'), ns: ['admin'] },
 ];
