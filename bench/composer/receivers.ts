@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { delayFrom, readCode, FRAME } from './timestamp-code.js';
+import { stopChild } from '../../apps/server/src/streaming/composer/child-processes.js';
 
 /** More than an RTMP handshake and its commands (about 4 kB): media is arriving. */
 const MEDIA_BYTES = 16 * 1024;
@@ -157,18 +158,7 @@ export class BenchReceiver {
     this.relay = undefined;
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve();
-      }, 5000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.kill('SIGINT');
-    });
+    await stopChild(child, 5000, 'SIGINT');
   }
 }
 

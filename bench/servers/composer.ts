@@ -5,28 +5,15 @@
  * prefixed `BENCH ` with what the bench needs, and serves until killed; its log (pino's JSON lines on
  * stdout, level info) carries the composer's step timings, which the bench reads.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { eq, meetings, users } from '@meetcast/db';
 import { createAccount } from '../../apps/server/src/accounts/account-service.js';
 import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
 import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/env.js';
+import { benchConfig } from './bench-config.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meetcast-composer-bench-'));
-const config = loadConfig({
-  ...process.env,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  REDIS_URL: '',
-  LOG_LEVEL: 'info',
-  RATE_LIMIT_MULTIPLIER: '1000',
-  COMPOSER_WORKER: 'local',
-});
+const { config, dataDir } = benchConfig({ LOG_LEVEL: 'info', COMPOSER_WORKER: 'local' });
 
 const { app, context } = await buildApp(config);
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,15 +1,12 @@
 // The real Meetcast server on embedded PGlite with one confirmed user; prints {port, token}.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { eq, users } from '@meetcast/db';
 import { createAccount } from '../../apps/server/src/accounts/account-service.js';
 import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
 import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/env.js';
+import { benchConfig } from './bench-config.js';
 
-const config = loadConfig({ PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'meetcast-bench-')), LOG_LEVEL: 'silent' });
+const { config } = benchConfig({ LOG_LEVEL: 'silent' });
 const { app, context } = await buildApp(config);
 const user = await createAccount(context, 'Bench', 'bench@example.com', await hashPassword('bench password'), 'en');
 await context.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, user.id));

@@ -4,27 +4,15 @@
  * line with what the bench needs (address, meeting slug, process ids), then serves until killed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { meetings, openDatabase, users } from '@meetcast/db';
 import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/env.js';
+import { benchConfig } from './bench-config.js';
 import { JanusClient } from '../../apps/server/src/media/janus-client.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'meetcast-bench-'));
-const config = loadConfig({
-  ...process.env,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  REDIS_URL: '',
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_MULTIPLIER: '1000',
-});
+const { config, dataDir } = benchConfig({ LOG_LEVEL: 'warn' });
 // What one join costs: database statements and Janus requests, read by the bench at `statsUrl`.
 let queries = 0;
 // BENCH_QUERIES=1 also prints each statement (on stderr), to see what a join asks.

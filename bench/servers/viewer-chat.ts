@@ -1,22 +1,13 @@
 // The real Meetcast server on embedded PGlite with a public meeting whose broadcast is live (a row, no
 // composer: the chat is what is measured); prints {port, slug, pid}.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { eq, liveBroadcasts, meetings, users } from '@meetcast/db';
 import { createAccount } from '../../apps/server/src/accounts/account-service.js';
 import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
 import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/env.js';
+import { benchConfig } from './bench-config.js';
 
-const config = loadConfig({
-  PORT: '0',
-  DATA_DIR: mkdtempSync(join(tmpdir(), 'meetcast-bench-')),
-  LOG_LEVEL: 'silent',
-  COMPOSER_WORKER: 'off',
-  COMPOSER_SPARES: '0',
-});
+const { config } = benchConfig({ LOG_LEVEL: 'silent', COMPOSER_WORKER: 'off', COMPOSER_SPARES: '0' });
 const { app, context } = await buildApp(config);
 const host = await createAccount(context, 'Bench Host', 'host@example.com', await hashPassword('bench password'), 'en');
 await context.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, host.id));

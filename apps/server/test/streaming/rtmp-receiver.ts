@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { stopChild } from '../../src/streaming/composer/child-processes.js';
 
 /**
  * A real RTMP server for tests: ffmpeg listening on a loopback port, writing what it receives to
@@ -77,18 +78,7 @@ export class RtmpReceiver {
   async stop() {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve();
-      }, 5000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.kill('SIGINT');
-    });
+    await stopChild(child, 5000, 'SIGINT');
   }
 }
 
