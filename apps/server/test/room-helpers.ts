@@ -12,7 +12,7 @@ import {
 } from '@meetcast/contracts';
 import { meetings } from '@meetcast/db';
 import { hashPassword } from '../src/accounts/secrets.js';
-import { io as connect, type Socket } from 'socket.io-client';
+import { RecordingSocket } from './recording-socket.js';
 import type { TestServer } from './test-server.js';
 
 export interface MeetingOptions {
@@ -53,69 +53,16 @@ export async function insertMeeting(server: TestServer, options: MeetingOptions)
 export type JoinAnswer = JoinRoomOutput['data'];
 
 /** A participant's Socket.IO connection to /room that records every event it receives. */
-export class RoomClient {
-  readonly events: RoomServerEvent[] = [];
-  readonly socket: Socket;
-  private waiters: { test: (e: RoomServerEvent) => boolean; resolve: (e: RoomServerEvent) => void }[] = [];
-
+export class RoomClient extends RecordingSocket<RoomServerEvent> {
   constructor(baseUrl: string, grant: string) {
-    this.socket = connect(`${baseUrl}/room`, {
-      auth: { grant, protocol: ROOM_PROTOCOL_VERSION },
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-    });
-    this.socket.on(ROOM_EVENT, (payload: unknown) => {
-      const event = RoomServerEventSchema.parse(payload);
-      this.events.push(event);
-      for (const waiter of [...this.waiters]) {
-        if (waiter.test(event)) {
-          this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          waiter.resolve(event);
-        }
-      }
-    });
-  }
-
-  connected(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.socket.connected) return resolve();
-      this.socket.once('connect', () => resolve());
-      this.socket.once('connect_error', reject);
-    });
-  }
-
-  refused(): Promise<string> {
-    return new Promise((resolve) => this.socket.once('connect_error', (error) => resolve(error.message)));
-  }
-
-  next<T extends RoomServerEvent['type']>(
-    type: T,
-    where: (event: Extract<RoomServerEvent, { type: T }>) => boolean = () => true,
-    timeoutMs = 8000,
-  ): Promise<Extract<RoomServerEvent, { type: T }>> {
-    type E = Extract<RoomServerEvent, { type: T }>;
-    const seen = this.events.find((e) => e.type === type && where(e as E));
-    if (seen) return Promise.resolve(seen as E);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} event within ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({
-        test: (e) => e.type === type && where(e as E),
-        resolve: (e) => {
-          clearTimeout(timer);
-          resolve(e as E);
-        },
-      });
-    });
+    super(`${baseUrl}/room`, { grant, protocol: ROOM_PROTOCOL_VERSION }, ROOM_EVENT, (payload) =>
+      RoomServerEventSchema.parse(payload),
+    );
   }
 
   send(message: RoomClientMessage | Record<string, unknown>): Promise<RoomAck> {
     return new Promise((resolve) =>
       this.socket.emit(ROOM_MESSAGE, message, (answer: unknown) => resolve(RoomAckSchema.parse(answer))),
     );
-  }
-
-  close() {
-    this.socket.close();
   }
 }

@@ -6,7 +6,7 @@ import {
   type ViewerChatMessage,
   type ViewerChatState,
 } from '@meetcast/contracts';
-import { io as connect, type Socket } from 'socket.io-client';
+import { RecordingSocket } from './recording-socket.js';
 import { insertMeeting, type MeetingOptions } from './room-helpers.js';
 import type { Fields, SignedIn, TestServer } from './test-server.js';
 
@@ -32,50 +32,10 @@ export async function chat(server: TestServer, meetId: string, fields: Fields = 
 }
 
 /** A listen-only connection to /viewer-chat that records every event it receives. */
-export class ViewerChatClient {
-  readonly events: ViewerChatEvent[] = [];
-  readonly socket: Socket;
-
+export class ViewerChatClient extends RecordingSocket<ViewerChatEvent> {
   constructor(baseUrl: string, auth: Record<string, unknown>) {
-    this.socket = connect(`${baseUrl}/viewer-chat`, {
-      auth: { protocol: VIEWER_CHAT_PROTOCOL_VERSION, ...auth },
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-    });
-    this.socket.on(VIEWER_CHAT_EVENT, (payload: unknown) => this.events.push(ViewerChatEventSchema.parse(payload)));
-  }
-
-  connected(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.socket.connected) return resolve();
-      this.socket.once('connect', () => resolve());
-      this.socket.once('connect_error', reject);
-    });
-  }
-
-  refused(): Promise<string> {
-    return new Promise((resolve) => this.socket.once('connect_error', (error) => resolve(error.message)));
-  }
-
-  async next<T extends ViewerChatEvent['type']>(
-    type: T,
-    where: (event: Extract<ViewerChatEvent, { type: T }>) => boolean = () => true,
-    timeoutMs = 5000,
-  ): Promise<Extract<ViewerChatEvent, { type: T }>> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const seen = this.events.find(
-        (event): event is Extract<ViewerChatEvent, { type: T }> =>
-          event.type === type && where(event as Extract<ViewerChatEvent, { type: T }>),
-      );
-      if (seen) return seen;
-      if (Date.now() > deadline) throw new Error(`no ${type} event within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
-  close() {
-    this.socket.close();
+    super(`${baseUrl}/viewer-chat`, { protocol: VIEWER_CHAT_PROTOCOL_VERSION, ...auth }, VIEWER_CHAT_EVENT, (payload) =>
+      ViewerChatEventSchema.parse(payload),
+    );
   }
 }
