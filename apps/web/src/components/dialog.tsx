@@ -73,6 +73,13 @@ export function Dialog({
             event.preventDefault();
             opener.focus();
           }}
+          onEscapeKeyDown={(event) => {
+            // The question listens for Escape only from its first effect on: an Escape pressed as it
+            // appears reaches this dialog instead, and means what it means there: back to editing.
+            if (!isAskingToDiscard) return;
+            event.preventDefault();
+            setIsAskingToDiscard(false);
+          }}
           className={cn(
             'fixed top-1/2 left-1/2 z-50 flex max-h-[90dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 animate-fade-in flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-2xl focus:outline-none dark:border-slate-700 dark:bg-slate-900',
             className,
