@@ -8,12 +8,14 @@ import { ChannelMessage } from './channel-message';
 import { useCurrentUser } from '../session';
 import { ChannelPageView } from './channel-page-view';
 import { ChannelStage } from './channel-stage';
+import { usePrefetchBroadcastViewer } from './player/use-broadcast-viewer';
 import { useChannelPage, useFollow } from './use-channels';
 
 /** `/channel/{meetId}`: the public page of a channel or broadcast; blank layout, no sign-in. */
 export default function PublicChannelPage() {
   const { t } = useTranslation('channels');
   const { meetId = '' } = useParams();
+  usePrefetchBroadcastViewer(meetId);
   const user = useCurrentUser();
   const page = useChannelPage(meetId, { withToken: user !== undefined });
   useFollowAfterSignIn(user !== undefined ? page.data?.channel : undefined);

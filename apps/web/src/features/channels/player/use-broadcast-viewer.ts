@@ -1,25 +1,42 @@
 import { BroadcastViewerBodySchema, type BroadcastViewer } from '@meetcast/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { apiPost } from '../../../lib/api';
 
 /** How often the page asks: it follows starting → live → ended without a reload. */
 const FOLLOW_MS = 4000;
 
+const broadcastViewerQuery = (meetId: string) => ({
+  queryKey: ['broadcast-viewer', meetId],
+  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<BroadcastViewer> =>
+    (
+      await apiPost(
+        'get-broadcast-viewer.php',
+        { meetId },
+        { schema: BroadcastViewerBodySchema, signal, withToken: false },
+      )
+    ).data.data,
+  retry: false,
+});
+
 /** The broadcast of a public meeting as its channel page plays it; polled while the page is open. */
 export function useBroadcastViewer(meetId: string | undefined) {
   return useQuery<BroadcastViewer>({
-    queryKey: ['broadcast-viewer', meetId],
+    ...broadcastViewerQuery(meetId ?? ''),
     enabled: Boolean(meetId),
-    queryFn: async ({ signal }) =>
-      (
-        await apiPost(
-          'get-broadcast-viewer.php',
-          { meetId: meetId ?? '' },
-          { schema: BroadcastViewerBodySchema, signal, withToken: false },
-        )
-      ).data.data,
     refetchInterval: FOLLOW_MS,
     refetchIntervalInBackground: false,
-    retry: false,
   });
+}
+
+/**
+ * Asks for the broadcast at the address's meetId while the page asks what the address is: on the
+ * page of a broadcast (a shared watch link), the player then starts without waiting for the page's
+ * own answer first. On a channel's page the answer is unused (its broadcast has another meetId).
+ */
+export function usePrefetchBroadcastViewer(meetId: string) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (meetId) void queryClient.prefetchQuery(broadcastViewerQuery(meetId));
+  }, [queryClient, meetId]);
 }
