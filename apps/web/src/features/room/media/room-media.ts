@@ -44,6 +44,8 @@ export class RoomMedia {
   private expectedVideo = new Map<string, number>();
   private joinedAt: number | undefined;
   private cameraPublishedAt: number | undefined;
+  /** The camera handle joined before any local track was ready: it publishes when one arrives. */
+  private waitingForTracks: PluginHandle | undefined;
   private readonly recovery: ConnectionRecovery;
   readonly watchdog: MediaWatchdog;
 
@@ -169,7 +171,13 @@ export class RoomMedia {
       ...(audio ? [{ type: 'audio' as const, capture: audio, recv: false, dontStop: true }] : []),
       ...(video ? [{ type: 'video' as const, capture: video, recv: false, simulcast: true, dontStop: true }] : []),
     ];
-    if (tracks.length === 0) return;
+    if (tracks.length === 0) {
+      // Joined before the camera and microphone were ready (a reload goes straight back into the
+      // call, and a remembered background effect takes a moment to start): publish once one is.
+      this.waitingForTracks = handle;
+      return;
+    }
+    this.waitingForTracks = undefined;
     debug('publishing camera', tracks.length);
     const jsep = await offer(handle, { tracks }).catch((error: unknown) => {
       debug('offer failed', String(error));
@@ -184,14 +192,25 @@ export class RoomMedia {
     this.cameraPublishedAt = Date.now();
   }
 
+  /** A local track arrived while the camera handle waited for one: publish now. */
+  private publishIfWaiting() {
+    const handle = this.waitingForTracks;
+    if (!handle || handle !== this.publisher) return false;
+    this.waitingForTracks = undefined;
+    void this.publishCamera(handle).catch(() => this.recovery.trouble('signalling'));
+    return true;
+  }
+
   /** The camera was turned on or off, or switched: replace (or add) the sending track. */
   async setVideoTrack(track: MediaStreamTrack | undefined) {
+    if (track && this.publishIfWaiting()) return;
     if (this.publisher) await switchVideoTrack(this.publisher, track);
     // Sending starts over: the watchdog counts from now.
     if (track && this.cameraPublishedAt !== undefined) this.cameraPublishedAt = Date.now();
   }
 
   async setAudioTrack(track: MediaStreamTrack) {
+    if (this.publishIfWaiting()) return;
     const handle = this.publisher;
     const pc = peerConnection(handle);
     const transceiver = pc?.getTransceivers().find((t) => t.receiver.track.kind === 'audio');
@@ -308,6 +327,7 @@ export class RoomMedia {
     this.publishers.clear();
     this.joinedAt = undefined;
     this.cameraPublishedAt = undefined;
+    this.waitingForTracks = undefined;
     this.emitFeeds();
     session?.destroy({ cleanupHandles: true, notifyDestroyed: false });
   }
