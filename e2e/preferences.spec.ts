@@ -30,14 +30,15 @@ test.describe('theme', () => {
     page.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) violations.push(message.text());
     });
+    // Without the app's scripts, only the page's inline preferences script can set these (and no
+    // running app can write its own preferences over the ones stored here).
+    await page.route('**/assets/*.js', (route) => route.abort());
     await page.goto('/login');
     await page.evaluate(() => {
       localStorage.setItem('theme', 'light');
       localStorage.setItem('i18nextLng', 'ar');
       localStorage.setItem('rtlClass', 'rtl');
     });
-    // Without the app's scripts, only the page's inline preferences script can set these.
-    await page.route('**/assets/*.js', (route) => route.abort());
     await page.reload();
     expect(await htmlClass(page)).toBe(false);
     expect(await page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).toEqual([
