@@ -5,7 +5,7 @@ import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import { writePreference } from '../lib/preferences';
 
-/** Namespaces every page needs; feature namespaces load when their page first asks for them. */
+/** Namespaces every page needs; a page's own namespaces load with its code (routes.ts). */
 export const CORE_NAMESPACES = ['common', 'shell'] as const;
 
 export function directionOf(language: string | undefined): 'ltr' | 'rtl' {
