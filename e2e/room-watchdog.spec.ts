@@ -132,14 +132,15 @@ test.describe('media watchdog', () => {
       password: 'open sesame',
       // After the reload the page goes straight back into the call: a camera slower to start than
       // Janus is to answer must still be published once it is ready (CI saw it never was).
-      prepare: (context) =>
-        context.addInitScript(() => {
+      prepare: async (context) => {
+        await context.addInitScript(() => {
           if (!sessionStorage.getItem('e2e.loaded')) return sessionStorage.setItem('e2e.loaded', '1');
           const media = navigator.mediaDevices;
           const getUserMedia = media.getUserMedia.bind(media);
           media.getUserMedia = (constraints) =>
             new Promise((resolve) => setTimeout(resolve, 3000)).then(() => getUserMedia(constraints));
-        }),
+        });
+      },
     });
     await hanna.page.getByRole('button', { name: 'Participants' }).click();
     const people = hanna.page.getByRole('region', { name: 'Participants' });

@@ -19,7 +19,7 @@ npm run lint > reports/lint.log 2>&1 || lint_status=$?
 typecheck_status=0
 wait "$typecheck_pid" || typecheck_status=$?
 cat reports/typecheck.log reports/lint.log
-[ "$typecheck_status" -eq 0 ] && [ "$lint_status" -eq 0 ]
+# The tests still run after a type or lint error (their results are worth having), but CI fails.
 step "unit and API tests (Vitest: PGlite, PostgreSQL, Redis)"
 unit_status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json || unit_status=$?
@@ -31,6 +31,7 @@ e2e_status=0
 # run last with a process busy-looping beside them (playwright.config.ts, project "under-load").
 PLAYWRIGHT_JSON_OUTPUT_NAME=reports/playwright.json npx playwright test --reporter=list,json || e2e_status=$?
 node scripts/test-summary.mjs reports/vitest.json reports/playwright.json
-echo "exit statuses: Vitest $unit_status, bundle budget $bundle_status, Playwright $e2e_status"
+echo "exit statuses: typecheck $typecheck_status, lint $lint_status, Vitest $unit_status, bundle budget $bundle_status, Playwright $e2e_status"
 echo "suite took $(( $(date +%s) - started )) s"
-[ "$unit_status" -eq 0 ] && [ "$bundle_status" -eq 0 ] && [ "$e2e_status" -eq 0 ]
+[ "$typecheck_status" -eq 0 ] && [ "$lint_status" -eq 0 ] && [ "$unit_status" -eq 0 ] && [ "$bundle_status" -eq 0 ] &&
+  [ "$e2e_status" -eq 0 ]
