@@ -27,7 +27,7 @@ import { BenchReceiver, framesMissing, videoTimes } from './composer/receivers';
 import { memoryDrift, sampleMemory } from './composer/soak';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-const PARTICIPANTS = 4;
+const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 4);
 const soakArgument = process.argv.find((arg) => arg.startsWith('--soak='));
 const SOAK_MINUTES = soakArgument ? Number(soakArgument.slice('--soak='.length)) : 0;
 const PORTS = { a: 19351, b: 19352, c: 19353 }; // ffmpeg listens 100 above, behind each receiver's relay
@@ -106,7 +106,7 @@ const { child, info } = await startComposerServer((line) => {
   composerLog.push(line);
   if (process.env.BENCH_VERBOSE) console.error(`[${new Date(line.at).toISOString().slice(11, 23)}] ${line.msg}`);
 });
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: process.env.BENCH_PARTICIPANT_CHROMIUM ?? CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   const connection = async (name: string, port: number) =>
     (

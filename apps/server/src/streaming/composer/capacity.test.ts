@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickQuality, QUALITIES } from './capacity.js';
+import { maySpareLaunchBeside, pickQuality, QUALITIES } from './capacity.js';
 
 const [best, lighter] = QUALITIES;
 
@@ -16,5 +16,12 @@ describe('composer capacity', () => {
 
   it('refuses everything on a machine too small for even the lightest encode', () => {
     expect(pickQuality([], 1)).toBeUndefined();
+  });
+
+  it('launches a spare beside a running broadcast only with a whole core left over', () => {
+    expect(maySpareLaunchBeside([], 2)).toBe(true);
+    expect(maySpareLaunchBeside([best!], 2)).toBe(false);
+    expect(maySpareLaunchBeside([best!], 4)).toBe(true);
+    expect(maySpareLaunchBeside([best!, best!, best!], 4)).toBe(false);
   });
 });

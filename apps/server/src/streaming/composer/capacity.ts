@@ -31,6 +31,21 @@ export function pickQuality(running: Quality[], cores = availableParallelism()):
   return QUALITIES.find((quality) => quality.cores <= free + 1e-9);
 }
 
+/**
+ * Whether a spare stage may be launched beside the broadcasts running here. Launching one (Xvfb,
+ * PulseAudio, Chromium loading the app) takes about a core for a few seconds: on two cores that
+ * starved a running composer's audio thread, and the lip-synced video with it, by 2 s (ADR 014).
+ * A machine with a whole core left after its broadcasts launches at once; others when they are idle.
+ */
+export function maySpareLaunchBeside(running: Quality[], cores = availableParallelism()): boolean {
+  if (running.length === 0) return true;
+  const spent = running.reduce((sum, quality) => sum + quality.cores, 0);
+  return cores - RESERVED_CORES - spent >= SPARE_LAUNCH_CORES + QUALITIES[0]!.cores;
+}
+
+/** What launching a spare stage takes for its first seconds. */
+const SPARE_LAUNCH_CORES = 1;
+
 export function qualityNamed(name: string | null | undefined): Quality | undefined {
   return QUALITIES.find((quality) => quality.name === name);
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { and, asc, eq, inArray, isNull, liveBroadcasts, lt, or } from '@meetcast/db';
 import type { AppContext } from '../../context.js';
 import { BroadcastSession, type Drivers } from './broadcast-session.js';
-import { pickQuality, qualityNamed, type Quality } from './capacity.js';
+import { maySpareLaunchBeside, pickQuality, qualityNamed, type Quality } from './capacity.js';
 import { killLeftovers } from './child-processes.js';
 import { ComposerStage } from './composer-stage.js';
 import { claimDisplayNumber } from './virtual-screen.js';
@@ -15,6 +15,8 @@ export const HEARTBEAT_STALE_MS = 15_000;
 const TICK_MS = 2000;
 /** How long a broadcast waits for a worker with room before it fails with "no capacity". */
 const CLAIM_PATIENCE_MS = 10_000;
+/** A broadcast's first seconds: its encoder and pushers starting; the next spare waits for them. */
+const SPARE_AFTER_GO_LIVE_MS = 15_000;
 
 export interface ComposerWorkerOptions {
   drivers: Drivers;
@@ -102,7 +104,10 @@ export class ComposerWorker {
     }
     for (const [id, entry] of this.sessions) {
       await entry.session.sync().catch((error: unknown) => this.context.log.error({ err: error }, 'composer: sync'));
-      if (entry.session.isEnded) this.sessions.delete(id);
+      if (entry.session.isEnded) {
+        this.sessions.delete(id);
+        this.prepareSpare();
+      }
     }
     await this.claimOne();
   }
@@ -168,7 +173,8 @@ export class ComposerWorker {
     session.start().then(
       () => {
         this.nudge();
-        this.prepareSpare();
+        // Never while this broadcast's encoder and pushers are still reaching their first bytes.
+        setTimeout(() => this.prepareSpare(), SPARE_AFTER_GO_LIVE_MS).unref();
       },
       (error: unknown) => {
         this.context.log.error({ err: error, broadcastId: claimed.id }, 'composer: start failed');
@@ -199,9 +205,14 @@ export class ComposerWorker {
     }
   }
 
-  /** Keeps one stage started, when spares are wanted and this machine has room for another broadcast. */
+  /**
+   * Keeps one stage started, when spares are wanted, this machine has room for another broadcast
+   * and launching one now would not starve the broadcasts running here.
+   */
   private prepareSpare() {
     if (this.spare || this.options.spares < 1 || this.isClosed || !this.quality()) return;
+    const running = [...this.sessions.values()].map((entry) => entry.quality);
+    if (!maySpareLaunchBeside(running, this.options.cores)) return;
     const stage = this.newStage();
     const started = stage.start(this.pageBaseUrl).catch(async (error: unknown) => {
       if (!this.isClosed) this.context.log.error({ err: error }, 'composer: spare failed to start');

@@ -61,10 +61,10 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     const child = this.ledger.spawn(
       'ffmpeg',
       [
-        // 3 s of probing: with 1 s, an encode that has just started on a busy machine (two composers
-        // on two cores in CI) often did not show its video's parameters ("dimensions not set") and
-        // every destination kept failing; the second it would save is not worth that.
-        ...copyFromEncodeProbing(3),
+        // The first attempt probes 1 s: it is on the path of "Go live" to the first bytes. Later
+        // ones probe 3 s: an encode just started on a busy machine may not show its video's
+        // parameters within 1 s ("dimensions not set"), and a retry must not fail the same way.
+        ...copyFromEncodeProbing(this.attempt === 0 ? 1 : 3),
         '-f',
         'flv',
         '-flvflags',

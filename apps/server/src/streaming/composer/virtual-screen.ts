@@ -15,6 +15,7 @@ export interface ScreenSize {
 export class VirtualScreen {
   private xvfb: ChildProcess | undefined;
   private pulse: ChildProcess | undefined;
+  private silence: ChildProcess | undefined;
   private isStopped = false;
   readonly display: string;
   readonly pulseServer: string;
@@ -69,9 +70,33 @@ export class VirtualScreen {
     for (const child of [this.xvfb, this.pulse]) {
       if (child.exitCode !== null) throw new Error(`${child.spawnfile} exited at start`);
     }
+    this.keepSoundCardRunning();
+  }
+
+  /**
+   * Plays silence into the null sink for as long as the screen lives. A null sink that nothing plays
+   * into sleeps; the first block it renders after waking is 2 s long, so an encoder starting then got
+   * its first sound 1-2 s late and held every video frame until it came (measured: first bytes 2.3 s
+   * against 0.26 s for video alone). A 20-ms stream keeps it awake at a short block.
+   */
+  private keepSoundCardRunning() {
+    this.silence = this.ledger.spawn(
+      'pacat',
+      [
+        `--server=${this.pulseServer}`,
+        '--playback',
+        '--device=composer',
+        '--latency-msec=20',
+        '--rate=48000',
+        '--channels=2',
+        '--format=s16le',
+        '/dev/zero',
+      ],
+    );
   }
 
   async stop() {
+    await stopChild(this.silence, 2000);
     await Promise.all([stopChild(this.pulse, 2000), stopChild(this.xvfb, 2000)]);
     // Once only: a second stop must not free the number another stage has claimed since.
     if (this.isStopped) return;
