@@ -8,6 +8,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # The broadcast composer: a virtual screen and a sound server for the meeting's page and its audio.
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 command -v pulseaudio >/dev/null 2>&1 || missing+=(pulseaudio)
+command -v pacat >/dev/null 2>&1 || missing+=(pulseaudio-utils)
 # The load balancer of the two-process end-to-end test.
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 # Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.
