@@ -77,7 +77,8 @@ export class VirtualScreen {
    * Plays silence into the null sink for as long as the screen lives. A null sink that nothing plays
    * into sleeps; the first block it renders after waking is 2 s long, so an encoder starting then got
    * its first sound 1-2 s late and held every video frame until it came (measured: first bytes 2.3 s
-   * against 0.26 s for video alone). A 20-ms stream keeps it awake at a short block.
+   * against 0.26 s for video alone). A stream with the layout browser's 100-ms buffer keeps it awake
+   * (0.016 core on an idle stage; 20 ms took 0.05-0.09).
    */
   private keepSoundCardRunning() {
     this.silence = this.ledger.spawn(
@@ -86,7 +87,7 @@ export class VirtualScreen {
         `--server=${this.pulseServer}`,
         '--playback',
         '--device=composer',
-        '--latency-msec=20',
+        '--latency-msec=100',
         '--rate=48000',
         '--channels=2',
         '--format=s16le',
