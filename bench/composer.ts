@@ -8,6 +8,9 @@
 //    broadcast (budgets p50 ≤ 400 ms, p95 ≤ 800 ms);
 //  - a receiver killed: its destination shows "reconnecting" within 5 s, the other loses 0 frames;
 //  - with --soak=MIN, every process's memory over MIN minutes (budget: flat within 10 %).
+// BENCH_PARTICIPANTS (default 4) sets how many fake participants join (1: the clock alone, to see the
+// pipeline's own delay without four browsers saturating two cores); BENCH_PARTICIPANT_CHROMIUM runs
+// them in another executable (for example a `taskset` wrapper).
 // Needs the built web app (npm run build), Debian's Chromium, Xvfb, PulseAudio and ffmpeg.
 // The machine is shared: CPU figures are printed next to the load average.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
