@@ -107,6 +107,16 @@ test.describe('media watchdog', () => {
     await expectDecodingFrom(hanna.page, 1, 90_000);
     const samId = await participantIdOf(hanna, 'Sam Silent');
 
+    // The tile's notice lasts only until the repair works (seconds): the page notes that it was
+    // shown, so a busy machine's slow polling cannot miss it.
+    await sam.page.evaluate((id) => {
+      const seen = { notice: false };
+      (window as unknown as { __ownNoticeSeen: typeof seen }).__ownNoticeSeen = seen;
+      new MutationObserver(() => {
+        const status = document.querySelector(`figure[data-participant="${id}"][data-kind="camera"] [role="status"]`);
+        if (/Your video is not reaching the others/.test(status?.textContent ?? '')) seen.notice = true;
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, samId);
     // Sam's camera publication stops sending (the camera itself stays on).
     await sam.page.evaluate(async () => {
       const pc = (
@@ -115,7 +125,15 @@ test.describe('media watchdog', () => {
       for (const sender of pc?.getSenders() ?? []) if (sender.track?.kind === 'video') await sender.replaceTrack(null);
     });
     const ownTile = sam.page.locator(`figure[data-participant="${samId}"][data-kind="camera"]`);
-    await expect(ownTile.getByRole('status')).toHaveText(/Your video is not reaching the others/, SLOW);
+    await expect
+      .poll(
+        () =>
+          sam.page.evaluate(
+            () => (window as unknown as { __ownNoticeSeen: { notice: boolean } }).__ownNoticeSeen.notice,
+          ),
+        SLOW,
+      )
+      .toBe(true);
     await expectFramesAdvance(hanna.page, samId);
     await expect(ownTile.getByRole('status')).toHaveCount(0, SLOW);
     expect((await repairs(sam.page)).map((r) => r.step)).toContain('republish');
