@@ -109,14 +109,15 @@ test.describe('media watchdog', () => {
 
     // The tile's notice lasts only until the repair works (seconds): the page notes that it was
     // shown, so a busy machine's slow polling cannot miss it.
-    await sam.page.evaluate((id) => {
+    const ownTileSelector = `figure[data-participant="${samId}"][data-kind="camera"]`;
+    await sam.page.evaluate((tile) => {
       const seen = { notice: false };
       (window as unknown as { __ownNoticeSeen: typeof seen }).__ownNoticeSeen = seen;
       new MutationObserver(() => {
-        const status = document.querySelector(`figure[data-participant="${id}"][data-kind="camera"] [role="status"]`);
+        const status = document.querySelector(`${tile} [role="status"]`);
         if (/Your video is not reaching the others/.test(status?.textContent ?? '')) seen.notice = true;
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    }, samId);
+    }, ownTileSelector);
     // Sam's camera publication stops sending (the camera itself stays on).
     await sam.page.evaluate(async () => {
       const pc = (
@@ -124,7 +125,7 @@ test.describe('media watchdog', () => {
       ).__meetcastRoom.publisherConnection();
       for (const sender of pc?.getSenders() ?? []) if (sender.track?.kind === 'video') await sender.replaceTrack(null);
     });
-    const ownTile = sam.page.locator(`figure[data-participant="${samId}"][data-kind="camera"]`);
+    const ownTile = sam.page.locator(ownTileSelector);
     await expect
       .poll(
         () =>

@@ -26,9 +26,13 @@ const RESERVED_CORES = 0.5;
  * machine; the running broadcasts' qualities are what is already spent.
  */
 export function pickQuality(running: Quality[], cores = availableParallelism()): Quality | undefined {
-  const spent = running.reduce((sum, quality) => sum + quality.cores, 0);
-  const free = cores - RESERVED_CORES - spent;
+  const free = freeCores(running, cores);
   return QUALITIES.find((quality) => quality.cores <= free + 1e-9);
+}
+
+/** Cores left for composing once the reserve and the running broadcasts are counted. */
+function freeCores(running: Quality[], cores: number) {
+  return cores - RESERVED_CORES - running.reduce((sum, quality) => sum + quality.cores, 0);
 }
 
 /**
@@ -38,9 +42,7 @@ export function pickQuality(running: Quality[], cores = availableParallelism()):
  * A machine with a whole core left after its broadcasts launches at once; others when they are idle.
  */
 export function maySpareLaunchBeside(running: Quality[], cores = availableParallelism()): boolean {
-  if (running.length === 0) return true;
-  const spent = running.reduce((sum, quality) => sum + quality.cores, 0);
-  return cores - RESERVED_CORES - spent >= SPARE_LAUNCH_CORES + QUALITIES[0]!.cores;
+  return running.length === 0 || freeCores(running, cores) >= SPARE_LAUNCH_CORES + QUALITIES[0]!.cores;
 }
 
 /** What launching a spare stage takes for its first seconds. */

@@ -68,10 +68,11 @@ export class ComposerWorker {
 
   /** The quality a new broadcast would get here now, or undefined when this machine is full. */
   quality(): Quality | undefined {
-    return pickQuality(
-      [...this.sessions.values()].map((entry) => entry.quality),
-      this.options.cores,
-    );
+    return pickQuality(this.runningQualities(), this.options.cores);
+  }
+
+  private runningQualities(): Quality[] {
+    return [...this.sessions.values()].map((entry) => entry.quality);
   }
 
   /**
@@ -211,8 +212,7 @@ export class ComposerWorker {
    */
   private prepareSpare() {
     if (this.spare || this.options.spares < 1 || this.isClosed || !this.quality()) return;
-    const running = [...this.sessions.values()].map((entry) => entry.quality);
-    if (!maySpareLaunchBeside(running, this.options.cores)) return;
+    if (!maySpareLaunchBeside(this.runningQualities(), this.options.cores)) return;
     const stage = this.newStage();
     const started = stage.start(this.pageBaseUrl).catch(async (error: unknown) => {
       if (!this.isClosed) this.context.log.error({ err: error }, 'composer: spare failed to start');

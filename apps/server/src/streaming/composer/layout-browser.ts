@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { VirtualScreen } from './virtual-screen.js';
+import { SOUND_BUFFER_MS, type VirtualScreen } from './virtual-screen.js';
 
 /** The layout page without a meeting: loaded, waiting to be told which meeting to draw. */
 const STANDBY_PATH = '/broadcast-layout';
@@ -39,11 +39,9 @@ export class LayoutBrowser {
         ...process.env,
         DISPLAY: this.screen.display,
         PULSE_SERVER: this.screen.pulseServer,
-        // Chromium plays with a ~10 ms buffer: on busy cores it missed the sound card's turns, each
-        // miss delayed the meeting's sound for good (it pulled 67-94 % of real time), and WebRTC
-        // holds the video back to keep lips in sync, so the broadcast drifted seconds behind.
-        // 100 ms of buffer rides over those stalls (measured: 94-100 %).
-        PULSE_LATENCY_MSEC: '100',
+        // With its own ~10 ms, each missed turn delayed the meeting's sound for good (it pulled
+        // 67-94 % of real time) and the lip-synced video with it; 100 ms rides over them (94-100 %).
+        PULSE_LATENCY_MSEC: String(SOUND_BUFFER_MS),
       },
       args: [
         '--no-sandbox',

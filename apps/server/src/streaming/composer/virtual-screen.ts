@@ -3,6 +3,13 @@ import { join } from 'node:path';
 import { stopChild, waitFor, type ProcessLedger } from './child-processes.js';
 import type { ChildProcess } from 'node:child_process';
 
+/**
+ * How much sound the stage's players keep queued in its sound card: the layout's Chromium
+ * (PULSE_LATENCY_MSEC) and the silence that keeps the card awake. With Chromium's own ~10 ms it
+ * missed the card's turns on busy cores and the meeting's sound drifted behind (ADR 014).
+ */
+export const SOUND_BUFFER_MS = 100;
+
 export interface ScreenSize {
   width: number;
   height: number;
@@ -77,23 +84,20 @@ export class VirtualScreen {
    * Plays silence into the null sink for as long as the screen lives. A null sink that nothing plays
    * into sleeps; the first block it renders after waking is 2 s long, so an encoder starting then got
    * its first sound 1-2 s late and held every video frame until it came (measured: first bytes 2.3 s
-   * against 0.26 s for video alone). A stream with the layout browser's 100-ms buffer keeps it awake
-   * (0.016 core on an idle stage; 20 ms took 0.05-0.09).
+   * against 0.26 s for video alone). A stream with the stage's sound buffer keeps it awake (0.016
+   * core on an idle stage; a 20-ms buffer took 0.05-0.09).
    */
   private keepSoundCardRunning() {
-    this.silence = this.ledger.spawn(
-      'pacat',
-      [
-        `--server=${this.pulseServer}`,
-        '--playback',
-        '--device=composer',
-        '--latency-msec=100',
-        '--rate=48000',
-        '--channels=2',
-        '--format=s16le',
-        '/dev/zero',
-      ],
-    );
+    this.silence = this.ledger.spawn('pacat', [
+      `--server=${this.pulseServer}`,
+      '--playback',
+      '--device=composer',
+      `--latency-msec=${SOUND_BUFFER_MS}`,
+      '--rate=48000',
+      '--channels=2',
+      '--format=s16le',
+      '/dev/zero',
+    ]);
   }
 
   async stop() {
