@@ -101,6 +101,39 @@ describe('the /janus media proxy and the managed Janus', () => {
     browser.socket.close();
   });
 
+  it('a participant who publishes again replaces the feed they left behind, never the new one', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const me = (await join({ meetId: meeting.slug, token: host.token })).body.data!;
+    const publish = async () => {
+      const browser = await JanusBrowser.open(wsUrl(me.grant));
+      const session = ((await browser.request({ janus: 'create' })).data as { id: number }).id;
+      const handle = await browser.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' });
+      const joined = await browser.request(
+        {
+          janus: 'message',
+          session_id: session,
+          handle_id: (handle.data as { id: number }).id,
+          body: { request: 'join', ptype: 'publisher', display: 'camera' },
+        },
+        (m) => m.janus === 'event',
+      );
+      return { browser, feedId: (joined.plugindata as { data: { id: number } }).data.id };
+    };
+    // The first connection stays open, as a dropped one lingers in Janus until its session times out.
+    const first = await publish();
+    const second = await publish();
+    const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    const managed = server.built.context.media.managed!;
+    const admin = new JanusClient(managed.url!, { apiSecret: managed.apiSecret });
+    await admin.connect();
+    await expect
+      .poll(async () => (await admin.listParticipants(placed!.janusRoomId!)).map((feed) => feed.id))
+      .toEqual([second.feedId]);
+    expect(first.feedId).not.toBe(second.feedId);
+    admin.close();
+    for (const connection of [first, second]) connection.browser.socket.close();
+  });
+
   it('drops a removed participant’s media connection', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id });
     const hostGrant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;

@@ -150,11 +150,15 @@ export class JanusProxy {
       }
       if (message.janus === 'claim') relay.sessions.add(Number(message.session_id));
       if (result.publishes) {
-        // A participant coming back replaces the feed it left behind instead of doubling it.
-        this.media
-          .kickFeed(room.placed, `${room.participantId}:${result.publishes}`)
-          .finally(() => relay.send(JSON.stringify(message)));
-        return;
+        // A participant coming back replaces the feed it left behind instead of doubling it. The
+        // join goes up at once (asking Janus first cost every join a round trip); once Janus has
+        // given the new feed its id, any other feed under the same name is the one left behind.
+        const display = `${room.participantId}:${result.publishes}`;
+        relay.expectAnswer(String(message.transaction), (answer) => {
+          if (answer.videoroom === 'joined' && typeof answer.id === 'number') {
+            void this.media.kickFeed(room.placed, display, answer.id);
+          }
+        });
       }
       relay.send(JSON.stringify(message));
     });

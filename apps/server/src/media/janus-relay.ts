@@ -7,6 +7,12 @@ const CreatedSessionSchema = z.object({
   transaction: z.string(),
   data: z.object({ id: z.number() }),
 });
+/** The final answer to an asynchronous plugin request (Janus acknowledges it first, then answers). */
+const PluginAnswerSchema = z.object({
+  janus: z.enum(['event', 'error']),
+  transaction: z.string(),
+  plugindata: z.object({ data: z.record(z.string(), z.unknown()) }).optional(),
+});
 
 /** Answers a WebSocket upgrade we do not accept with a bare HTTP status. */
 export function refuseUpgrade(socket: Duplex, status: number, text: string) {
@@ -24,6 +30,8 @@ export interface JanusRelay {
   send(text: string): void;
   /** A `create` going up: the session id in its answer is recorded as this connection's. */
   expectSession(transaction: string): void;
+  /** A plugin request going up: `onAnswer` gets the plugin's data of its final answer (once). */
+  expectAnswer(transaction: string, onAnswer: (data: Record<string, unknown>) => void): void;
 }
 
 /**
@@ -37,23 +45,33 @@ export function relayJanusSocket(browser: WebSocket, upstreamUrl: string, onSess
   const queue: string[] = [];
   const sessions = new Set<number>();
   const pending = new Set<string>();
+  const answers = new Map<string, (data: Record<string, unknown>) => void>();
   upstream.on('open', () => {
     for (const text of queue.splice(0)) upstream.send(text);
   });
   upstream.on('message', (raw) => {
     const text = String(raw);
-    if (pending.size > 0) {
-      try {
-        const created = CreatedSessionSchema.safeParse(JSON.parse(text));
-        if (created.success && pending.delete(created.data.transaction)) {
-          sessions.add(created.data.data.id);
-          onSession?.(created.data.data.id);
-        }
-      } catch {
-        // Janus only sends JSON; anything else is passed on untouched.
-      }
-    }
+    // Pass it on first: what we read of it below must not delay the browser.
     if (browser.readyState === WebSocket.OPEN) browser.send(text);
+    if (pending.size === 0 && answers.size === 0) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return; // Janus only sends JSON; anything else was passed on untouched.
+    }
+    const created = CreatedSessionSchema.safeParse(parsed);
+    if (created.success && pending.delete(created.data.transaction)) {
+      sessions.add(created.data.data.id);
+      onSession?.(created.data.data.id);
+      return;
+    }
+    const answered = PluginAnswerSchema.safeParse(parsed);
+    const onAnswer = answered.success ? answers.get(answered.data.transaction) : undefined;
+    if (answered.success && onAnswer) {
+      answers.delete(answered.data.transaction);
+      onAnswer(answered.data.plugindata?.data ?? {});
+    }
   });
   upstream.on('error', () => undefined);
   return {
@@ -68,6 +86,9 @@ export function relayJanusSocket(browser: WebSocket, upstreamUrl: string, onSess
     },
     expectSession(transaction) {
       pending.add(transaction);
+    },
+    expectAnswer(transaction, onAnswer) {
+      answers.set(transaction, onAnswer);
     },
   };
 }

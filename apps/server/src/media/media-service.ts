@@ -344,14 +344,14 @@ export class MediaService {
     await this.db.delete(roomCredentials).where(eq(roomCredentials.meetingId, meetingId));
   }
 
-  /** Kicks the publisher with this exact display (a feed left behind by a dropped connection). */
-  async kickFeed(placed: PlacedRoom, display: string): Promise<void> {
+  /** Kicks the publishers with this exact display but another feed id (feeds left behind by a dropped connection). */
+  async kickFeed(placed: PlacedRoom, display: string, keepFeedId: number): Promise<void> {
     try {
       const target = await this.target(placed.server);
       if (!target) return;
       const client = await this.client(target);
       const feeds = await client.listParticipants(placed.room);
-      for (const feed of feeds.filter((f) => f.display === display)) {
+      for (const feed of feeds.filter((f) => f.display === display && f.id !== keepFeedId)) {
         await client.kick(placed.room, placed.secret, feed.id).catch(() => undefined);
       }
     } catch (error) {
