@@ -43,10 +43,13 @@ export function InCall({
     () => Object.values(state.participants).flatMap((p) => (p.video ? [p.id] : [])),
     [state.participants],
   );
+  // Admitted at once, the join answer already says where media goes: media opens beside the room
+  // connection instead of waiting for its room.state (the proxy checks the grant either way).
+  const isMediaOpen = state.phase === 'in-room' || (state.phase === 'connecting' && Boolean(joined.media));
   const media = useRoomMedia({
     cameraOn,
-    access: state.media,
-    isInRoom: state.phase === 'in-room',
+    access: state.media ?? (isMediaOpen ? (joined.media ?? null) : null),
+    isInRoom: isMediaOpen,
     grant: joined.grant,
     participantId: joined.participant_id,
     local,

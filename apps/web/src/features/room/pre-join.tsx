@@ -7,6 +7,7 @@ import { TextField } from '../../components/text-field';
 import { ApiError, apiPost } from '../../lib/api';
 import { useCurrentUser } from '../session';
 import { DeviceSettings, MicLevel } from './device-settings';
+import { openEarlySession } from './media/early-session';
 import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 import { VideoView } from './video-view';
@@ -94,6 +95,7 @@ export function PreJoin({
         },
         { schema: JoinRoomOutputSchema },
       );
+      if (answer.data.media) openEarlySession(answer.data.grant, answer.data.media.ice_servers);
       onJoined(answer.data);
     } catch (caught) {
       if (caught instanceof ApiError && caught.httpStatus === 409) {

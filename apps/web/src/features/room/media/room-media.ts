@@ -1,4 +1,3 @@
-import { JANUS_PATH } from '@meetcast/contracts';
 import {
   attachVideoRoom,
   createSession,
@@ -13,6 +12,7 @@ import {
   type PluginHandle,
 } from './janus-api';
 import { ConnectionRecovery } from './connection-recovery';
+import { janusUrl, takeEarlySession } from './early-session';
 import { MediaWatchdog, type RepairStep } from './media-watchdog';
 import {
   debug,
@@ -83,18 +83,20 @@ export class RoomMedia {
     this.options.listener.onFeeds([...this.feeds.values()]);
   }
 
-  private serverUrl() {
-    const origin = window.location.origin.replace(/^http/, 'ws');
-    return `${origin}${JANUS_PATH}?grant=${encodeURIComponent(this.options.grant)}`;
-  }
-
   async start(): Promise<void> {
     this.watchdog.start();
-    await initJanus();
     const generation = ++this.generation;
-    const session = await createSession(this.serverUrl(), this.options.iceServers, () => {
+    const onLost = () => {
       if (generation === this.generation) this.recovery.trouble('signalling');
-    });
+    };
+    // The first start takes the session the join's click already opened; a rejoin opens its own.
+    const early = takeEarlySession(this.options.grant, onLost);
+    const session = await (early ??
+      initJanus().then(() => createSession(janusUrl(this.options.grant), this.options.iceServers, onLost)));
+    if (generation !== this.generation) {
+      session.destroy({ cleanupHandles: true, notifyDestroyed: false });
+      return;
+    }
     this.session = session;
     this.subscriptions = new Subscriptions({
       session,
@@ -104,6 +106,8 @@ export class RoomMedia {
       onIce: (state) => (state === 'connected' ? this.recovery.recovered() : this.recovery.trouble('ice')),
       onSignallingLost: () => this.recovery.trouble('signalling'),
     });
+    // Both handles attach at once: the first subscription then only joins (one round trip less).
+    this.subscriptions.prepare();
     await this.joinAsPublisher(generation);
   }
 
@@ -145,8 +149,9 @@ export class RoomMedia {
       if (kind === 'camera') {
         this.recovery.recovered();
         this.joinedAt = Date.now();
-        void this.publishCamera(handle);
+        // Subscribing first: the others' pictures are what the person who joins waits for.
         this.addPublishers((message.publishers as Publisher[] | undefined) ?? []);
+        void this.publishCamera(handle);
       } else {
         void this.publishScreen(handle);
       }

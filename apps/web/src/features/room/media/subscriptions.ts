@@ -45,6 +45,8 @@ export class Subscriptions {
   private readonly askedAt = new Map<number, number>();
   private readonly layers = new Map<number, number>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The handle attached ahead of the first subscription (`prepare`). */
+  private prepared: Promise<PluginHandle> | undefined;
   private resolveNegotiation: (() => void) | undefined;
   private isOpen = true;
 
@@ -60,9 +62,16 @@ export class Subscriptions {
     this.negotiate(async (handle) => {
       for (const id of feedIds) this.askedAt.set(id, Date.now());
       if (handle) return handle.send({ message: { request: 'subscribe', streams } });
-      this.handle = await this.attach();
+      this.handle = await (this.prepared ?? this.attach());
       this.handle.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: false } });
     });
+  }
+
+  /** Attaches the handle now, beside the publisher's, so that the first subscription only joins. */
+  prepare() {
+    this.prepared ??= this.attach();
+    // A failed attach is reported by the subscription that awaits it.
+    this.prepared.catch(() => undefined);
   }
 
   forget(feedId: number) {
