@@ -102,6 +102,7 @@ export const VIEWER_PROBE_SCRIPT = `(() => {
     for (const video of document.querySelectorAll('video[data-testid="live-video"]')) {
       if (seen.has(video)) continue;
       seen.add(video);
+      mark('video');
       follow(video);
     }
   };

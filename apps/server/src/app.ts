@@ -113,13 +113,13 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   registerContactRoutes(app, context);
   registerStreamConnectionRoutes(app, context);
   registerChannelRoutes(app, context);
-  registerChannelPageRoute(app, context);
   registerProfileRoutes(app, context);
   registerContactUsRoutes(app, context);
   registerUploadRoutes(app, context);
   registerAdminRoutes(app, context);
   registerRoomRoutes(app, context);
-  registerBroadcasts(app, context, createDestinationDrivers(context));
+  const broadcastViewers = registerBroadcasts(app, context, createDestinationDrivers(context));
+  registerChannelPageRoute(app, context, broadcastViewers.viewerState);
   const viewerChat = registerViewerChat(app, context);
   await registerWebApp(app, config.webDistDir, indexPage);
   const io = startSocketServer(app, context);

@@ -47,6 +47,12 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
   let server: TestServer;
   let host: SignedIn;
   const viewerOf = (meetId: string) => server.post<ViewerAnswer>('get-broadcast-viewer.php', { meetId });
+  /** The viewer state the channel page's HTML carries for its player, if any. */
+  const viewerStateInPage = async (meetId: string) => {
+    const html = await (await fetch(`${server.baseUrl}/channel/${meetId}`)).text();
+    const block = /<script type="application\/json" id="broadcast-viewer">([^<]*)<\/script>/.exec(html);
+    return block ? (JSON.parse(block[1]!) as BroadcastViewer) : undefined;
+  };
   const watchUrl = (grant: string) =>
     `${server.baseUrl.replace('http', 'ws')}/janus-watch?grant=${encodeURIComponent(grant)}`;
 
@@ -86,7 +92,10 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
       const refused = await viewerOf(hidden.slug);
       expect(refused.httpStatus).toBe(404);
       expect(JSON.stringify(refused.body)).not.toMatch(/grant|hls|live\//);
+      expect(await viewerStateInPage(hidden.slug)).toBeUndefined();
     }
+    // The broadcast's page carries the same answer, so its player needs not ask before it starts.
+    expect(await viewerStateInPage(open.slug)).toEqual(answer.body.data!.data);
     expect((await viewerOf('no-such-meeting')).httpStatus).toBe(404);
     expect((await viewerOf('x'.repeat(500))).httpStatus).toBe(400);
     expect((await server.post('get-broadcast-viewer.php', {})).httpStatus).toBe(400);
@@ -108,6 +117,9 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
       const live = (await viewerOf(meeting.slug)).body.data!.data;
       expect(live).toMatchObject({ broadcast_id: broadcast!.id, state: 'live', viewers: 0 });
       expect(live.webrtc?.url).toBe('/janus-watch');
+      const inPage = await viewerStateInPage(meeting.slug);
+      expect(inPage).toMatchObject({ broadcast_id: broadcast!.id, state: 'live', hls_url: live.hls_url });
+      expect(readViewerGrant(context.config, inPage!.webrtc!.grant)).toBe(broadcast!.id);
       // Viewers behind a strict NAT reach Janus through the installation's TURN server, as callers do.
       expect(live.webrtc?.ice_servers).toEqual([
         { urls: 'turn:turn.example.test:3478', username: 'viewer', credential: 'turn-secret' },

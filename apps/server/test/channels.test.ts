@@ -321,8 +321,15 @@ describe.each(BACKENDS)('channels on %s', (backend) => {
     );
     expect(html).toContain('<meta property="og:url" content="https://meet.example.com/channel/ann-talks" />');
     expect(html).toContain('<div id="root"></div>');
+    // The page carries what its scripts would ask first (signed out), where no text can end the block.
+    const block = /<script type="application\/json" id="channel-page">([^<]*)<\/script>/.exec(html);
+    const signedOut = await server.post<{ data: unknown }>('get-channel.php', { slug: 'ann-talks' });
+    expect(JSON.parse(block![1]!)).toEqual(signedOut.body.data);
+    expect(block![1]).toContain('Talks \\"quoted\\" & \\u003ctags>');
     const missing = await fetch(`${server.baseUrl}/channel/nothing-here`);
     expect(missing.status).toBe(404);
-    expect(await missing.text()).toContain('noindex');
+    const missingHtml = await missing.text();
+    expect(missingHtml).toContain('noindex');
+    expect(missingHtml).not.toContain('application/json');
   });
 });

@@ -1,11 +1,14 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { startEarlyWatch } from './features/channels/player/early-watch';
 import './i18n/i18n';
 import { seedPreferences } from './lib/preferences';
 import './styles/index.css';
 
 seedPreferences();
+// A live broadcast's page starts its picture's connection now, beside React's first render.
+startEarlyWatch();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

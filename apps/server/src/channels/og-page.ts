@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BroadcastViewer, ChannelPage } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
@@ -18,8 +19,27 @@ export interface OpenGraph {
   oembed?: string;
 }
 
-/** Puts Open Graph and Twitter card tags (escaped) into the SPA's index.html. */
-export function injectOpenGraph(html: string, og: OpenGraph | undefined): string {
+/**
+ * What a channel page's scripts would ask for first, put into its HTML (the web app's
+ * `features/channels/page-data.ts` reads it under the same ids): the data of get-channel.php's
+ * answer signed out, and of get-broadcast-viewer.php's for a broadcast's page.
+ */
+export interface PageData {
+  'channel-page': ChannelPage;
+  'broadcast-viewer'?: BroadcastViewer;
+}
+
+/**
+ * A JSON data block: never executed (so outside the script policy), and with every `<` escaped so
+ * that no text in it (a channel's description) can close the element.
+ */
+function dataBlock(id: string, value: unknown) {
+  const json = JSON.stringify(value).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${id}">${json}</script>`;
+}
+
+/** Puts Open Graph and Twitter card tags (escaped), and the page's data, into the SPA's index.html. */
+export function injectOpenGraph(html: string, og: OpenGraph | undefined, data?: PageData): string {
   const tags = og
     ? [
         `<meta property="og:type" content="website" />`,
@@ -35,6 +55,7 @@ export function injectOpenGraph(html: string, og: OpenGraph | undefined): string
           : []),
       ]
     : [`<meta name="robots" content="noindex" />`];
+  for (const [id, value] of Object.entries(data ?? {})) if (value) tags.push(dataBlock(id, value));
   let page = html;
   // Replacement functions, never strings: a `$` in a channel's text must not act as a replace pattern.
   if (og) page = page.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(og.title)} · Meetcast</title>`);
@@ -49,8 +70,14 @@ function summary(text: string) {
 /**
  * GET /channel/{slug}: the SPA page with Open Graph tags for the channel or broadcast, so a shared
  * link shows its name, description and picture. Unknown and hidden ones get the page with a 404.
+ * A broadcast's page also carries what its player plays (`viewerState`, the answer of
+ * get-broadcast-viewer.php), so that a live picture starts before the page's scripts could ask.
  */
-export function registerChannelPageRoute(app: FastifyInstance, context: AppContext) {
+export function registerChannelPageRoute(
+  app: FastifyInstance,
+  context: AppContext,
+  viewerState: (meetId: string) => Promise<BroadcastViewer>,
+) {
   const indexFile = join(context.config.webDistDir, 'index.html');
   app.get<{ Params: { slug: string } }>('/channel/:slug', { schema: { hide: true } }, async (request, reply) => {
     if (!existsSync(indexFile)) {
@@ -61,8 +88,18 @@ export function registerChannelPageRoute(app: FastifyInstance, context: AppConte
     const html = await readFile(indexFile, 'utf8');
     const slug = request.params.slug.slice(0, 200);
     let og: OpenGraph | undefined;
+    let data: PageData | undefined;
+    // Asked beside the page: a channel's own slug is no meeting, and has nothing of its own to play.
+    const viewer = viewerState(slug).catch((error: unknown) => {
+      if (!(error instanceof AppError)) request.log.warn({ err: error }, 'channel page: no viewer state');
+      return undefined;
+    });
     try {
       const page = await getChannelPage(context, undefined, slug);
+      data = {
+        'channel-page': page,
+        'broadcast-viewer': await viewer,
+      };
       const base = context.config.publicUrl;
       const url = `${base}/channel/${encodeURIComponent(slug)}`;
       const picture = page.channel?.cover ?? page.channel?.avatar ?? page.broadcast?.host.avatar ?? null;
@@ -93,6 +130,6 @@ export function registerChannelPageRoute(app: FastifyInstance, context: AppConte
       .status(og ? 200 : 404)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(injectOpenGraph(html, og));
+      .send(injectOpenGraph(html, og, data));
   });
 }

@@ -17,10 +17,12 @@ const PLANNED_START_CHECK_MS = 10_000;
 
 /**
  * Live broadcasts: their calls, their recordings, and (unless COMPOSER_WORKER=off) a composer
- * worker in this process, started once the server listens so it can open the layout page.
+ * worker in this process, started once the server listens so it can open the layout page. Answers
+ * what a channel page plays (`viewerState`), which the page's HTML also carries.
  */
 export function registerBroadcasts(app: FastifyInstance, context: AppContext, drivers: Drivers) {
-  const { mode, cores, spares, pageUrl } = context.config.composer;
+  const viewers = registerViewerRoutes(app, context);
+  const { mode, cores, spares } = context.config.composer;
   const worker = mode === 'off' ? undefined : new ComposerWorker(context, { drivers, cores, spares });
   const capacity: ComposerCapacity = {
     isLocalOnly: mode === 'local',
@@ -30,10 +32,14 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
   registerBroadcastRoutes(app, context, capacity);
   registerBroadcastPlanRoutes(app, context);
   registerRecordingFiles(app, context.db, context.config.dataDir);
-  registerViewerRoutes(app, context);
   sweepOrphanRecordings(app, context);
   startPlannedBroadcasts(app, context, capacity);
-  if (!worker) return;
+  if (worker) startWorkerOnListen(app, context, worker);
+  return viewers;
+}
+
+function startWorkerOnListen(app: FastifyInstance, context: AppContext, worker: ComposerWorker) {
+  const { pageUrl } = context.config.composer;
   app.addHook('onListen', () => {
     const address = app.server.address() as AddressInfo | null;
     const isAnyAddress = !address || ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(address.address);

@@ -56,43 +56,45 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
     return viewers;
   };
 
+  /** What the channel page plays for this meetId; a private or password meeting is unknown here. */
+  const viewerState = async (meetId: string): Promise<BroadcastViewer> => {
+    const meeting = await requireMeeting(context, meetId);
+    // A private or password-protected meeting is never shown here, not even that it exists.
+    if (meeting.isPrivate === PRIVACY.private || meeting.isPassword === PASSWORD_FLAG.yes) {
+      throw notFound('room.not_found');
+    }
+    const broadcast = await latestBroadcast(context, meeting.id);
+    const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
+    return {
+      broadcast_id: broadcast?.id ?? null,
+      state: broadcast?.state ?? 'none',
+      started_at: epoch(broadcast?.startedAt ?? null),
+      ended_at: epoch(broadcast?.endedAt ?? null),
+      viewers: broadcast?.state === 'live' ? await viewerCount(broadcast.id, meeting.id) : null,
+      webrtc:
+        broadcast?.state === 'live'
+          ? {
+              url: VIEWER_PROXY_PATH,
+              ...toWire(issueViewerGrant(context.config, broadcast.id)),
+              ice_servers: context.config.janus.iceServers,
+            }
+          : null,
+      hls_url: broadcast && isRunning ? liveStreamUrl(context.config, broadcast.id) : null,
+      recording:
+        broadcast?.recordingFile && broadcast.recordingSeconds
+          ? { url: recordingUrl(broadcast.recordingFile), duration: broadcast.recordingSeconds }
+          : null,
+    };
+  };
+
   apiRoute(app, {
     name: 'get-broadcast-viewer.php',
     tag: 'streaming',
     summary: "What a public channel page plays: a public meeting's broadcast, live (with a viewer grant) or recorded",
     input: GetBroadcastViewerInputSchema,
     output: BroadcastViewerBodySchema,
-    handler: async (body, request) => {
-      const language = requestLanguage(request);
-      const meeting = await requireMeeting(context, body.meetId);
-      // A private or password-protected meeting is never shown here, not even that it exists.
-      if (meeting.isPrivate === PRIVACY.private || meeting.isPassword === PASSWORD_FLAG.yes) {
-        throw notFound('room.not_found');
-      }
-      const broadcast = await latestBroadcast(context, meeting.id);
-      const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
-      const view: BroadcastViewer = {
-        broadcast_id: broadcast?.id ?? null,
-        state: broadcast?.state ?? 'none',
-        started_at: epoch(broadcast?.startedAt ?? null),
-        ended_at: epoch(broadcast?.endedAt ?? null),
-        viewers: broadcast?.state === 'live' ? await viewerCount(broadcast.id, meeting.id) : null,
-        webrtc:
-          broadcast?.state === 'live'
-            ? {
-                url: VIEWER_PROXY_PATH,
-                ...toWire(issueViewerGrant(context.config, broadcast.id)),
-                ice_servers: context.config.janus.iceServers,
-              }
-            : null,
-        hls_url: broadcast && isRunning ? liveStreamUrl(context.config, broadcast.id) : null,
-        recording:
-          broadcast?.recordingFile && broadcast.recordingSeconds
-            ? { url: recordingUrl(broadcast.recordingFile), duration: broadcast.recordingSeconds }
-            : null,
-      };
-      return success(translate(language, 'broadcasts.found'), { data: view });
-    },
+    handler: async (body, request) =>
+      success(translate(requestLanguage(request), 'broadcasts.found'), { data: await viewerState(body.meetId) }),
   });
 
   app.get<{ Params: { id: string; key: string; file: string } }>(
@@ -126,6 +128,7 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
 
   registerOembedRoute(app, context);
   attachViewerProxy(app, context);
+  return { viewerState };
 }
 
 const toWire = (grant: { grant: string; expiresAt: number }) => ({ grant: grant.grant, expires_at: grant.expiresAt });

@@ -1,6 +1,7 @@
 import {
   ChannelListBodySchema,
   ChannelPageBodySchema,
+  ChannelPageSchema,
   FollowBodySchema,
   MyChannelBodySchema,
   type ChannelCategory,
@@ -8,6 +9,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { apiPost } from '../../lib/api';
+import { PAGE_DATA, readPageData } from './page-data';
 
 export const CHANNELS_KEY = ['channels'] as const;
 
@@ -60,6 +62,9 @@ export function useChannelPage(slug: string, options: { withToken?: boolean } = 
         )
       ).data,
     retry: false,
+    // Signed out, the page's HTML came with this answer: the page renders without asking first.
+    initialData: () =>
+      options.withToken === false ? readPageData(PAGE_DATA.channelPage, slug, ChannelPageSchema) : undefined,
     // Scheduled → live → ended shows up without a reload (the player polls its own state faster).
     refetchInterval: 15_000,
   });

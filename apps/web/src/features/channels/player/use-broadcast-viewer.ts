@@ -2,6 +2,7 @@ import { BroadcastViewerBodySchema, type BroadcastViewer } from '@meetcast/contr
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiPost } from '../../../lib/api';
+import { inlinedViewer } from './early-watch';
 
 /** How often the page asks: it follows starting → live → ended without a reload. */
 const FOLLOW_MS = 4000;
@@ -23,6 +24,8 @@ const broadcastViewerQuery = (meetId: string) => ({
 export function useBroadcastViewer(meetId: string | undefined) {
   return useQuery<BroadcastViewer>({
     ...broadcastViewerQuery(meetId ?? ''),
+    // The page's HTML came with it: the player starts without asking (the poll asks soon after).
+    initialData: () => (meetId ? inlinedViewer(meetId) : undefined),
     enabled: Boolean(meetId),
     refetchInterval: FOLLOW_MS,
     refetchIntervalInBackground: false,
@@ -37,6 +40,9 @@ export function useBroadcastViewer(meetId: string | undefined) {
 export function usePrefetchBroadcastViewer(meetId: string) {
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (meetId) void queryClient.prefetchQuery(broadcastViewerQuery(meetId));
+    if (!meetId) return;
+    const inlined = inlinedViewer(meetId);
+    if (inlined) queryClient.setQueryData(broadcastViewerQuery(meetId).queryKey, inlined);
+    else void queryClient.prefetchQuery(broadcastViewerQuery(meetId));
   }, [queryClient, meetId]);
 }

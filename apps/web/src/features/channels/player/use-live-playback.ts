@@ -1,6 +1,7 @@
 import type { BroadcastViewer } from '@meetcast/contracts';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { playHls, type HlsPlayback } from './hls-playback';
+import { isHlsForced, takeEarlyWatch } from './early-watch';
 import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
 
 export type PlaybackMode = 'connecting' | 'webrtc' | 'hls';
@@ -13,9 +14,6 @@ export interface PlaybackFigures {
 
 const RETRY_MS = 2000;
 const FIGURES_EVERY_MS = 1000;
-
-/** A page may force the fallback (`?transport=hls`), for support and for tests of that path. */
-const forcedHls = () => new URLSearchParams(window.location.search).get('transport') === 'hls';
 
 async function webRtcFigures(peer: RTCPeerConnection): Promise<PlaybackFigures> {
   const report = await peer.getStats();
@@ -72,17 +70,23 @@ export function useLivePlayback(video: RefObject<HTMLVideoElement | null>, viewe
     const play = () => void element.play().catch(() => undefined);
     void (async () => {
       const current = latest.current;
-      const canWebRtc = typeof window.RTCPeerConnection === 'function' && !forcedHls();
+      const canWebRtc = typeof window.RTCPeerConnection === 'function' && !isHlsForced();
+      const show = (stream: MediaStream) => {
+        if (element.srcObject !== stream) element.srcObject = stream;
+        play();
+      };
       if (canWebRtc && current.webrtc) {
+        const access = current.webrtc;
         try {
-          webrtc = await watchOverWebRtc(
-            current.webrtc,
-            (stream) => {
-              if (element.srcObject !== stream) element.srcObject = stream;
-              play();
-            },
-            again,
-          );
+          // The watch the page started with its HTML; if its grant was refused (a page kept too
+          // long), once more with the latest one. A timeout means blocked: the fallback below.
+          const early = takeEarlyWatch(current.broadcast_id, show, again);
+          webrtc = await (early
+            ? early.catch((error: unknown) => {
+                if (error instanceof Error && error.message === 'webrtc_timeout') throw error;
+                return watchOverWebRtc(latest.current.webrtc ?? access, show, again);
+              })
+            : watchOverWebRtc(access, show, again));
           if (isCancelled) return webrtc.close();
           setMode('webrtc');
           const peer = webrtc.peer;
