@@ -34,7 +34,10 @@ function setup() {
   const offer = (streams: Record<string, unknown>[]) =>
     onmessage?.({ videoroom: 'attached', streams }, { type: 'offer', sdp: '' });
   const watched = () => subscriptions.watched(() => 0);
-  return { subscriptions, sent, offer, watched };
+  /** Janus refuses the last request: one of its feeds is not published (any more). */
+  const refuse = (feedId: number) =>
+    onmessage?.({ videoroom: 'event', error_code: 428, error: `No such feed (${feedId})` });
+  return { subscriptions, sent, offer, watched, refuse };
 }
 
 async function advance(ms: number) {
@@ -96,5 +99,30 @@ describe('Subscriptions.watched', () => {
     offer([{ mid: '0', type: 'audio', feed_id: 7 }]);
     await advance(20_000);
     expect(watched()).toEqual([]);
+  });
+
+  it('asks again without a feed that left when Janus refuses the join or a later subscribe for it', async () => {
+    const { subscriptions, sent, offer, refuse, watched } = setup();
+    subscriptions.subscribe([7, 8]);
+    await advance(0);
+    refuse(8);
+    await advance(0);
+    // The handle never joined: it joins again, with the feed that is still there.
+    expect(sent.map((m) => [m.request, (m.streams as { feed: number }[]).map((r) => r.feed)])).toEqual([
+      ['join', [7, 8]],
+      ['join', [7]],
+    ]);
+    offer([{ mid: '1', type: 'video', feed_id: 7 }]);
+    await advance(0);
+    expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt: Date.now() }]);
+    subscriptions.subscribe([9, 10]);
+    await advance(0);
+    refuse(10);
+    await advance(0);
+    expect(sent.slice(3).map((m) => [m.request, (m.streams as { feed: number }[]).map((r) => r.feed)])).toEqual([
+      ['subscribe', [9, 10]],
+      ['subscribe', [9]],
+    ]);
+    expect(subscriptions.has(10)).toBe(false);
   });
 });

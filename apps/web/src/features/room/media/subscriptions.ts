@@ -20,6 +20,8 @@ import {
 import { updateFeedTracks, videoMidsOf } from './remote-feeds';
 
 const NEGOTIATION_TIMEOUT_MS = 8000;
+/** Janus VideoRoom's error for a feed that is not (or no longer) published. */
+const VIDEOROOM_NO_SUCH_FEED = 428;
 
 export interface SubscriptionsContext {
   session: JanusSession;
@@ -47,6 +49,10 @@ export class Subscriptions {
   private queue: Promise<unknown> = Promise.resolve();
   /** The handle attached ahead of the first subscription (`prepare`). */
   private prepared: Promise<PluginHandle> | undefined;
+  /** The feeds of the request Janus has not answered yet, and whether it was the handle's join. */
+  private asking: { feeds: number[]; isJoin: boolean } | undefined;
+  /** Janus refused the handle's join: the next request joins again instead of adding streams. */
+  private isJoinRefused = false;
   private resolveNegotiation: (() => void) | undefined;
   private isOpen = true;
 
@@ -58,11 +64,16 @@ export class Subscriptions {
 
   subscribe(feedIds: number[]) {
     for (const id of feedIds) this.subscribed.add(id);
-    const streams = feedIds.map((feed) => ({ feed }));
     this.negotiate(async (handle) => {
-      for (const id of feedIds) this.askedAt.set(id, Date.now());
-      if (handle) return handle.send({ message: { request: 'subscribe', streams } });
-      this.handle = await (this.prepared ?? this.attach());
+      // A feed forgotten meanwhile (it left) is not asked for: Janus would refuse the whole request.
+      const feeds = feedIds.filter((id) => this.subscribed.has(id));
+      if (feeds.length === 0) return this.resolveNegotiation?.();
+      for (const id of feeds) this.askedAt.set(id, Date.now());
+      const streams = feeds.map((feed) => ({ feed }));
+      this.asking = { feeds, isJoin: !handle || this.isJoinRefused };
+      if (handle && !this.isJoinRefused) return handle.send({ message: { request: 'subscribe', streams } });
+      this.isJoinRefused = false;
+      this.handle = handle ?? (await (this.prepared ?? this.attach()));
       this.handle.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: false } });
     });
   }
@@ -214,10 +225,29 @@ export class Subscriptions {
         const feedId = stream.feed_id;
         if (feedId !== undefined && !this.startedAt.has(feedId)) this.startedAt.set(feedId, now);
       }
+      this.asking = undefined;
       this.resolveNegotiation?.();
     } else if (message.error_code) {
-      this.resolveNegotiation?.();
+      this.onRefused(Number(message.error_code), String(message.error ?? ''));
     }
+  }
+
+  /**
+   * Janus refuses a whole join or subscribe when one of its feeds is gone (it left between Janus'
+   * list and our request, or its publisher's connection is not up): without that feed, the rest is
+   * asked for again at once, instead of waiting for the watchdog (a refused join left the handle
+   * outside the room, and every later request with it).
+   */
+  private onRefused(code: number, reason: string) {
+    const asked = this.asking;
+    this.asking = undefined;
+    if (asked?.isJoin) this.isJoinRefused = true;
+    this.resolveNegotiation?.();
+    const gone = code === VIDEOROOM_NO_SUCH_FEED ? Number(/\((\d+)\)/.exec(reason)?.[1]) : Number.NaN;
+    if (!asked || !asked.feeds.includes(gone)) return;
+    this.forget(gone);
+    const rest = asked.feeds.filter((id) => id !== gone && this.subscribed.has(id));
+    if (rest.length > 0) this.subscribe(rest);
   }
 
   private onRemoteTrack(track: MediaStreamTrack, mid: string, on: boolean) {
