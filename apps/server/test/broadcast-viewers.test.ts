@@ -12,7 +12,7 @@ import { mountpointId, readViewerGrant, VIEWER_GRANT_SECONDS } from '../src/stre
 import { JanusBrowser } from './janus-browser.js';
 import { insertMeeting } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startTestServer, webDistWithIndex, type SignedIn, type TestServer } from './test-server.js';
 
 type ViewerAnswer = { data: BroadcastViewer };
 
@@ -58,6 +58,7 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
 
   beforeAll(async () => {
     server = await startTestServer(backend, {
+      WEB_DIST_DIR: webDistWithIndex(),
       TURN_URL: 'turn:turn.example.test:3478',
       TURN_USERNAME: 'viewer',
       TURN_CREDENTIAL: 'turn-secret',

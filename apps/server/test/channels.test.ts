@@ -1,13 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { channels, eq, meetings } from '@meetcast/db';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifyChannelFollowers } from '../src/notifications/channel-followers.js';
 import { postFile } from './people-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startTestServer, webDistWithIndex, type SignedIn, type TestServer } from './test-server.js';
 
 type ChannelDto = {
   id: number;
@@ -28,8 +25,6 @@ type ChannelDto = {
 };
 type Page = { channel: ChannelDto | null; broadcast: { name: string; url_slug: string } | null };
 
-const INDEX_HTML = '<!doctype html><html><head><title>Meetcast</title></head><body><div id="root"></div></body></html>';
-
 describe.each(BACKENDS)('channels on %s', (backend) => {
   let server: TestServer;
   let admin: SignedIn;
@@ -37,11 +32,9 @@ describe.each(BACKENDS)('channels on %s', (backend) => {
   let bob: SignedIn;
   let annChannel: ChannelDto;
   beforeAll(async () => {
-    const webDist = mkdtempSync(join(tmpdir(), 'meetcast-web-'));
-    writeFileSync(join(webDist, 'index.html'), INDEX_HTML);
     server = await startTestServer(backend, {
       LOG_LEVEL: 'error',
-      WEB_DIST_DIR: webDist,
+      WEB_DIST_DIR: webDistWithIndex(),
       PUBLIC_URL: 'https://meet.example.com',
     });
     admin = await server.signUp({ username: 'Admin' });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +35,19 @@ export interface SignedIn {
 
 let counter = 0;
 export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date.now()}.${counter++}@example.com`;
+
+/**
+ * A stand-in for the built web app (`WEB_DIST_DIR`): its index.html alone, for the routes that put
+ * something into the page (the channel page's tags and data). The suite runs before the app is built.
+ */
+export function webDistWithIndex() {
+  const dir = mkdtempSync(join(tmpdir(), 'meetcast-web-'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><title>Meetcast</title></head><body><div id="root"></div></body></html>',
+  );
+  return dir;
+}
 
 /** A real server on a loopback port with a fresh database and a real SMTP sink behind it. */
 export async function startTestServer(backend: Backend, env: Record<string, string> = {}): Promise<TestServer> {
