@@ -48,7 +48,7 @@ export function InCall({
   const isMediaOpen = state.phase === 'in-room' || (state.phase === 'connecting' && Boolean(joined.media));
   const media = useRoomMedia({
     cameraOn,
-    access: state.media ?? (isMediaOpen ? (joined.media ?? null) : null),
+    access: state.media ?? joined.media ?? null,
     isInRoom: isMediaOpen,
     grant: joined.grant,
     participantId: joined.participant_id,

@@ -1,4 +1,5 @@
 import { BroadcastViewerSchema, type BroadcastViewer } from '@meetcast/contracts';
+import { Handoff, HeldCallback } from '../../../lib/handoff';
 import { PAGE_DATA, pageSlug, readPageData } from '../page-data';
 import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
 
@@ -14,15 +15,19 @@ export function inlinedViewer(meetId: string): BroadcastViewer | undefined {
 }
 
 interface EarlyWatch {
-  broadcastId: number;
   watch: Promise<WebRtcWatch>;
-  stream: MediaStream | undefined;
-  isLost: boolean;
-  onStream: ((stream: MediaStream) => void) | undefined;
-  onLost: (() => void) | undefined;
+  stream: HeldCallback<[MediaStream]>;
+  lost: HeldCallback<[]>;
 }
 
-let early: EarlyWatch | undefined;
+const early = new Handoff<number, EarlyWatch>(
+  ({ watch }) =>
+    void watch.then(
+      (opened) => opened.close(),
+      () => undefined,
+    ),
+  UNCLAIMED_MS,
+);
 
 /**
  * On a live broadcast's page, starts watching before React has rendered anything: the page's
@@ -34,46 +39,13 @@ export function startEarlyWatch() {
   const access = viewer?.webrtc;
   if (!viewer || !access || viewer.state !== 'live' || viewer.broadcast_id === null) return;
   if (typeof window.RTCPeerConnection !== 'function' || isHlsForced()) return;
-  const entry: EarlyWatch = {
-    broadcastId: viewer.broadcast_id,
-    // Never let a connection that cannot even be built (a bad STUN address) stop the page: the
-    // player then tries on its own, and falls back as usual.
-    watch: safely(() =>
-      watchOverWebRtc(
-        access,
-        (stream) => {
-          entry.stream = stream;
-          entry.onStream?.(stream);
-        },
-        () => {
-          entry.isLost = true;
-          entry.onLost?.();
-        },
-      ),
-    ),
-    stream: undefined,
-    isLost: false,
-    onStream: undefined,
-    onLost: undefined,
-  };
-  entry.watch.catch(() => undefined);
-  early = entry;
-  setTimeout(() => {
-    if (early !== entry) return;
-    early = undefined;
-    void entry.watch.then(
-      (watch) => watch.close(),
-      () => undefined,
-    );
-  }, UNCLAIMED_MS);
-}
-
-function safely<T>(start: () => Promise<T>): Promise<T> {
-  try {
-    return start();
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
+  const stream = new HeldCallback<[MediaStream]>();
+  const lost = new HeldCallback<[]>();
+  // A connection that cannot even be built (a bad STUN address) becomes a refusal, never an error
+  // that stops the page: the player then tries on its own, and falls back as usual.
+  const watch = new Promise<WebRtcWatch>((resolve) => resolve(watchOverWebRtc(access, stream.call, lost.call)));
+  watch.catch(() => undefined);
+  early.hold(viewer.broadcast_id, { watch, stream, lost });
 }
 
 /** The watch started with the page for this broadcast, if any, now owned by the caller (once). */
@@ -82,12 +54,8 @@ export function takeEarlyWatch(
   onStream: (stream: MediaStream) => void,
   onLost: () => void,
 ): Promise<WebRtcWatch> | undefined {
-  const entry = early;
-  if (!entry || entry.broadcastId !== broadcastId) return undefined;
-  early = undefined;
-  entry.onStream = onStream;
-  entry.onLost = onLost;
-  if (entry.stream) onStream(entry.stream);
-  if (entry.isLost) queueMicrotask(onLost);
-  return entry.watch;
+  const taken = broadcastId === null ? undefined : early.take(broadcastId);
+  taken?.stream.listen(onStream);
+  taken?.lost.listen(onLost);
+  return taken?.watch;
 }

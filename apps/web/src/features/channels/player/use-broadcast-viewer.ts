@@ -40,9 +40,7 @@ export function useBroadcastViewer(meetId: string | undefined) {
 export function usePrefetchBroadcastViewer(meetId: string) {
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (!meetId) return;
-    const inlined = inlinedViewer(meetId);
-    if (inlined) queryClient.setQueryData(broadcastViewerQuery(meetId).queryKey, inlined);
-    else void queryClient.prefetchQuery(broadcastViewerQuery(meetId));
+    // A page whose HTML came with the answer has it already (the player's initial data).
+    if (meetId && !inlinedViewer(meetId)) void queryClient.prefetchQuery(broadcastViewerQuery(meetId));
   }, [queryClient, meetId]);
 }

@@ -1,9 +1,10 @@
+import { JANUS_PATH } from '@meetcast/contracts';
 import adapter from 'webrtc-adapter';
 import Janus, { type JanusJS } from 'janus-gateway';
 
 /** janus.js needs webrtc-adapter; we hand it over explicitly instead of relying on a global. */
 let ready: Promise<void> | undefined;
-export function initJanus(): Promise<void> {
+function initJanus(): Promise<void> {
   ready ??= new Promise((resolve) => {
     (globalThis as { adapter?: unknown }).adapter = adapter;
     Janus.init({
@@ -21,7 +22,19 @@ export type JanusMessage = JanusJS.Message;
 export type Jsep = JanusJS.JSEP;
 export type TrackOption = JanusJS.TrackOption;
 
-export function createSession(server: string, iceServers: RTCIceServer[], onError: (error: unknown) => void) {
+/** Our media proxy's address for a join grant (ADR 003). */
+function janusUrl(grant: string) {
+  const origin = window.location.origin.replace(/^http/, 'ws');
+  return `${origin}${JANUS_PATH}?grant=${encodeURIComponent(grant)}`;
+}
+
+/** A Janus session through our proxy; `onError` hears of the connection failing once it is open. */
+export async function openSession(grant: string, iceServers: RTCIceServer[], onError: (error: unknown) => void) {
+  await initJanus();
+  return createSession(janusUrl(grant), iceServers, onError);
+}
+
+function createSession(server: string, iceServers: RTCIceServer[], onError: (error: unknown) => void) {
   return new Promise<JanusSession>((resolve, reject) => {
     let isOpen = false;
     const session: JanusSession = new Janus({

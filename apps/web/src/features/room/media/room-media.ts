@@ -1,8 +1,7 @@
 import {
   attachVideoRoom,
-  createSession,
-  initJanus,
   offer,
+  openSession,
   peerConnection,
   replaceTracks,
   switchVideoTrack,
@@ -12,7 +11,7 @@ import {
   type PluginHandle,
 } from './janus-api';
 import { ConnectionRecovery } from './connection-recovery';
-import { janusUrl, takeEarlySession } from './early-session';
+import { takeEarlySession } from './early-session';
 import { MediaWatchdog, type RepairStep } from './media-watchdog';
 import {
   debug,
@@ -91,8 +90,7 @@ export class RoomMedia {
     };
     // The first start takes the session the join's click already opened; a rejoin opens its own.
     const early = takeEarlySession(this.options.grant, onLost);
-    const session = await (early ??
-      initJanus().then(() => createSession(janusUrl(this.options.grant), this.options.iceServers, onLost)));
+    const session = await (early ?? openSession(this.options.grant, this.options.iceServers, onLost));
     if (generation !== this.generation) {
       session.destroy({ cleanupHandles: true, notifyDestroyed: false });
       return;
