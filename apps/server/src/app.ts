@@ -8,6 +8,7 @@ import { SessionStore } from './accounts/session-store.js';
 import type { AppContext } from './context.js';
 import type { AppConfig } from './env.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { trustProxyOption } from './http/client-address.js';
 import { drainConnectionsOnClose } from './http/connection-drain.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
@@ -17,6 +18,7 @@ import { readIndexPage, registerWebApp } from './http/web-app.js';
 import { serializerCompiler, validatorCompiler } from './http/zod-compilers.js';
 import { JanusProxy } from './media/janus-proxy.js';
 import { MediaService } from './media/media-service.js';
+import { MeetingRepository } from './meeting-records/meeting-repository.js';
 import { createMailer } from './mail/mailer.js';
 import { registerMeetings } from './meetings/register.js';
 import type { ReminderScheduler } from './meetings/reminders.js';
@@ -54,11 +56,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   const indexPage = readIndexPage(config.webDistDir);
   const app = Fastify({
     logger: { level: config.logLevel, redact: REDACTED_PATHS },
-    // A hop count trusts that many proxies nearest to us; Fastify's types take it as a function.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     serverFactory: securityHeadersServer({
       extraFormActions: config.oidc ? [config.oidc.issuer] : [],
@@ -124,7 +122,12 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   await registerWebApp(app, config.webDistDir, indexPage);
   const io = startSocketServer(app, context);
   viewerChat.attach(io);
-  const janusProxy = new JanusProxy(context, context.media, (grant) => findGrant(db.db, grant));
+  const janusProxy = new JanusProxy(
+    context,
+    context.media,
+    (grant) => findGrant(db.db, grant),
+    (meetId) => new MeetingRepository(db.db).findBySlug(meetId),
+  );
   janusProxy.attach(app);
   const rooms = new RoomHub(context, {
     emptyGraceMs: config.roomEmptyGraceSeconds * 1000,

@@ -198,6 +198,80 @@ describe('the /janus media proxy and the managed Janus', () => {
     second.socket.close();
     third.socket.close();
   });
+
+  it('lets a pre-join screen prepare a session and handles, and admits it by the grant its publisher join carries', async () => {
+    const prepareUrl = (meetId: string) => `${server.baseUrl.replace('http', 'ws')}/janus?meeting=${meetId}`;
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    // Nothing is prepared for a meeting nobody has opened yet (its room is not placed).
+    await expect(JanusBrowser.open(prepareUrl(meeting.slug))).rejects.toThrow('HTTP 404');
+    await expect(JanusBrowser.open(prepareUrl('no-such-meeting'))).rejects.toThrow('HTTP 404');
+    const hostClient = new RoomClient(
+      server.baseUrl,
+      (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant,
+    );
+    await hostClient.next('room.state');
+
+    const browser = await JanusBrowser.open(prepareUrl(meeting.slug));
+    const session = ((await browser.request({ janus: 'create' })).data as { id: number }).id;
+    const handle = await browser.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' });
+    expect(handle.janus).toBe('success');
+    const message = (body: Record<string, unknown>) => ({
+      janus: 'message',
+      session_id: session,
+      handle_id: (handle.data as { id: number }).id,
+      body,
+    });
+    // Before a grant: nothing reaches the room.
+    for (const body of [
+      { request: 'listparticipants' },
+      { request: 'join', ptype: 'subscriber', streams: [{ feed: 1 }] },
+      { request: 'join', ptype: 'publisher', display: 'camera' },
+    ]) {
+      expect(await browser.request(message(body))).toMatchObject({ janus: 'error', error: { reason: 'not_admitted' } });
+    }
+    const otherMeeting = await insertMeeting(server, { hostId: host.user.id });
+    const foreignGrant = (await join({ meetId: otherMeeting.slug, display_name: 'Elsewhere' })).body.data!.grant;
+    for (const grant of [foreignGrant, 'not-a-grant-at-all-not-a-grant']) {
+      expect(
+        await browser.request(message({ request: 'join', ptype: 'publisher', display: 'camera', grant })),
+      ).toMatchObject({ janus: 'error', error: { reason: 'not_admitted' } });
+    }
+
+    const guest = (await join({ meetId: meeting.slug, display_name: 'Prepared' })).body.data!;
+    const joined = await browser.request(
+      message({ request: 'join', ptype: 'publisher', display: 'camera', grant: guest.grant }),
+      (m) => m.janus === 'event',
+    );
+    expect((joined.plugindata as { data: { videoroom: string } }).data.videoroom).toBe('joined');
+    const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    const managed = server.built.context.media.managed!;
+    const admin = new JanusClient(managed.url!, { apiSecret: managed.apiSecret });
+    await admin.connect();
+    const feeds = await admin.listParticipants(placed!.janusRoomId!);
+    expect(feeds.map((f) => f.display)).toContain(`${guest.participant_id}:camera`);
+    admin.close();
+    // Admitted, the connection counts as the grant's: two newer ones replace it.
+    const closed = new Promise<number>((resolve) => browser.socket.once('close', (code) => resolve(code)));
+    const newer = [await JanusBrowser.open(wsUrl(guest.grant)), await JanusBrowser.open(wsUrl(guest.grant))];
+    expect(await closed).toBe(4009);
+    for (const connection of newer) connection.socket.close();
+    hostClient.close();
+  });
+
+  it('bounds the pre-join connections one address may hold', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const hostClient = new RoomClient(
+      server.baseUrl,
+      (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant,
+    );
+    await hostClient.next('room.state');
+    const url = `${server.baseUrl.replace('http', 'ws')}/janus?meeting=${meeting.slug}`;
+    const open: JanusBrowser[] = [];
+    for (let i = 0; i < 8; i += 1) open.push(await JanusBrowser.open(url));
+    await expect(JanusBrowser.open(url)).rejects.toThrow('HTTP 429');
+    for (const connection of open) connection.socket.close();
+    hostClient.close();
+  });
 });
 
 describe('without a Janus binary', () => {

@@ -27,6 +27,7 @@ const RESERVED_KEYS = [
   'rec_dir',
   'permanent',
   'private_id_forced',
+  'grant',
 ] as const;
 
 const LooseBody = z.record(z.string(), z.unknown());
@@ -169,6 +170,45 @@ export function filterClientMessage(text: string, context: FilterContext): Filte
   const body =
     request === 'listparticipants' ? { request, room: context.room } : { ...withoutReserved(message.body), request };
   return { kind: 'forward', message: { ...message, body, ...secret } };
+}
+
+/** What a connection opened on the pre-join screen (ADR 016) may send before a grant admits it. */
+export function filterBeforeAdmission(
+  text: string,
+  context: { apiSecret: string | undefined; sessions: ReadonlySet<number> },
+): FilterResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return rejectWith(undefined, 'invalid_json');
+  }
+  const parsed = JanusClientMessageSchema.safeParse(raw);
+  if (!parsed.success) return rejectWith(raw, 'not_allowed');
+  const message = parsed.data;
+  // Plugin requests and claims wait for the grant: nobody is in the room yet.
+  if (message.janus === 'message' || message.janus === 'claim') return rejectWith(raw, 'not_admitted');
+  if (message.janus !== 'create' && !context.sessions.has(message.session_id))
+    return rejectWith(raw, 'unknown_session');
+  return { kind: 'forward', message: { ...message, ...(context.apiSecret ? { apisecret: context.apiSecret } : {}) } };
+}
+
+const PreparedJoinSchema = z.object({
+  janus: z.literal('message'),
+  transaction: Transaction,
+  body: z.object({ request: z.literal('join'), ptype: z.literal('publisher'), grant: z.string().min(1).max(200) }),
+});
+
+/** The grant a pre-join connection's publisher join carries: it admits the connection (ADR 016). */
+export function grantOfPreparedJoin(text: string): { grant: string; transaction: string } | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = PreparedJoinSchema.safeParse(raw);
+  return parsed.success ? { grant: parsed.data.body.grant, transaction: parsed.data.transaction } : undefined;
 }
 
 /** A Janus-shaped error so that janus.js reports the refusal to its caller. */

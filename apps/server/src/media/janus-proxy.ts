@@ -3,9 +3,16 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { AppContext } from '../context.js';
-import { filterClientMessage, janusError } from './janus-filter.js';
-import type { MediaService, PlacedRoom } from './media-service.js';
-import { refuseUpgrade, relayJanusSocket } from './janus-relay.js';
+import { clientAddress } from '../http/client-address.js';
+import {
+  filterBeforeAdmission,
+  filterClientMessage,
+  grantOfPreparedJoin,
+  janusError,
+  type FilterResult,
+} from './janus-filter.js';
+import type { JanusTarget, MediaService, PlacedRoom } from './media-service.js';
+import { refuseUpgrade, relayJanusSocket, type JanusRelay } from './janus-relay.js';
 
 /** What the proxy needs to know of an admitted participant and their meeting. */
 export interface MediaAdmission {
@@ -13,16 +20,38 @@ export interface MediaAdmission {
   meeting: { id: number; name: string; state: string };
 }
 
+/** A meeting as a pre-join screen's connection asks for it: live, and where its room is placed. */
+export interface PreparableMeeting {
+  id: number;
+  state: string;
+  janusServer: string | null;
+  janusRoomId: number | null;
+}
+
 /** A page opens one Janus session (janus.js); a second allows a reconnect before the first is gone. */
 const MAX_SESSIONS_PER_CONNECTION = 2;
 /** Open /janus connections one grant may hold at once (a reload overlaps its old connection). */
 const MAX_CONNECTIONS_PER_GRANT = 2;
+/** Pre-join connections without a grant yet, per client address (a household's tabs) and in all. */
+const MAX_PREPARED_PER_ADDRESS = 8;
+const MAX_PREPARED = 2000;
+/** A pre-join connection that has not joined by then is closed; the click then opens its own. */
+const PREPARED_MS = 10 * 60_000;
 
 export const JANUS_PROXY_PATH = '/janus';
 
-interface Bridge {
+interface Admitted {
   participantId: string;
   meetingId: number;
+  placed: PlacedRoom;
+  target: JanusTarget;
+}
+
+interface Bridge {
+  meetingId: number;
+  /** Unset while a pre-join screen's connection waits for the grant its publisher join carries. */
+  participantId: string | undefined;
+  address: string;
   close(code: number, reason: string): void;
 }
 
@@ -31,7 +60,9 @@ interface Bridge {
  * WebSocket on our own origin at /janus?grant=..., accepted only for an admitted participant with
  * a current grant, bridged to the Janus instance hosting that meeting. Every message is filtered
  * (janus-filter.ts): the room, its pin and the API secret are added by us, management requests are
- * refused.
+ * refused. A pre-join screen may open /janus?meeting={meetId} of a live meeting before there is a
+ * grant (ADR 016): it may create a session and attach handles, nothing else, until its publisher
+ * join carries the grant that admits it; such connections are bounded per address and in time.
  */
 export class JanusProxy {
   private readonly server = new WebSocketServer({
@@ -48,13 +79,21 @@ export class JanusProxy {
     private readonly media: MediaService,
     /** Who a join grant admits; rooms own grants, so they hand this in (media sits below rooms). */
     private readonly findAdmission: (grant: string | null) => Promise<MediaAdmission | undefined>,
+    /** A meeting by its public id, for a pre-join screen's connection. */
+    private readonly findMeeting: (meetId: string) => Promise<PreparableMeeting | undefined>,
   ) {}
 
   attach(app: FastifyInstance) {
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
       if (url.pathname !== JANUS_PROXY_PATH) return;
-      this.upgrade(request, socket, head, url.searchParams.get('grant')).catch((error: unknown) => {
+      const grant = url.searchParams.get('grant');
+      const meetId = url.searchParams.get('meeting');
+      const upgrading =
+        grant === null && meetId !== null
+          ? this.upgradePrepared(request, socket, head, meetId)
+          : this.upgrade(request, socket, head, grant);
+      upgrading.catch((error: unknown) => {
         this.context.log.warn({ err: error }, 'media: proxy upgrade failed');
         refuseUpgrade(socket, 503, 'Service Unavailable');
       });
@@ -76,91 +115,150 @@ export class JanusProxy {
     }
   }
 
-  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, grant: string | null) {
+  /** The grant's participant and the placed room, or why the grant does not open it. */
+  private async admit(grant: string | null): Promise<Admitted | { refused: 401 | 503 }> {
     const found = await this.findAdmission(grant);
-    if (!found || found.participant.state !== 'admitted' || found.meeting.state === 'ended') {
-      refuseUpgrade(socket, 401, 'Unauthorized');
-      return;
-    }
+    if (!found || found.participant.state !== 'admitted' || found.meeting.state === 'ended') return { refused: 401 };
     const placed = await this.media.ensureRoom(found.meeting);
     const target = await this.media.target(placed.server);
+    if (!target) return { refused: 503 };
+    return { participantId: found.participant.id, meetingId: found.meeting.id, placed, target };
+  }
+
+  /** One grant is one participant's tab: a reload's new connection replaces the oldest ones. */
+  private replaceStale(participantId: string, keep?: Bridge) {
+    const open = [...this.bridges].filter((bridge) => bridge.participantId === participantId && bridge !== keep);
+    for (const stale of open.slice(0, Math.max(0, open.length - MAX_CONNECTIONS_PER_GRANT + 1))) {
+      stale.close(4009, 'replaced');
+    }
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, grant: string | null) {
+    const admitted = await this.admit(grant);
+    if ('refused' in admitted) {
+      refuseUpgrade(socket, admitted.refused, admitted.refused === 401 ? 'Unauthorized' : 'Service Unavailable');
+      return;
+    }
+    this.replaceStale(admitted.participantId);
+    const address = clientAddress(request, this.context.config.trustProxy);
+    this.server.handleUpgrade(request, socket, head, (browser) => {
+      this.bridge(browser, admitted.target, { meetingId: admitted.meetingId, address }, admitted);
+    });
+  }
+
+  private async upgradePrepared(request: IncomingMessage, socket: Duplex, head: Buffer, meetId: string) {
+    const address = clientAddress(request, this.context.config.trustProxy);
+    const waiting = [...this.bridges].filter((bridge) => bridge.participantId === undefined);
+    if (
+      waiting.length >= MAX_PREPARED ||
+      waiting.filter((bridge) => bridge.address === address).length >= MAX_PREPARED_PER_ADDRESS
+    ) {
+      refuseUpgrade(socket, 429, 'Too Many Requests');
+      return;
+    }
+    const meeting = meetId.length <= 100 ? await this.findMeeting(meetId) : undefined;
+    // Only a room already placed is prepared for: the first person in has nobody to wait for.
+    if (!meeting || meeting.state !== 'live' || !meeting.janusServer || !meeting.janusRoomId) {
+      refuseUpgrade(socket, 404, 'Not Found');
+      return;
+    }
+    const target = await this.media.target(meeting.janusServer);
     if (!target) {
       refuseUpgrade(socket, 503, 'Service Unavailable');
       return;
     }
-    // One grant is one participant's tab: a reload's new connection replaces the oldest ones rather
-    // than adding to them, so a grant can never hold more than a few Janus sessions.
-    const open = [...this.bridges].filter((bridge) => bridge.participantId === found.participant.id);
-    for (const stale of open.slice(0, Math.max(0, open.length - MAX_CONNECTIONS_PER_GRANT + 1))) {
-      stale.close(4009, 'replaced');
-    }
     this.server.handleUpgrade(request, socket, head, (browser) => {
-      this.bridge(browser, target.url, {
-        participantId: found.participant.id,
-        meetingId: found.meeting.id,
-        placed,
-        room: placed.room,
-        pin: placed.pin,
-        apiSecret: target.apiSecret,
-      });
+      this.bridge(browser, target, { meetingId: meeting.id, address }, undefined);
     });
   }
 
   private bridge(
     browser: WebSocket,
-    upstreamUrl: string,
-    room: {
-      participantId: string;
-      meetingId: number;
-      placed: PlacedRoom;
-      room: number;
-      pin: string;
-      apiSecret: string | undefined;
-    },
+    target: JanusTarget,
+    where: { meetingId: number; address: string },
+    admittedAtUpgrade: Admitted | undefined,
   ) {
-    const ownSessions = this.sessionsByParticipant.get(room.participantId) ?? new Set<number>();
-    this.sessionsByParticipant.set(room.participantId, ownSessions);
-    const relay = relayJanusSocket(browser, upstreamUrl, (id) => ownSessions.add(id));
+    let admitted = admittedAtUpgrade;
+    const ownSessions = () => {
+      if (!admitted) return undefined;
+      const own = this.sessionsByParticipant.get(admitted.participantId) ?? new Set<number>();
+      this.sessionsByParticipant.set(admitted.participantId, own);
+      return own;
+    };
+    const relay = relayJanusSocket(browser, target.url, (id) => ownSessions()?.add(id));
     const bridge: Bridge = {
-      participantId: room.participantId,
-      meetingId: room.meetingId,
+      ...where,
+      participantId: admitted?.participantId,
       close: (code, reason) => {
+        clearTimeout(unadmittedTimer);
         if (browser.readyState === WebSocket.OPEN) browser.close(code, reason);
         else browser.terminate();
         relay.upstream.terminate();
       },
     };
+    const unadmittedTimer = admitted ? undefined : setTimeout(() => bridge.close(4008, 'not joined'), PREPARED_MS);
     this.bridges.add(bridge);
 
-    browser.on('message', (raw) => {
-      const text = String(raw);
-      const claimable = new Set([...relay.sessions, ...ownSessions]);
-      const result = filterClientMessage(text, { ...room, sessions: claimable });
-      if (result.kind === 'reject') {
-        browser.send(janusError(result.transaction, result.reason));
-        return;
+    /** The publisher join of a pre-join connection carries its grant: admit it, or refuse the join. */
+    const admitPrepared = async (grant: string, transaction: string) => {
+      const found = await this.admit(grant);
+      if ('refused' in found || found.meetingId !== where.meetingId || found.target.url !== target.url) {
+        browser.send(janusError(transaction, 'not_admitted'));
+        return false;
       }
-      const message = result.message;
-      if (message.janus === 'create') {
-        if (relay.sessions.size + relay.pendingCreates >= MAX_SESSIONS_PER_CONNECTION) {
-          browser.send(janusError(String(message.transaction), 'too_many_sessions'));
+      admitted = found;
+      bridge.participantId = found.participantId;
+      clearTimeout(unadmittedTimer);
+      this.replaceStale(found.participantId, bridge);
+      for (const id of relay.sessions) ownSessions()?.add(id);
+      return true;
+    };
+
+    const receive = async (text: string) => {
+      if (!admitted) {
+        const join = grantOfPreparedJoin(text);
+        if (!join) {
+          this.forward(
+            browser,
+            relay,
+            filterBeforeAdmission(text, { apiSecret: target.apiSecret, sessions: relay.sessions }),
+          );
           return;
         }
-        relay.expectSession(String(message.transaction));
+        if (!(await admitPrepared(join.grant, join.transaction))) return;
       }
-      if (message.janus === 'claim') relay.sessions.add(Number(message.session_id));
-      if (result.publishes) {
+      const current = admitted!;
+      const claimable = new Set([...relay.sessions, ...(ownSessions() ?? [])]);
+      const result = filterClientMessage(text, {
+        participantId: current.participantId,
+        room: current.placed.room,
+        pin: current.placed.pin,
+        apiSecret: target.apiSecret,
+        sessions: claimable,
+      });
+      if (result.kind === 'forward' && result.publishes) {
         // A participant coming back replaces the feed it left behind instead of doubling it. The
         // join goes up at once (asking Janus first cost every join a round trip); once Janus has
         // given the new feed its id, any other feed under the same name is the one left behind.
-        const display = `${room.participantId}:${result.publishes}`;
-        relay.expectAnswer(String(message.transaction), (answer) => {
+        const display = `${current.participantId}:${result.publishes}`;
+        relay.expectAnswer(String(result.message.transaction), (answer) => {
           if (answer.videoroom === 'joined' && typeof answer.id === 'number') {
-            void this.media.kickFeed(room.placed, display, answer.id);
+            void this.media.kickFeed(current.placed, display, answer.id);
           }
         });
       }
-      relay.send(JSON.stringify(message));
+      this.forward(browser, relay, result);
+    };
+    // In order: a message sent while a pre-join connection is being admitted waits for it.
+    let turn = Promise.resolve();
+    browser.on('message', (raw) => {
+      const text = String(raw);
+      turn = turn
+        .then(() => receive(text))
+        .catch((error: unknown) => {
+          this.context.log.warn({ err: error }, 'media: proxy message failed');
+          bridge.close(1011, 'proxy error');
+        });
     });
     const finish = () => {
       this.bridges.delete(bridge);
@@ -170,7 +268,26 @@ export class JanusProxy {
     browser.on('error', finish);
     relay.upstream.on('close', () => {
       this.bridges.delete(bridge);
+      clearTimeout(unadmittedTimer);
       if (browser.readyState === WebSocket.OPEN) browser.close(1011, 'media server gone');
     });
+  }
+
+  /** Sends a filtered message up, or its refusal back; a connection holds a few sessions at most. */
+  private forward(browser: WebSocket, relay: JanusRelay, result: FilterResult) {
+    if (result.kind === 'reject') {
+      browser.send(janusError(result.transaction, result.reason));
+      return;
+    }
+    const message = result.message;
+    if (message.janus === 'create') {
+      if (relay.sessions.size + relay.pendingCreates >= MAX_SESSIONS_PER_CONNECTION) {
+        browser.send(janusError(String(message.transaction), 'too_many_sessions'));
+        return;
+      }
+      relay.expectSession(String(message.transaction));
+    }
+    if (message.janus === 'claim') relay.sessions.add(Number(message.session_id));
+    relay.send(JSON.stringify(message));
   }
 }
