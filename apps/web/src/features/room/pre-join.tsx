@@ -7,7 +7,8 @@ import { TextField } from '../../components/text-field';
 import { ApiError, apiPost } from '../../lib/api';
 import { useCurrentUser } from '../session';
 import { DeviceSettings, MicLevel } from './device-settings';
-import { openEarlySession } from './media/early-session';
+import { startEarlyMedia } from './media/early-media';
+import { dropPreparedJoin, prepareJoin } from './media/prepared-join';
 import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 import { VideoView } from './video-view';
@@ -53,6 +54,14 @@ export function PreJoin({
   const [isQueued, setIsQueued] = useState(false);
   const isRestart = isHost && meeting.state === 'ended';
 
+  // While the person is here, the media connection of a running meeting is prepared (ADR 016).
+  const isLive = meeting.state === 'live' && !isWaitingForHost;
+  useEffect(() => {
+    if (!isLive) return undefined;
+    prepareJoin(meeting.slug);
+    return () => dropPreparedJoin(meeting.slug);
+  }, [isLive, meeting.slug]);
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
@@ -95,7 +104,13 @@ export function PreJoin({
         },
         { schema: JoinRoomOutputSchema },
       );
-      if (answer.data.media) openEarlySession(answer.data.grant, answer.data.media.ice_servers);
+      const { grant, participant_id: participantId, media } = answer.data;
+      if (media) {
+        startEarlyMedia(
+          { meetId: meeting.slug, grant, participantId, media },
+          { audio: () => local.audioTrack, video: () => (local.isVideoOn ? local.videoTrack : undefined) },
+        );
+      }
       onJoined(answer.data);
     } catch (caught) {
       if (caught instanceof ApiError && caught.httpStatus === 409) {

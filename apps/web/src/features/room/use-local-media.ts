@@ -65,18 +65,21 @@ export function useLocalMedia(): LocalMedia {
   const onLostRef = useRef<(kind: InputKind, lost: MediaStreamTrack) => Promise<void>>(async () => undefined);
 
   /** Makes `track` the current one of its kind; the previous one is released. */
-  const install = useCallback((kind: InputKind, track: MediaStreamTrack | undefined) => {
-    const slot = kind === 'videoInput' ? 'video' : 'audio';
-    const previous = tracks.current[slot];
-    if (previous === track) return;
-    if (track && slot === 'audio') track.enabled = previous?.enabled ?? true;
-    previous?.stop();
-    tracks.current[slot] = track;
-    // stop() never fires 'ended': only the browser losing the device does.
-    track?.addEventListener('ended', () => void onLostRef.current(kind, track), { once: true });
-    if (slot === 'video') presentCamera(track);
-    else setAudioTrack(track);
-  }, [presentCamera]);
+  const install = useCallback(
+    (kind: InputKind, track: MediaStreamTrack | undefined) => {
+      const slot = kind === 'videoInput' ? 'video' : 'audio';
+      const previous = tracks.current[slot];
+      if (previous === track) return;
+      if (track && slot === 'audio') track.enabled = previous?.enabled ?? true;
+      previous?.stop();
+      tracks.current[slot] = track;
+      // stop() never fires 'ended': only the browser losing the device does.
+      track?.addEventListener('ended', () => void onLostRef.current(kind, track), { once: true });
+      if (slot === 'video') presentCamera(track);
+      else setAudioTrack(track);
+    },
+    [presentCamera],
+  );
 
   useEffect(() => {
     onLostRef.current = async (kind, lost) => {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { captureScreen } from './media/local-media';
 import type { MediaStatus, Quality, RemoteFeed } from './media/media-types';
 import type { FeedHealth, RepairLogEntry } from './media/media-watchdog';
+import { takeEarlyMedia } from './media/early-media';
 import { RoomMedia } from './media/room-media';
 import type { LocalMedia } from './use-local-media';
 
@@ -53,27 +54,23 @@ export function useRoomMedia(options: {
   useEffect(() => {
     if (!isInRoom || room === undefined || !access) return undefined;
     let currentStatus: MediaStatus = 'connecting';
-    const media = new RoomMedia(
+    const early = takeEarlyMedia(grant, room);
+    const media = early ?? new RoomMedia({ grant, room, iceServers: access.ice_servers, participantId });
+    media.show(
       {
-        grant,
-        room,
-        iceServers: access.ice_servers,
-        participantId,
-        listener: {
-          onStatus: (next) => {
-            currentStatus = next;
-            setStatus(next);
-          },
-          onFeeds: setFeeds,
-          onHealth: setHealth,
-          onTalking: (id, isTalking) =>
-            setTalking((current) => {
-              const next = { ...current };
-              if (isTalking) next[id] = Date.now();
-              else delete next[id];
-              return next;
-            }),
+        onStatus: (next) => {
+          currentStatus = next;
+          setStatus(next);
         },
+        onFeeds: setFeeds,
+        onHealth: setHealth,
+        onTalking: (id, isTalking) =>
+          setTalking((current) => {
+            const next = { ...current };
+            if (isTalking) next[id] = Date.now();
+            else delete next[id];
+            return next;
+          }),
       },
       {
         audio: () => localRef.current.audioTrack,
@@ -88,7 +85,7 @@ export function useRoomMedia(options: {
       repairs: () => [...media.watchdog.log],
       stopForwardingForTest: (id) => media.stopForwardingForTest(id),
     };
-    media.start().catch(() => media.retry());
+    if (!early) media.start().catch(() => media.retry());
     const previous = new Map<number, { lost: number; received: number }>();
     const statsTimer = setInterval(() => {
       void media.inboundVideo().then((entries) => {

@@ -8,10 +8,7 @@ export const SCENES = ['sunset', 'lagoon', 'meadow'] as const;
 export type SceneId = (typeof SCENES)[number];
 
 export type BackgroundChoice =
-  | { kind: 'none' }
-  | { kind: 'blur' }
-  | { kind: 'scene'; scene: SceneId }
-  | { kind: 'image' };
+  { kind: 'none' } | { kind: 'blur' } | { kind: 'scene'; scene: SceneId } | { kind: 'image' };
 
 export const NO_BACKGROUND: BackgroundChoice = { kind: 'none' };
 

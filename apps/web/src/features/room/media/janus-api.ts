@@ -22,16 +22,29 @@ export type JanusMessage = JanusJS.Message;
 export type Jsep = JanusJS.JSEP;
 export type TrackOption = JanusJS.TrackOption;
 
-/** Our media proxy's address for a join grant (ADR 003). */
-function janusUrl(grant: string) {
+/** Who opens the media connection: an admitted participant's grant, or a pre-join screen's meeting (ADR 016). */
+export type SessionAccess = { grant: string } | { meetId: string };
+
+/** Our media proxy's address (ADR 003). */
+function janusUrl(access: SessionAccess) {
   const origin = window.location.origin.replace(/^http/, 'ws');
-  return `${origin}${JANUS_PATH}?grant=${encodeURIComponent(grant)}`;
+  const query =
+    'grant' in access ? `grant=${encodeURIComponent(access.grant)}` : `meeting=${encodeURIComponent(access.meetId)}`;
+  return `${origin}${JANUS_PATH}?${query}`;
 }
 
-/** A Janus session through our proxy; `onError` hears of the connection failing once it is open. */
-export async function openSession(grant: string, iceServers: RTCIceServer[], onError: (error: unknown) => void) {
+/**
+ * A Janus session through our proxy; `onError` hears of the connection failing once it is open.
+ * janus.js reads `iceServers` when it creates each peer connection, so an array filled in later
+ * (a pre-join session learns them with the join's answer) is used as it is then.
+ */
+export async function openSession(
+  access: SessionAccess,
+  iceServers: RTCIceServer[],
+  onError: (error: unknown) => void,
+) {
   await initJanus();
-  return createSession(janusUrl(grant), iceServers, onError);
+  return createSession(janusUrl(access), iceServers, onError);
 }
 
 function createSession(server: string, iceServers: RTCIceServer[], onError: (error: unknown) => void) {
@@ -72,6 +85,31 @@ export function attachVideoRoom(session: JanusSession, callbacks: HandleCallback
       ...callbacks,
     });
   });
+}
+
+/** A handle attached before its owner exists (on the pre-join screen): `route` gives it its callbacks. */
+export interface RoutedHandle {
+  route(callbacks: (handle: PluginHandle) => HandleCallbacks): Promise<PluginHandle>;
+}
+
+export function attachRoutedVideoRoom(session: JanusSession): RoutedHandle {
+  let target: HandleCallbacks = {};
+  const attached = attachVideoRoom(session, {
+    onmessage: (message, jsep) => target.onmessage?.(message, jsep),
+    onlocaltrack: (track, on) => target.onlocaltrack?.(track, on),
+    onremotetrack: (track, mid, on) => target.onremotetrack?.(track, mid, on),
+    iceState: (state) => target.iceState?.(state),
+    webrtcState: (isConnected) => target.webrtcState?.(isConnected),
+    slowLink: (uplink, lost, mid) => target.slowLink?.(uplink, lost, mid),
+  });
+  attached.catch(() => undefined);
+  return {
+    route: async (callbacks) => {
+      const handle = await attached;
+      target = callbacks(handle);
+      return handle;
+    },
+  };
 }
 
 export function offer(handle: PluginHandle, params: { tracks?: TrackOption[]; iceRestart?: boolean }) {

@@ -80,3 +80,27 @@ export async function inboundVideoStats(
   });
   return result;
 }
+
+/** The tracks a participant sends, read when they are published. */
+export type LocalTracks = { audio: () => MediaStreamTrack | undefined; video: () => MediaStreamTrack | undefined };
+
+/** Keeps the latest status, feeds and health for the page that will show them; talking is momentary. */
+export class LatestUntilHeard implements RoomMediaListener {
+  private latest: { status?: MediaStatus; feeds?: RemoteFeed[]; health?: Record<string, FeedHealth> } = {};
+  onStatus(status: MediaStatus) {
+    this.latest.status = status;
+  }
+  onFeeds(feeds: RemoteFeed[]) {
+    this.latest.feeds = feeds;
+  }
+  onHealth(health: Record<string, FeedHealth>) {
+    this.latest.health = health;
+  }
+  onTalking() {}
+  replay(listener: RoomMediaListener) {
+    const { status, feeds, health } = this.latest;
+    if (status) listener.onStatus(status);
+    if (feeds) listener.onFeeds(feeds);
+    if (health) listener.onHealth(health);
+  }
+}

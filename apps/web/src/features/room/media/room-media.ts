@@ -6,18 +6,22 @@ import {
   replaceTracks,
   switchVideoTrack,
   type JanusMessage,
+  type HandleCallbacks,
   type JanusSession,
   type Jsep,
   type PluginHandle,
+  type RoutedHandle,
 } from './janus-api';
 import { ConnectionRecovery } from './connection-recovery';
-import { takeEarlySession } from './early-session';
+import { claimPreparedJoin, type PreparedJoin } from './prepared-join';
 import { MediaWatchdog, type RepairStep } from './media-watchdog';
 import {
   debug,
   parseDisplay,
   type FeedKind,
+  LatestUntilHeard,
   type InboundVideo,
+  type LocalTracks,
   type Publisher,
   type RemoteFeed,
   type RoomMediaListener,
@@ -47,6 +51,10 @@ export class RoomMedia {
   private waitingForTracks: PluginHandle | undefined;
   private readonly recovery: ConnectionRecovery;
   readonly watchdog: MediaWatchdog;
+  /** Until the call's page listens (the click starts the media before it renders), the latest of each. */
+  private listener: RoomMediaListener = new LatestUntilHeard();
+  /** The pre-join screen's session and handles: the first start joins with them. */
+  private prepared: Promise<PreparedJoin> | undefined;
 
   constructor(
     private readonly options: {
@@ -54,16 +62,17 @@ export class RoomMedia {
       room: number;
       iceServers: RTCIceServer[];
       participantId: string;
-      listener: RoomMediaListener;
+      prepared?: Promise<PreparedJoin>;
     },
-    private readonly local: { audio: () => MediaStreamTrack | undefined; video: () => MediaStreamTrack | undefined },
+    private local: LocalTracks = { audio: () => undefined, video: () => undefined },
   ) {
+    this.prepared = options.prepared;
     this.recovery = new ConnectionRecovery({
       isSignallingUp: () => Boolean(this.session?.isConnected()),
       restartIce: () => this.restartIce(),
       teardown: () => this.teardown(),
       start: () => this.start(),
-      onStatus: (status) => options.listener.onStatus(status),
+      onStatus: (status) => this.listener.onStatus(status),
     });
     this.watchdog = new MediaWatchdog({
       selfId: options.participantId,
@@ -74,12 +83,20 @@ export class RoomMedia {
       publishingSince: () => (this.local.video() ? this.cameraPublishedAt : undefined),
       isBusy: () => this.recovery.isBusy(),
       repair: (step, feedId) => this.repair(step, feedId),
-      onHealth: (health) => options.listener.onHealth(health),
+      onHealth: (health) => this.listener.onHealth(health),
     });
   }
 
+  /** The call's page shows this media from now on, with the local tracks it keeps. */
+  show(listener: RoomMediaListener, local: LocalTracks) {
+    const before = this.listener;
+    this.listener = listener;
+    this.local = local;
+    if (before instanceof LatestUntilHeard) before.replay(listener);
+  }
+
   private emitFeeds() {
-    this.options.listener.onFeeds([...this.feeds.values()]);
+    this.listener.onFeeds([...this.feeds.values()]);
   }
 
   async start(): Promise<void> {
@@ -88,9 +105,13 @@ export class RoomMedia {
     const onLost = () => {
       if (generation === this.generation) this.recovery.trouble('signalling');
     };
-    // The first start takes the session the join's click already opened; a rejoin opens its own.
-    const early = takeEarlySession(this.options.grant, onLost);
-    const session = await (early ?? openSession(this.options.grant, this.options.iceServers, onLost));
+    // The first start joins with what the pre-join screen prepared, if it is still connected; a
+    // rejoin (or a prepared join the proxy refused) opens a session of its own with the grant.
+    const pending = this.prepared;
+    this.prepared = undefined;
+    const prepared = await claimPreparedJoin(pending, this.options.iceServers, onLost);
+    const session =
+      prepared?.session ?? (await openSession({ grant: this.options.grant }, this.options.iceServers, onLost));
     if (generation !== this.generation) {
       session.destroy({ cleanupHandles: true, notifyDestroyed: false });
       return;
@@ -105,13 +126,25 @@ export class RoomMedia {
       onSignallingLost: () => this.recovery.trouble('signalling'),
     });
     // Both handles attach at once: the first subscription then only joins (one round trip less).
-    this.subscriptions.prepare();
-    await this.joinAsPublisher(generation);
+    if (prepared) this.subscriptions.adopt(prepared.subscriber);
+    else this.subscriptions.prepare();
+    await this.joinAsPublisher(generation, prepared?.publisher);
   }
 
-  private async joinAsPublisher(generation: number) {
-    this.publisher = await this.attachPublisher('camera', generation);
-    this.publisher.send({ message: { request: 'join', ptype: 'publisher', display: 'camera' } });
+  /** A prepared handle's join carries the grant that admits its connection (ADR 016). */
+  private async joinAsPublisher(generation: number, prepared?: RoutedHandle) {
+    this.publisher = prepared
+      ? await prepared.route((handle) => this.publisherCallbacks(() => handle, 'camera', generation))
+      : await this.attachPublisher('camera', generation);
+    this.publisher.send({
+      message: {
+        request: 'join',
+        ptype: 'publisher',
+        display: 'camera',
+        ...(prepared && { grant: this.options.grant }),
+      },
+      error: prepared ? () => this.recovery.rejoinNow() : undefined,
+    });
   }
 
   /** The room says who has the camera on; the watchdog expects video from them only. */
@@ -121,11 +154,24 @@ export class RoomMedia {
   }
 
   private attachPublisher(kind: FeedKind, generation: number) {
-    let handle: PluginHandle | undefined;
-    const promise = attachVideoRoom(this.session!, {
+    let attached: PluginHandle | undefined;
+    const promise = attachVideoRoom(
+      this.session!,
+      this.publisherCallbacks(() => attached, kind, generation),
+    );
+    return promise.then((handle) => (attached = handle));
+  }
+
+  private publisherCallbacks(
+    handleOf: () => PluginHandle | undefined,
+    kind: FeedKind,
+    generation: number,
+  ): HandleCallbacks {
+    return {
       onmessage: (message, jsep) => {
-        if (generation !== this.generation || !handle) return;
-        this.onPublisherMessage(handle, kind, message, jsep);
+        const current = handleOf();
+        if (generation !== this.generation || !current) return;
+        this.onPublisherMessage(current, kind, message, jsep);
       },
       iceState: (state) => {
         if (generation !== this.generation || kind !== 'camera') return;
@@ -135,8 +181,7 @@ export class RoomMedia {
       webrtcState: (isUp) => {
         if (generation === this.generation && kind === 'camera' && isUp) this.recovery.recovered();
       },
-    });
-    return promise.then((attached) => (handle = attached));
+    };
   }
 
   private onPublisherMessage(handle: PluginHandle, kind: FeedKind, message: JanusMessage, jsep?: Jsep) {
@@ -158,7 +203,7 @@ export class RoomMedia {
     if (kind !== 'camera' || handle !== this.publisher) return;
     if (event === 'talking' || event === 'stopped-talking') {
       const owner = this.publishers.get(Number(message.id));
-      if (owner) this.options.listener.onTalking(owner.participantId, event === 'talking');
+      if (owner) this.listener.onTalking(owner.participantId, event === 'talking');
       return;
     }
     if (message.publishers) this.addPublishers(message.publishers as Publisher[]);

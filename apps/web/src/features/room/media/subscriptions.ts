@@ -2,10 +2,12 @@ import {
   answer,
   attachVideoRoom,
   peerConnection,
+  type HandleCallbacks,
   type JanusMessage,
   type JanusSession,
   type Jsep,
   type PluginHandle,
+  type RoutedHandle,
 } from './janus-api';
 import type { WatchedFeed } from './media-watchdog';
 import {
@@ -82,6 +84,12 @@ export class Subscriptions {
   prepare() {
     this.prepared ??= this.attach();
     // A failed attach is reported by the subscription that awaits it.
+    this.prepared.catch(() => undefined);
+  }
+
+  /** Takes the handle the pre-join screen attached (ADR 016) as this subscription's. */
+  adopt(routed: RoutedHandle) {
+    this.prepared ??= routed.route((handle) => this.callbacks(() => handle));
     this.prepared.catch(() => undefined);
   }
 
@@ -196,9 +204,17 @@ export class Subscriptions {
   }
 
   private attach() {
-    let handle: PluginHandle | undefined;
-    return attachVideoRoom(this.context.session, {
+    let attached: PluginHandle | undefined;
+    return attachVideoRoom(
+      this.context.session,
+      this.callbacks(() => attached),
+    ).then((handle) => (attached = handle));
+  }
+
+  private callbacks(handleOf: () => PluginHandle | undefined): HandleCallbacks {
+    return {
       onmessage: (message, jsep) => {
+        const handle = handleOf();
         if (this.isOpen && handle) void this.onMessage(handle, message, jsep);
       },
       onremotetrack: (track, mid, on) => {
@@ -207,7 +223,7 @@ export class Subscriptions {
       iceState: (state) => {
         if (this.isOpen && (state === 'connected' || state === 'failed')) this.context.onIce(state);
       },
-    }).then((attached) => (handle = attached));
+    };
   }
 
   private async onMessage(handle: PluginHandle, message: JanusMessage, jsep?: Jsep) {

@@ -1,0 +1,74 @@
+import { Handoff, HeldCallback } from '../../../lib/handoff';
+import { attachRoutedVideoRoom, openSession, type JanusSession, type RoutedHandle } from './janus-api';
+
+/** The proxy closes a pre-join connection after 10 minutes without a join; we let it go a little sooner. */
+const UNCLAIMED_MS = 9 * 60_000;
+
+/** A pre-join screen's Janus session, with the camera's and the others' handles attached (ADR 016). */
+export interface PreparedJoin {
+  session: JanusSession;
+  publisher: RoutedHandle;
+  subscriber: RoutedHandle;
+  /** Empty until the join answers with the room's STUN/TURN servers; janus.js reads it later. */
+  iceServers: RTCIceServer[];
+  /** The session's connection failing once it is open: heard by the call once it takes over. */
+  lost: HeldCallback<[unknown]>;
+}
+
+function close(prepared: Promise<PreparedJoin>) {
+  void prepared.then(
+    ({ session }) => session.destroy({ cleanupHandles: true, notifyDestroyed: false }),
+    () => undefined,
+  );
+}
+
+const held = new Handoff<string, Promise<PreparedJoin>>(close, UNCLAIMED_MS);
+
+/**
+ * While the person is on the pre-join screen of a live meeting, everything that does not need a
+ * grant is done: the media connection, the Janus session, both handles. The click then only joins
+ * (issue 14). A meeting whose room is not placed yet is refused by the proxy: nothing is prepared.
+ */
+export function prepareJoin(meetId: string) {
+  const lost = new HeldCallback<[unknown]>();
+  const iceServers: RTCIceServer[] = [];
+  const prepared = openSession({ meetId }, iceServers, lost.call).then((session) => ({
+    session,
+    publisher: attachRoutedVideoRoom(session),
+    subscriber: attachRoutedVideoRoom(session),
+    iceServers,
+    lost,
+  }));
+  prepared.catch(() => undefined);
+  held.hold(meetId, prepared);
+}
+
+/** The join prepared for this meeting, if any, now owned by the caller (once). */
+export function takePreparedJoin(meetId: string): Promise<PreparedJoin> | undefined {
+  return held.take(meetId);
+}
+
+/**
+ * The prepared join for the call to use, if its connection is still open: it learns the room's
+ * STUN/TURN servers now, and its connection's failures go to `onLost` from now on.
+ */
+export async function claimPreparedJoin(
+  pending: Promise<PreparedJoin> | undefined,
+  iceServers: RTCIceServer[],
+  onLost: () => void,
+): Promise<PreparedJoin | undefined> {
+  const prepared = await pending?.catch(() => undefined);
+  if (!prepared?.session.isConnected()) {
+    prepared?.session.destroy({ cleanupHandles: true, notifyDestroyed: false });
+    return undefined;
+  }
+  prepared.iceServers.splice(0, prepared.iceServers.length, ...iceServers);
+  prepared.lost.listen(onLost);
+  return prepared;
+}
+
+/** The pre-join screen went away without joining. */
+export function dropPreparedJoin(meetId: string) {
+  const prepared = held.take(meetId);
+  if (prepared) close(prepared);
+}
