@@ -178,10 +178,10 @@ function printSteps(world: World, joins: Join[]) {
 
 /** The join cut in consecutive phases (probe marks; '' is the click): their medians show where ours loses time. */
 const PHASES: [label: string, from: string, to: string][] = [
-  ['click to Janus WebSocket asked for', '', 'janus ws: opening'],
-  ['Janus WebSocket opening', 'janus ws: opening', 'janus ws: open'],
-  ['Janus session created', 'janus ws: open', 'janus: session created'],
-  ['publisher handle attached and joined', 'janus: session created', 'publisher: joined'],
+  // Our page opens the WebSocket, the session and both handles on the pre-join screen (ADR 016); its
+  // click asks for the grant. The bare page does all of it after the click.
+  ['click to publisher join sent', '', 'publisher: join sent'],
+  ['publisher joined', 'publisher: join sent', 'publisher: joined'],
   ['subscriber handle attached, offer received', 'publisher: joined', 'subscriber: offer received (attached)'],
   ['answer made and sent (start)', 'subscriber: offer received (attached)', 'subscriber: answer sent (start)'],
   ['ICE and DTLS of the subscriber', 'subscriber: answer sent (start)', 'subscriber pc: DTLS connected'],

@@ -28,6 +28,9 @@ import {
 } from './media-types';
 import { Subscriptions } from './subscriptions';
 
+/** The longest our camera's offer waits for the first subscription's answer. */
+const PUBLISH_AFTER_SUBSCRIBING_MS = 1000;
+
 /**
  * One participant's media in a meeting, over janus.js: a publisher handle for the camera and
  * microphone, one for a screen share, and one multi-stream subscriber handle for everyone else
@@ -192,9 +195,12 @@ export class RoomMedia {
       if (kind === 'camera') {
         this.recovery.recovered();
         this.joinedAt = Date.now();
-        // Subscribing first: the others' pictures are what the person who joins waits for.
+        // Subscribing first, and offering our camera once that is answered: the others' pictures are
+        // what the person who joins waits for, and two offers at once slow both on a busy machine.
         this.addPublishers((message.publishers as Publisher[] | undefined) ?? []);
-        void this.publishCamera(handle);
+        void this.subscriptions?.settled(PUBLISH_AFTER_SUBSCRIBING_MS).then(() => {
+          if (handle === this.publisher) return this.publishCamera(handle);
+        });
       } else {
         void this.publishScreen(handle);
       }

@@ -80,6 +80,11 @@ export class Subscriptions {
     });
   }
 
+  /** Once the negotiations asked for so far are answered (at most `capMs` from now). */
+  settled(capMs: number) {
+    return Promise.race([this.queue, new Promise((resolve) => setTimeout(resolve, capMs))]).then(() => undefined);
+  }
+
   /** Attaches the handle now, beside the publisher's, so that the first subscription only joins. */
   prepare() {
     this.prepared ??= this.attach();
