@@ -24,9 +24,10 @@ export async function playHls(video: HTMLVideoElement, url: string, onFatal: () 
   }
   const hls = new Hls({
     lowLatencyMode: true,
-    // Two segments of 2 s behind the edge: the shortest that does not starve on a busy machine.
-    liveSyncDurationCount: 2,
-    liveMaxLatencyDurationCount: 5,
+    // 3 s behind the edge of 2-s segments: a second and a half of margin for the next playlist
+    // reload and segment to arrive (two whole segments kept the glass-to-glass above 5 s).
+    liveSyncDuration: 3,
+    liveMaxLatencyDuration: 10,
     maxLiveSyncPlaybackRate: 1.2,
     backBufferLength: 10,
   });
