@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BroadcastViewer, ChannelPage } from '@meetcast/contracts';
@@ -38,8 +38,47 @@ function dataBlock(id: string, value: unknown) {
   return `<script type="application/json" id="${id}">${json}</script>`;
 }
 
-/** Puts Open Graph and Twitter card tags (escaped), and the page's data, into the SPA's index.html. */
-export function injectOpenGraph(html: string, og: OpenGraph | undefined, data?: PageData): string {
+interface ManifestChunk {
+  file: string;
+  name?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+/**
+ * The files of the web app's early watch (`player/early-watch.ts`) and of the chunks it imports
+ * beyond the entry, from Vite's manifest: a live broadcast's page preloads them, so they download
+ * beside the entry script instead of after it has run. None without a manifest.
+ */
+export function earlyWatchFiles(webDistDir: string): string[] {
+  let manifest: Record<string, ManifestChunk>;
+  try {
+    manifest = JSON.parse(readFileSync(join(webDistDir, '.vite', 'manifest.json'), 'utf8')) as typeof manifest;
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || chunk.isEntry || files.includes(`/${chunk.file}`)) return;
+    files.push(`/${chunk.file}`);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  const start = Object.keys(manifest).find((key) => manifest[key]?.name === 'early-watch');
+  if (start) visit(start);
+  return files;
+}
+
+/**
+ * Puts Open Graph and Twitter card tags (escaped), the page's data, and module preloads (our own
+ * asset paths) into the SPA's index.html.
+ */
+export function injectOpenGraph(
+  html: string,
+  og: OpenGraph | undefined,
+  data?: PageData,
+  preloads: string[] = [],
+): string {
   const tags = og
     ? [
         `<meta property="og:type" content="website" />`,
@@ -56,6 +95,7 @@ export function injectOpenGraph(html: string, og: OpenGraph | undefined, data?: 
       ]
     : [`<meta name="robots" content="noindex" />`];
   for (const [id, value] of Object.entries(data ?? {})) if (value) tags.push(dataBlock(id, value));
+  for (const file of preloads) tags.push(`<link rel="modulepreload" crossorigin href="${escapeHtml(file)}" />`);
   let page = html;
   // Replacement functions, never strings: a `$` in a channel's text must not act as a replace pattern.
   if (og) page = page.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(og.title)} · Meetcast</title>`);
@@ -79,6 +119,7 @@ export function registerChannelPageRoute(
   viewerState: (meetId: string) => Promise<BroadcastViewer>,
 ) {
   const indexFile = join(context.config.webDistDir, 'index.html');
+  const earlyWatch = earlyWatchFiles(context.config.webDistDir);
   app.get<{ Params: { slug: string } }>('/channel/:slug', { schema: { hide: true } }, async (request, reply) => {
     if (!existsSync(indexFile)) {
       return reply
@@ -130,6 +171,6 @@ export function registerChannelPageRoute(
       .status(og ? 200 : 404)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(injectOpenGraph(html, og, data));
+      .send(injectOpenGraph(html, og, data, data?.['broadcast-viewer']?.webrtc ? earlyWatch : []));
   });
 }
