@@ -118,7 +118,9 @@ export type FilterResult =
   | { kind: 'forward'; message: Record<string, unknown>; publishes?: 'camera' | 'screen' }
   | { kind: 'reject'; transaction: string | undefined; reason: string };
 
-function rejectWith(raw: unknown, reason: string): FilterResult {
+type Refusal = Extract<FilterResult, { kind: 'reject' }>;
+
+function rejectWith(raw: unknown, reason: string): Refusal {
   const transaction =
     typeof raw === 'object' && raw !== null && typeof (raw as { transaction?: unknown }).transaction === 'string'
       ? String((raw as { transaction: string }).transaction).slice(0, 64)
@@ -132,8 +134,8 @@ function withoutReserved(body: Record<string, unknown>) {
   return copy;
 }
 
-/** Checks one browser message and rewrites it for Janus, or says why it is refused. */
-export function filterClientMessage(text: string, context: FilterContext): FilterResult {
+/** A browser message read against everything any connection may send, or why it is refused. */
+function parseClientMessage(text: string): { kind: 'parsed'; raw: unknown; message: JanusClientMessage } | Refusal {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -142,7 +144,14 @@ export function filterClientMessage(text: string, context: FilterContext): Filte
   }
   const parsed = JanusClientMessageSchema.safeParse(raw);
   if (!parsed.success) return rejectWith(raw, 'not_allowed');
-  const message = parsed.data;
+  return { kind: 'parsed', raw, message: parsed.data };
+}
+
+/** Checks one browser message and rewrites it for Janus, or says why it is refused. */
+export function filterClientMessage(text: string, context: FilterContext): FilterResult {
+  const parsed = parseClientMessage(text);
+  if (parsed.kind === 'reject') return parsed;
+  const { raw, message } = parsed;
   const secret = context.apiSecret ? { apisecret: context.apiSecret } : {};
   if (message.janus === 'create') return { kind: 'forward', message: { ...message, ...secret } };
   if (!context.sessions.has(message.session_id)) return rejectWith(raw, 'unknown_session');
@@ -177,15 +186,9 @@ export function filterBeforeAdmission(
   text: string,
   context: { apiSecret: string | undefined; sessions: ReadonlySet<number> },
 ): FilterResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return rejectWith(undefined, 'invalid_json');
-  }
-  const parsed = JanusClientMessageSchema.safeParse(raw);
-  if (!parsed.success) return rejectWith(raw, 'not_allowed');
-  const message = parsed.data;
+  const parsed = parseClientMessage(text);
+  if (parsed.kind === 'reject') return parsed;
+  const { raw, message } = parsed;
   // Plugin requests and claims wait for the grant: nobody is in the room yet.
   if (message.janus === 'message' || message.janus === 'claim') return rejectWith(raw, 'not_admitted');
   if (message.janus !== 'create' && !context.sessions.has(message.session_id))
