@@ -45,7 +45,12 @@ Object.assign(process.env, google.env);
 const { child, info } = await startComposerServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
-  const start = await api<{ url: string }>(info, 'start-stream-connection.php', { platform: 'youtube' });
+  // Its answer is `{ data: { url } }`, not the `data.data` that api() reads.
+  const started = await fetch(`${info.url}/api/start-stream-connection.php`, {
+    method: 'POST',
+    body: new URLSearchParams({ token: info.token, platform: 'youtube' }),
+  });
+  const { data: start } = (await started.json()) as { data: { url: string } };
   const redirect = await followConsent(start.url, 'allow');
   const connection = await api<StreamConnection>(info, 'finish-stream-connection.php', {
     platform: 'youtube',
