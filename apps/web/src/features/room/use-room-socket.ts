@@ -11,6 +11,7 @@ import {
 } from '@meetcast/contracts';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import { roomConnectionMayOpen } from './media/early-media';
 import { initialRoomState, roomReducer } from './room-state';
 
 /**
@@ -32,6 +33,11 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
       transports: ['websocket'],
       reconnectionDelay: 500,
       reconnectionDelayMax: 3000,
+      autoConnect: false,
+    });
+    let isClosed = false;
+    void roomConnectionMayOpen(grant).then(() => {
+      if (!isClosed) socket.connect();
     });
     socketRef.current = socket;
     socket.on('connect', () => dispatch({ type: 'socket', isConnected: true }));
@@ -54,6 +60,7 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
       }
     });
     return () => {
+      isClosed = true;
       socket.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
       socket.close();
       socketRef.current = undefined;

@@ -6,7 +6,12 @@ import { RoomMedia } from './room-media';
 /** Media the click started that no call took over (it never rendered) is closed after this long. */
 const UNCLAIMED_MS = 15_000;
 
+/** The room connection waits at most this long for the early media's first picture. */
+const MEDIA_FIRST_MS = 1000;
+
 const early = new Handoff<string, RoomMedia>((media) => media.close(), UNCLAIMED_MS);
+/** The grant whose media the click started, and when its first picture arrived. */
+let lastStarted: { grant: string; firstPicture: Promise<void> } | undefined;
 const keyOf = (grant: string, room: number) => `${grant} ${room}`;
 
 /**
@@ -30,6 +35,18 @@ export function startEarlyMedia(
   );
   media.start().catch(() => media.retry());
   early.hold(keyOf(joined.grant, joined.media.room), media);
+  const waited = new Promise<void>((resolve) => setTimeout(resolve, MEDIA_FIRST_MS));
+  lastStarted = { grant: joined.grant, firstPicture: Promise.race([media.firstPicture, waited]) };
+}
+
+/**
+ * When the room connection of this grant may open: once the media the click started has its first
+ * picture of the others (at most a second), at once for any other grant. Its handshake, the server's
+ * part of the room join and the call's render of `room.state` slowed the picture the person waits
+ * for when they ran beside it (ADR 016); presence and chat come a moment later instead.
+ */
+export function roomConnectionMayOpen(grant: string): Promise<void> {
+  return lastStarted?.grant === grant ? lastStarted.firstPicture : Promise.resolve();
 }
 
 /** The media started for this grant and room, if any, now owned by the caller (once). */

@@ -56,6 +56,9 @@ export class RoomMedia {
   readonly watchdog: MediaWatchdog;
   /** Until the call's page listens (the click starts the media before it renders), the latest of each. */
   private listener: RoomMediaListener = new LatestUntilHeard();
+  /** Resolves once the others' first media arrives, or at the join when nobody else publishes. */
+  readonly firstPicture: Promise<void>;
+  private markFirstPicture: () => void = () => undefined;
   /** The pre-join screen's session and handles: the first start joins with them. */
   private prepared: Promise<PreparedJoin> | undefined;
 
@@ -70,6 +73,7 @@ export class RoomMedia {
     private local: LocalTracks = { audio: () => undefined, video: () => undefined },
   ) {
     this.prepared = options.prepared;
+    this.firstPicture = new Promise((resolve) => (this.markFirstPicture = resolve));
     this.recovery = new ConnectionRecovery({
       isSignallingUp: () => Boolean(this.session?.isConnected()),
       restartIce: () => this.restartIce(),
@@ -126,6 +130,7 @@ export class RoomMedia {
       feeds: this.feeds,
       onFeedsChanged: () => this.emitFeeds(),
       onIce: (state) => (state === 'connected' ? this.recovery.recovered() : this.recovery.trouble('ice')),
+      onFirstPicture: () => this.markFirstPicture(),
       onSignallingLost: () => this.recovery.trouble('signalling'),
     });
     // Both handles attach at once: the first subscription then only joins (one round trip less).
@@ -198,6 +203,7 @@ export class RoomMedia {
         // Subscribing first, and offering our camera once that is answered: the others' pictures are
         // what the person who joins waits for, and two offers at once slow both on a busy machine.
         this.addPublishers((message.publishers as Publisher[] | undefined) ?? []);
+        if (this.subscriptions?.isEmpty) this.markFirstPicture();
         void this.subscriptions?.settled(PUBLISH_AFTER_SUBSCRIBING_MS).then(() => {
           if (handle === this.publisher) return this.publishCamera(handle);
         });

@@ -28,6 +28,7 @@ function setup() {
     feeds: new Map(),
     onFeedsChanged: () => undefined,
     onIce: () => undefined,
+    onFirstPicture: () => undefined,
     onSignallingLost: () => undefined,
   });
   /** Janus offers the subscription with these streams. */

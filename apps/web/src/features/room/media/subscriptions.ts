@@ -31,6 +31,8 @@ export interface SubscriptionsContext {
   feeds: Map<number, RemoteFeed>;
   onFeedsChanged(): void;
   onIce(state: 'connected' | 'failed'): void;
+  /** The first remote track's media arrived (it unmuted). */
+  onFirstPicture(): void;
   onSignallingLost(): void;
 }
 
@@ -62,6 +64,10 @@ export class Subscriptions {
 
   has(feedId: number) {
     return this.subscribed.has(feedId);
+  }
+
+  get isEmpty() {
+    return this.subscribed.size === 0;
   }
 
   subscribe(feedIds: number[]) {
@@ -280,5 +286,10 @@ export class Subscriptions {
     if (!owner) return;
     updateFeedTracks(this.context.feeds, { feedId, ...owner }, track, on);
     this.context.onFeedsChanged();
+    if (on) {
+      // A remote track is muted until its first packets arrive (a room may have sound only).
+      if (!track.muted) this.context.onFirstPicture();
+      else track.addEventListener('unmute', () => this.context.onFirstPicture(), { once: true });
+    }
   }
 }
