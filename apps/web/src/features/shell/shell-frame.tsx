@@ -26,7 +26,8 @@ export function ShellFrame({ token, navigation, sidebarHeading, homePath }: Shel
   const { pathname } = useLocation();
   // The room marks its call stage as the page's main content itself (features/room/in-call.tsx);
   // a <main> here as well would put one main inside another.
-  const MainElement = pathname.startsWith('/room/') ? 'div' : 'main';
+  const isRoom = pathname.startsWith('/room/');
+  const MainElement = isRoom ? 'div' : 'main';
   const layout = usePreference('layout');
   const animation = usePreference('animation');
   useUserEvents(token);
@@ -54,7 +55,15 @@ export function ShellFrame({ token, navigation, sidebarHeading, homePath }: Shel
         )}
       >
         <TopBar isSidebarOpen={sidebar.isOpen} onToggleSidebar={sidebar.toggle} />
-        <MainElement id="main" tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
+        <MainElement
+          id="main"
+          tabIndex={-1}
+          className={cn(
+            'flex-1 px-4 pt-6 focus:outline-none sm:px-8 sm:pt-8',
+            // Room for the scroll-to-top button below the last row (a list's "Next" sat under it).
+            isRoom ? 'pb-6 sm:pb-8' : 'pb-20',
+          )}
+        >
           <div
             key={pathname}
             className={cn(
