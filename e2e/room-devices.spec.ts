@@ -240,16 +240,25 @@ test.describe('tiles', () => {
     await page.getByRole('button', { name: 'Chat' }).click();
     const chat = page.getByRole('region', { name: 'Chat' });
     await expect(chat).toBeVisible();
-    const chatBox = (await chat.boundingBox())!;
-    for (const figure of await page.getByRole('main', { name: 'Meeting video' }).getByRole('figure').all()) {
-      const box = (await figure.boundingBox())!;
-      expect(box.width).toBeGreaterThan(120);
-      expect(box.height).toBeGreaterThan(90);
-      expect(box.x).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width).toBeLessThanOrEqual(390);
-      // Not under the chat sheet.
-      expect(box.y + box.height).toBeLessThanOrEqual(chatBox.y);
-    }
+    // The grid sizes its tiles once it has measured the smaller stage (a ResizeObserver, a render
+    // later), so the figures are read until they settle.
+    const tiles = page.getByRole('main', { name: 'Meeting video' }).getByRole('figure');
+    const tilesOutOfPlace = async () => {
+      const chatTop = (await chat.boundingBox())?.y ?? 0;
+      const boxes = await Promise.all((await tiles.all()).map((figure) => figure.boundingBox()));
+      return boxes.filter(
+        (box) =>
+          !box ||
+          box.width <= 120 ||
+          box.height <= 90 ||
+          box.x < 0 ||
+          box.x + box.width > 390 ||
+          // Under the chat sheet.
+          box.y + box.height > chatTop,
+      );
+    };
+    await expect(tiles).toHaveCount(2);
+    await expect.poll(tilesOutOfPlace).toEqual([]);
     await expect(chat.getByLabel('Message')).toBeInViewport();
     await page.getByRole('button', { name: 'Close panel' }).click();
     await expect(chat).toBeHidden();
