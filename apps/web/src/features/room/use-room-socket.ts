@@ -9,10 +9,10 @@ import {
   type RoomAck,
   type RoomClientMessage,
 } from '@meetcast/contracts';
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, type Dispatch } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { roomConnectionMayOpen } from './media/early-media';
-import { initialRoomState, roomReducer } from './room-state';
+import { initialRoomState, roomReducer, type RoomAction } from './room-state';
 
 /**
  * The room's Socket.IO connection, opened with the join grant. It reconnects by itself; a lobby
@@ -28,41 +28,19 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
 
   useEffect(() => {
     if (!grant) return undefined;
-    const socket = io(ROOM_NAMESPACE, {
-      auth: { grant, protocol: ROOM_PROTOCOL_VERSION },
-      transports: ['websocket'],
-      reconnectionDelay: 500,
-      reconnectionDelayMax: 3000,
-      autoConnect: false,
-    });
+    let socket: Socket | undefined;
     let isClosed = false;
+    // Made only when it may open, never with `autoConnect: false`: Socket.IO shares one manager per
+    // origin, and that option would keep every later socket on it (the viewer chat's) from connecting.
     void roomConnectionMayOpen(grant).then(() => {
-      if (!isClosed) socket.connect();
-    });
-    socketRef.current = socket;
-    socket.on('connect', () => dispatch({ type: 'socket', isConnected: true }));
-    socket.on('disconnect', () => dispatch({ type: 'socket', isConnected: false }));
-    socket.on('connect_error', (error) => {
-      const reason = RoomErrorReasonSchema.safeParse(error.message);
-      // Refusals are final; anything else (network) is retried by Socket.IO itself.
-      if (reason.success) {
-        dispatch({ type: 'refused', reason: reason.data });
-        socket.close();
-      }
-    });
-    socket.on(ROOM_EVENT, (payload: unknown) => {
-      const event = RoomServerEventSchema.safeParse(payload);
-      if (!event.success) return;
-      dispatch({ type: 'server', event: event.data, isChatOpen: chatOpenRef.current });
-      if (event.data.type === 'lobby.admitted') {
-        socket.disconnect();
-        socket.connect();
-      }
+      if (isClosed) return;
+      socket = openRoomSocket(grant, dispatch, () => chatOpenRef.current);
+      socketRef.current = socket;
     });
     return () => {
       isClosed = true;
-      socket.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
-      socket.close();
+      socket?.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
+      socket?.close();
       socketRef.current = undefined;
     };
   }, [grant]);
@@ -81,4 +59,34 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
   );
 
   return { state, dispatch, send };
+}
+
+/** The room's Socket.IO connection with its handlers; events go to the room state's reducer. */
+function openRoomSocket(grant: string, dispatch: Dispatch<RoomAction>, isChatOpen: () => boolean) {
+  const socket = io(ROOM_NAMESPACE, {
+    auth: { grant, protocol: ROOM_PROTOCOL_VERSION },
+    transports: ['websocket'],
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 3000,
+  });
+  socket.on('connect', () => dispatch({ type: 'socket', isConnected: true }));
+  socket.on('disconnect', () => dispatch({ type: 'socket', isConnected: false }));
+  socket.on('connect_error', (error) => {
+    const reason = RoomErrorReasonSchema.safeParse(error.message);
+    // Refusals are final; anything else (network) is retried by Socket.IO itself.
+    if (reason.success) {
+      dispatch({ type: 'refused', reason: reason.data });
+      socket.close();
+    }
+  });
+  socket.on(ROOM_EVENT, (payload: unknown) => {
+    const event = RoomServerEventSchema.safeParse(payload);
+    if (!event.success) return;
+    dispatch({ type: 'server', event: event.data, isChatOpen: isChatOpen() });
+    if (event.data.type === 'lobby.admitted') {
+      socket.disconnect();
+      socket.connect();
+    }
+  });
+  return socket;
 }
