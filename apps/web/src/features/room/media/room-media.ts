@@ -26,6 +26,7 @@ import {
   type RemoteFeed,
   type RoomMediaListener,
 } from './media-types';
+import { ScreenShare } from './screen-share';
 import { Subscriptions } from './subscriptions';
 
 /** The longest our camera's offer waits for the first subscription's answer. */
@@ -41,7 +42,7 @@ const PUBLISH_AFTER_SUBSCRIBING_MS = 1000;
 export class RoomMedia {
   private session: JanusSession | undefined;
   private publisher: PluginHandle | undefined;
-  private screen: PluginHandle | undefined;
+  private screenShare: ScreenShare | undefined;
   private subscriptions: Subscriptions | undefined;
   private readonly feeds = new Map<number, RemoteFeed>();
   private readonly publishers = new Map<number, { participantId: string; kind: FeedKind }>();
@@ -208,7 +209,7 @@ export class RoomMedia {
           if (handle === this.publisher) return this.publishCamera(handle);
         });
       } else {
-        void this.publishScreen(handle);
+        void this.screenShare?.publish(handle);
       }
       return;
     }
@@ -280,28 +281,14 @@ export class RoomMedia {
   }
 
   async startScreen(track: MediaStreamTrack) {
-    this.screenTrack = track;
-    this.screen = await this.attachPublisher('screen', this.generation);
-    this.screen.send({ message: { request: 'join', ptype: 'publisher', display: 'screen' } });
-  }
-
-  private screenTrack: MediaStreamTrack | undefined;
-
-  private async publishScreen(handle: PluginHandle) {
-    if (!this.screenTrack) return;
-    const jsep = await offer(handle, {
-      tracks: [{ type: 'screen', capture: this.screenTrack, recv: false, dontStop: true }],
-    });
-    handle.send({ message: { request: 'configure', audio: false, video: true }, jsep });
+    const share = new ScreenShare(track);
+    this.screenShare = share;
+    await share.start(() => this.attachPublisher('screen', this.generation));
   }
 
   stopScreen() {
-    this.screenTrack = undefined;
-    const handle = this.screen;
-    this.screen = undefined;
-    if (!handle) return;
-    handle.send({ message: { request: 'leave' } });
-    handle.detach();
+    this.screenShare?.stop();
+    this.screenShare = undefined;
   }
 
   private addPublishers(list: Publisher[]) {
@@ -382,7 +369,7 @@ export class RoomMedia {
     this.publisher = undefined;
     this.subscriptions?.close();
     this.subscriptions = undefined;
-    this.screen = undefined;
+    this.screenShare = undefined;
     this.feeds.clear();
     this.publishers.clear();
     this.joinedAt = undefined;
