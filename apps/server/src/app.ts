@@ -115,13 +115,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   registerContactUsRoutes(app, context);
   registerUploadRoutes(app, context);
   registerAdminRoutes(app, context);
-  registerRoomRoutes(app, context);
-  const broadcastViewers = registerBroadcasts(app, context, createDestinationDrivers(context));
-  registerChannelPageRoute(app, context, broadcastViewers.viewerState);
-  const viewerChat = registerViewerChat(app, context);
-  await registerWebApp(app, config.webDistDir, indexPage);
-  const io = startSocketServer(app, context);
-  viewerChat.attach(io);
+  // Before the room routes: join-room.php tells the proxy whom it admitted (ADR 016).
   const janusProxy = new JanusProxy(
     context,
     context.media,
@@ -129,6 +123,13 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     (meetId) => new MeetingRepository(db.db).findBySlug(meetId),
   );
   janusProxy.attach(app);
+  registerRoomRoutes(app, context, janusProxy);
+  const broadcastViewers = registerBroadcasts(app, context, createDestinationDrivers(context));
+  registerChannelPageRoute(app, context, broadcastViewers.viewerState);
+  const viewerChat = registerViewerChat(app, context);
+  await registerWebApp(app, config.webDistDir, indexPage);
+  const io = startSocketServer(app, context);
+  viewerChat.attach(io);
   const rooms = new RoomHub(context, {
     emptyGraceMs: config.roomEmptyGraceSeconds * 1000,
     leaveGraceMs: Math.min(5000, config.roomEmptyGraceSeconds * 1000),

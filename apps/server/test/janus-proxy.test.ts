@@ -1,5 +1,5 @@
 import { eq, meetings } from '@meetcast/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JanusClient } from '../src/media/janus-client.js';
 import { JanusBrowser } from './janus-browser.js';
 import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
@@ -9,8 +9,8 @@ describe('the /janus media proxy and the managed Janus', () => {
   let server: TestServer;
   let host: SignedIn;
   const wsUrl = (grant: string) => `${server.baseUrl.replace('http', 'ws')}/janus?grant=${encodeURIComponent(grant)}`;
-  const join = (fields: Record<string, string | number | undefined>) =>
-    server.post<JoinAnswer>('join-room.php', fields);
+  const join = (fields: Record<string, string | number | undefined>, headers?: Record<string, string>) =>
+    server.post<JoinAnswer>('join-room.php', fields, headers);
 
   beforeAll(async () => {
     server = await startTestServer('pglite');
@@ -148,6 +148,30 @@ describe('the /janus media proxy and the managed Janus', () => {
     hostClient.close();
   });
 
+  it('admits the connection of a grant join-room.php just answered from memory, and forgets it when the person is removed', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const hostGrant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
+    const hostClient = new RoomClient(server.baseUrl, hostGrant);
+    await hostClient.next('room.state');
+
+    const guest = (await join({ meetId: meeting.slug, display_name: 'Quick Quinn' })).body.data!;
+    const selects = vi.spyOn(server.built.context.db, 'select');
+    const browser = await JanusBrowser.open(wsUrl(guest.grant));
+    expect(selects).not.toHaveBeenCalled();
+    selects.mockRestore();
+    expect((await browser.request({ janus: 'create' })).janus).toBe('success');
+    // Taken once: another connection with the grant is checked against the database, and still admitted.
+    const again = await JanusBrowser.open(wsUrl(guest.grant));
+    for (const connection of [browser, again]) connection.socket.close();
+
+    const removed = (await join({ meetId: meeting.slug, display_name: 'Removed Rae' })).body.data!;
+    expect(await hostClient.send({ type: 'host.remove', participant_id: removed.participant_id })).toEqual({
+      ok: true,
+    });
+    await expect(JanusBrowser.open(wsUrl(removed.grant))).rejects.toThrow('HTTP 401');
+    hostClient.close();
+  });
+
   it('restarts a Janus that died and re-creates the live rooms on it', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id });
     const grant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
@@ -255,6 +279,62 @@ describe('the /janus media proxy and the managed Janus', () => {
     const newer = [await JanusBrowser.open(wsUrl(guest.grant)), await JanusBrowser.open(wsUrl(guest.grant))];
     expect(await closed).toBe(4009);
     for (const connection of newer) connection.socket.close();
+    hostClient.close();
+  });
+
+  it('admits a pre-join connection when the join-room.php call names its key, and sends the join the click parked there', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const hostClient = new RoomClient(
+      server.baseUrl,
+      (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant,
+    );
+    await hostClient.next('room.state');
+    const key = 'k'.repeat(20) + Date.now().toString(36);
+    const browser = await JanusBrowser.open(
+      `${server.baseUrl.replace('http', 'ws')}/janus?meeting=${meeting.slug}&key=${key}`,
+    );
+    const session = ((await browser.request({ janus: 'create' })).data as { id: number }).id;
+    const handle = await browser.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' });
+    const handleId = (handle.data as { id: number }).id;
+    const publisherJoin = (transaction: string, grant?: string) =>
+      JSON.stringify({
+        janus: 'message',
+        session_id: session,
+        handle_id: handleId,
+        transaction,
+        body: { request: 'join', ptype: 'publisher', display: 'camera', ...(grant && { grant }) },
+      });
+    const answerTo = async (transaction: string, janus: string) => {
+      for (let waited = 0; waited < 5000; waited += 20) {
+        const found = browser.messages.find((m) => m.transaction === transaction && m.janus === janus);
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`no ${janus} for ${transaction}`);
+    };
+
+    // The click's join waits, unanswered, for the join-room.php call that names the key.
+    browser.socket.send(publisherJoin('early'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(browser.messages.filter((m) => m.transaction === 'early')).toEqual([]);
+    const guest = (await join({ meetId: meeting.slug, display_name: 'Named' }, { 'x-meetcast-join-key': key })).body
+      .data!;
+    const joined = await answerTo('early', 'event');
+    expect((joined.plugindata as { data: { videoroom: string } }).data.videoroom).toBe('joined');
+    // The page's own join with the grant, on the same handle, is acknowledged and not sent twice.
+    browser.socket.send(publisherJoin('again', guest.grant));
+    await answerTo('again', 'ack');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(browser.messages.filter((m) => m.transaction === 'again').map((m) => m.janus)).toEqual(['ack']);
+
+    const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+    const managed = server.built.context.media.managed!;
+    const admin = new JanusClient(managed.url!, { apiSecret: managed.apiSecret });
+    await admin.connect();
+    const feeds = await admin.listParticipants(placed!.janusRoomId!);
+    expect(feeds.filter((f) => f.display === `${guest.participant_id}:camera`)).toHaveLength(1);
+    admin.close();
+    browser.socket.close();
     hostClient.close();
   });
 

@@ -11,6 +11,12 @@ export const ROOM_EVENT = 'room-event';
 export const ROOM_MESSAGE = 'room-message';
 /** Where browsers open their media connection (the server's proxy to Janus). */
 export const JANUS_PATH = '/janus';
+/**
+ * A pre-join screen's media connection (`/janus?meeting={meetId}&key={key}`) is named by the page's
+ * random key; a join-room.php call carrying the key in this header admits that connection at once,
+ * and the publisher join the click sent through it goes up to Janus (ADR 016).
+ */
+export const JOIN_KEY_HEADER = 'x-meetcast-join-key';
 
 /** `composer`: the broadcast composer's hidden seat (it only ever sees itself with this role). */
 export const PARTICIPANT_ROLES = ['host', 'cohost', 'participant', 'composer'] as const;

@@ -196,22 +196,42 @@ export function filterBeforeAdmission(
   return { kind: 'forward', message: { ...message, ...(context.apiSecret ? { apisecret: context.apiSecret } : {}) } };
 }
 
-const PreparedJoinSchema = z.object({
+const PublisherJoinSchema = z.object({
   janus: z.literal('message'),
+  session_id: SessionId,
+  handle_id: z.number().int().positive(),
   transaction: Transaction,
-  body: z.object({ request: z.literal('join'), ptype: z.literal('publisher'), grant: z.string().min(1).max(200) }),
+  body: z.object({
+    request: z.literal('join'),
+    ptype: z.literal('publisher'),
+    grant: z.string().min(1).max(200).optional(),
+  }),
 });
 
-/** The grant a pre-join connection's publisher join carries: it admits the connection (ADR 016). */
-export function grantOfPreparedJoin(text: string): { grant: string; transaction: string } | undefined {
+/** A pre-join connection's publisher join (ADR 016): with a grant, it admits the connection. */
+export interface PublisherJoin {
+  sessionId: number;
+  handleId: number;
+  transaction: string;
+  grant: string | undefined;
+}
+
+export function publisherJoinOf(text: string): PublisherJoin | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const parsed = PreparedJoinSchema.safeParse(raw);
-  return parsed.success ? { grant: parsed.data.body.grant, transaction: parsed.data.transaction } : undefined;
+  const parsed = PublisherJoinSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const { session_id: sessionId, handle_id: handleId, transaction, body } = parsed.data;
+  return { sessionId, handleId, transaction, grant: body.grant };
+}
+
+/** What Janus answers a plugin request it handles later: janus.js reports it as sent. */
+export function janusAck(join: PublisherJoin) {
+  return JSON.stringify({ janus: 'ack', session_id: join.sessionId, transaction: join.transaction });
 }
 
 /** A Janus-shaped error so that janus.js reports the refusal to its caller. */

@@ -7,8 +7,9 @@ import { clientAddress } from '../http/client-address.js';
 import {
   filterBeforeAdmission,
   filterClientMessage,
-  grantOfPreparedJoin,
+  janusAck,
   janusError,
+  publisherJoinOf,
   type FilterResult,
 } from './janus-filter.js';
 import type { JanusTarget, MediaService, PlacedRoom } from './media-service.js';
@@ -37,13 +38,22 @@ const MAX_PREPARED_PER_ADDRESS = 8;
 const MAX_PREPARED = 2000;
 /** A pre-join connection that has not joined by then is closed; the click then opens its own. */
 const PREPARED_MS = 10 * 60_000;
+/** What a pre-join connection's `key` may be: the page's own random name for it, which its join-room.php call repeats. */
+const JOIN_KEY = /^[A-Za-z0-9_-]{20,100}$/;
+/** How long an admission this process just answered waits for its connection's join, and how many wait. */
+const JUST_ADMITTED_MS = 60_000;
+const MAX_JUST_ADMITTED = 5000;
 
 export const JANUS_PROXY_PATH = '/janus';
 
-interface Admitted {
+/** What join-room.php knows when it admits someone at once: who, to which meeting, and where its room is. */
+export interface AdmissionAnswered {
   participantId: string;
   meetingId: number;
   placed: PlacedRoom;
+}
+
+interface Admitted extends AdmissionAnswered {
   target: JanusTarget;
 }
 
@@ -52,7 +62,17 @@ interface Bridge {
   /** Unset while a pre-join screen's connection waits for the grant its publisher join carries. */
   participantId: string | undefined;
   address: string;
+  targetUrl: string;
+  /** A pre-join connection's key: the join-room.php call that names it admits it at once (ADR 016). */
+  joinKey: string | undefined;
+  admitByKey(admitted: Admitted): void;
   close(code: number, reason: string): void;
+}
+
+/** A join the page named its pre-join connection in (the `x-meetcast-join-key` header), and from where. */
+export interface JoinLink {
+  key: string;
+  address: string;
 }
 
 /**
@@ -73,6 +93,8 @@ export class JanusProxy {
   private readonly bridges = new Set<Bridge>();
   /** Janus sessions each participant created: only those may be claimed back after a drop. */
   private readonly sessionsByParticipant = new Map<string, Set<number>>();
+  /** Grants join-room.php admitted in this process moments ago, each taken by its first connection. */
+  private readonly justAdmitted = new Map<string, { admitted: Admitted; until: number }>();
 
   constructor(
     private readonly context: AppContext,
@@ -91,7 +113,7 @@ export class JanusProxy {
       const meetId = url.searchParams.get('meeting');
       const upgrading =
         grant === null && meetId !== null
-          ? this.upgradePrepared(request, socket, head, meetId)
+          ? this.upgradePrepared(request, socket, head, meetId, url.searchParams.get('key'))
           : this.upgrade(request, socket, head, grant);
       upgrading.catch((error: unknown) => {
         this.context.log.warn({ err: error }, 'media: proxy upgrade failed');
@@ -106,8 +128,37 @@ export class JanusProxy {
     });
   }
 
+  /**
+   * join-room.php admitted this grant and placed its room: the connection that joins with it next
+   * is admitted from memory, without the lookups that otherwise sit between the click and Janus'
+   * answer (ADR 016). Taken once, forgotten after a minute or when the person is dropped; any other
+   * connection, or one reaching another server process, is checked against the database as before.
+   */
+  async expectJoin(grant: string, answered: AdmissionAnswered, link?: JoinLink) {
+    const target = await this.media.target(answered.placed.server);
+    const named = link && [...this.bridges].find((bridge) => bridge.joinKey === link.key && !bridge.participantId);
+    if (
+      target &&
+      named?.meetingId === answered.meetingId &&
+      named.address === link?.address &&
+      named.targetUrl === target.url
+    ) {
+      named.admitByKey({ ...answered, target });
+      return;
+    }
+    const now = Date.now();
+    for (const [key, entry] of this.justAdmitted) if (entry.until <= now) this.justAdmitted.delete(key);
+    if (!target || this.justAdmitted.size >= MAX_JUST_ADMITTED) return;
+    this.justAdmitted.set(grant, { admitted: { ...answered, target }, until: now + JUST_ADMITTED_MS });
+  }
+
   /** Drops every media connection of a participant (removed, or the meeting ended). */
   disconnect(filter: { participantId?: string; meetingId?: number }) {
+    for (const [grant, { admitted }] of this.justAdmitted) {
+      if (filter.participantId && admitted.participantId !== filter.participantId) continue;
+      if (filter.meetingId && admitted.meetingId !== filter.meetingId) continue;
+      this.justAdmitted.delete(grant);
+    }
     for (const bridge of this.bridges) {
       if (filter.participantId && bridge.participantId !== filter.participantId) continue;
       if (filter.meetingId && bridge.meetingId !== filter.meetingId) continue;
@@ -117,6 +168,11 @@ export class JanusProxy {
 
   /** The grant's participant and the placed room, or why the grant does not open it. */
   private async admit(grant: string | null): Promise<Admitted | { refused: 401 | 503 }> {
+    const remembered = grant === null ? undefined : this.justAdmitted.get(grant);
+    if (remembered) {
+      this.justAdmitted.delete(grant!);
+      if (remembered.until > Date.now()) return remembered.admitted;
+    }
     const found = await this.findAdmission(grant);
     if (!found || found.participant.state !== 'admitted' || found.meeting.state === 'ended') return { refused: 401 };
     const placed = await this.media.ensureRoom(found.meeting);
@@ -142,12 +198,19 @@ export class JanusProxy {
     this.replaceStale(admitted.participantId);
     const address = clientAddress(request, this.context.config.trustProxy);
     this.server.handleUpgrade(request, socket, head, (browser) => {
-      this.bridge(browser, admitted.target, { meetingId: admitted.meetingId, address }, admitted);
+      this.bridge(browser, admitted.target, { meetingId: admitted.meetingId, address, joinKey: undefined }, admitted);
     });
   }
 
-  private async upgradePrepared(request: IncomingMessage, socket: Duplex, head: Buffer, meetId: string) {
+  private async upgradePrepared(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    meetId: string,
+    key: string | null,
+  ) {
     const address = clientAddress(request, this.context.config.trustProxy);
+    const joinKey = key !== null && JOIN_KEY.test(key) ? key : undefined;
     const waiting = [...this.bridges].filter((bridge) => bridge.participantId === undefined);
     if (
       waiting.length >= MAX_PREPARED ||
@@ -168,14 +231,14 @@ export class JanusProxy {
       return;
     }
     this.server.handleUpgrade(request, socket, head, (browser) => {
-      this.bridge(browser, target, { meetingId: meeting.id, address }, undefined);
+      this.bridge(browser, target, { meetingId: meeting.id, address, joinKey }, undefined);
     });
   }
 
   private bridge(
     browser: WebSocket,
     target: JanusTarget,
-    where: { meetingId: number; address: string },
+    where: { meetingId: number; address: string; joinKey: string | undefined },
     admittedAtUpgrade: Admitted | undefined,
   ) {
     let admitted = admittedAtUpgrade;
@@ -186,9 +249,26 @@ export class JanusProxy {
       return own;
     };
     const relay = relayJanusSocket(browser, target.url, (id) => ownSessions()?.add(id));
+    const isPrepared = !admitted;
+    /** A pre-join connection's publisher join, sent by the click before its grant exists (ADR 016). */
+    let parkedJoin: string | undefined;
+    /** The handle whose publisher join went up first: the page repeats it with the grant, and is told it went. */
+    let joinedHandle: number | undefined;
     const bridge: Bridge = {
       ...where,
       participantId: admitted?.participantId,
+      targetUrl: target.url,
+      admitByKey: (found) => {
+        turn = turn
+          .then(async () => {
+            if (admitted || !this.bridges.has(bridge)) return;
+            becomeAdmitted(found);
+            const parked = parkedJoin;
+            parkedJoin = undefined;
+            if (parked) await receive(parked);
+          })
+          .catch(onFailure);
+      },
       close: (code, reason) => {
         clearTimeout(unadmittedTimer);
         if (browser.readyState === WebSocket.OPEN) browser.close(code, reason);
@@ -199,6 +279,14 @@ export class JanusProxy {
     const unadmittedTimer = admitted ? undefined : setTimeout(() => bridge.close(4008, 'not joined'), PREPARED_MS);
     this.bridges.add(bridge);
 
+    const becomeAdmitted = (found: Admitted) => {
+      admitted = found;
+      bridge.participantId = found.participantId;
+      clearTimeout(unadmittedTimer);
+      this.replaceStale(found.participantId, bridge);
+      for (const id of relay.sessions) ownSessions()?.add(id);
+    };
+
     /** The publisher join of a pre-join connection carries its grant: admit it, or refuse the join. */
     const admitPrepared = async (grant: string, transaction: string) => {
       const found = await this.admit(grant);
@@ -206,26 +294,31 @@ export class JanusProxy {
         browser.send(janusError(transaction, 'not_admitted'));
         return false;
       }
-      admitted = found;
-      bridge.participantId = found.participantId;
-      clearTimeout(unadmittedTimer);
-      this.replaceStale(found.participantId, bridge);
-      for (const id of relay.sessions) ownSessions()?.add(id);
+      becomeAdmitted(found);
+      parkedJoin = undefined;
       return true;
     };
 
     const receive = async (text: string) => {
+      const join = isPrepared ? publisherJoinOf(text) : undefined;
       if (!admitted) {
-        const join = grantOfPreparedJoin(text);
-        if (!join) {
-          this.forward(
-            browser,
-            relay,
-            filterBeforeAdmission(text, { apiSecret: target.apiSecret, sessions: relay.sessions }),
-          );
+        if (join?.grant === undefined) {
+          // A join without a grant waits for the join-room.php call that names this connection's key.
+          if (join && where.joinKey) parkedJoin = text;
+          else {
+            const filter = { apiSecret: target.apiSecret, sessions: relay.sessions };
+            this.forward(browser, relay, filterBeforeAdmission(text, filter));
+          }
           return;
         }
         if (!(await admitPrepared(join.grant, join.transaction))) return;
+      }
+      if (join) {
+        if (join.handleId === joinedHandle && join.grant) {
+          browser.send(janusAck(join));
+          return;
+        }
+        joinedHandle ??= join.handleId;
       }
       const current = admitted!;
       const claimable = new Set([...relay.sessions, ...(ownSessions() ?? [])]);
@@ -251,14 +344,13 @@ export class JanusProxy {
     };
     // In order: a message sent while a pre-join connection is being admitted waits for it.
     let turn = Promise.resolve();
+    const onFailure = (error: unknown) => {
+      this.context.log.warn({ err: error }, 'media: proxy message failed');
+      bridge.close(1011, 'proxy error');
+    };
     browser.on('message', (raw) => {
       const text = String(raw);
-      turn = turn
-        .then(() => receive(text))
-        .catch((error: unknown) => {
-          this.context.log.warn({ err: error }, 'media: proxy message failed');
-          bridge.close(1011, 'proxy error');
-        });
+      turn = turn.then(() => receive(text)).catch(onFailure);
     });
     const finish = () => {
       this.bridges.delete(bridge);

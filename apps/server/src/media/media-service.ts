@@ -239,6 +239,7 @@ export class MediaService {
     } catch (error) {
       if (!(error instanceof JanusError && error.code === VIDEOROOM_ROOM_EXISTS)) throw error;
     }
+    known.add(room);
   }
 
   /**

@@ -15,7 +15,7 @@ import type { AppContext } from '../context.js';
 import type { AppConfig } from '../env.js';
 import { forbidden, unavailable } from '../http/app-error.js';
 import { JanusError } from '../media/janus-client.js';
-import { MediaUnavailableError } from '../media/media-service.js';
+import { MediaUnavailableError, type PlacedRoom } from '../media/media-service.js';
 import { issueGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -108,7 +108,7 @@ export interface JoinDecision {
   token: string;
   participant: ParticipantRow;
   /** The Janus room, placed now for whoever is admitted at once; undefined for the lobby. */
-  janusRoom?: number;
+  placed?: PlacedRoom;
 }
 
 /**
@@ -152,7 +152,7 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
   if (!displayName) throw forbidden('room.display_name_required');
 
   const waits = wasRemoved || (!isHost && !invitee && meeting.isPrivate === PRIVACY.private);
-  const janusRoom = waits ? undefined : (await ensureMedia(context, meeting)).room;
+  const placed = waits ? undefined : await ensureMedia(context, meeting);
   const grant = await issueGrant(context.db, {
     meetingId: meeting.id,
     userId: user?.id ?? null,
@@ -161,7 +161,7 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
     role,
     state: waits ? 'lobby' : 'admitted',
   });
-  return { ...grant, janusRoom };
+  return { ...grant, placed };
 }
 
 /** Where a participant of a placed room opens the media connection, and with which STUN/TURN servers. */

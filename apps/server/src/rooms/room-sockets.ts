@@ -1,6 +1,7 @@
 import { ROOM_EVENT, type Participant, type RoomServerEvent } from '@meetcast/contracts';
 import type { Namespace } from 'socket.io';
 import type { AppContext } from '../context.js';
+import type { PlacedRoom } from '../media/media-service.js';
 import { lobbyRows, participantRows } from './room-lifecycle.js';
 import { describeParticipant, hosts, lobby, members, person, type RoomSocketData } from './room-moderation.js';
 
@@ -8,6 +9,12 @@ type Later = (ms: number, task: () => Promise<void>) => void;
 /** The /janus connections of this process (the media proxy), dropped when someone must leave. */
 export interface MediaConnections {
   disconnect(filter: { participantId?: string; meetingId?: number }): void;
+  /** Someone was just admitted with this grant: their connection's join needs no lookup; `link` names it. */
+  expectJoin(
+    grant: string,
+    answered: { participantId: string; meetingId: number; placed: PlacedRoom },
+    link?: { key: string; address: string },
+  ): Promise<void>;
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   GetRoomOutputSchema,
   JoinRoomInputSchema,
   JoinRoomOutputSchema,
+  JOIN_KEY_HEADER,
 } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import { optionalUser } from '../accounts/authenticate.js';
@@ -14,13 +15,14 @@ import { translate } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
 import { reopenForOwner, requireReachableMeeting } from './meeting-restart.js';
 import { joinMeeting, mediaAccess, roomMeeting } from './room-service.js';
+import type { MediaConnections } from './room-sockets.js';
 
 const ROOM_LIMITS = {
   joinByAddress: { name: 'room-join-address', limit: 60, windowSeconds: 300 },
   passwordByMeeting: { name: 'room-password-meeting', limit: 30, windowSeconds: 300 },
 };
 
-export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
+export function registerRoomRoutes(app: FastifyInstance, context: AppContext, mediaConnections: MediaConnections) {
   apiRoute(app, {
     name: 'get-room.php',
     tag: 'rooms',
@@ -50,13 +52,23 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
       if (body.password) await enforceLimits(context, [[ROOM_LIMITS.passwordByMeeting, `${reached.id}:${request.ip}`]]);
       const user = await optionalUser(context, request);
       const meeting = await reopenForOwner(context, reached, user);
-      const { token, participant, janusRoom } = await joinMeeting(context, {
+      const { token, participant, placed } = await joinMeeting(context, {
         meeting,
         user,
         displayName: body.display_name,
         password: body.password,
         browserId: body.browser_id,
       });
+      if (placed) {
+        // The page names the connection it prepared on the pre-join screen: it is admitted now (ADR 016).
+        const key = request.headers[JOIN_KEY_HEADER];
+        const link = typeof key === 'string' ? { key, address: request.ip } : undefined;
+        await mediaConnections.expectJoin(
+          token,
+          { participantId: participant.id, meetingId: meeting.id, placed },
+          link,
+        );
+      }
       const language = requestLanguage(request);
       const state = participant.state === 'lobby' ? 'lobby' : 'admitted';
       return success(translate(language, state === 'lobby' ? 'room.waiting_in_lobby' : 'room.joined'), {
@@ -66,7 +78,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext) {
         role: participant.role,
         state,
         meeting: await roomMeeting(context, meeting, { user, language }),
-        media: janusRoom === undefined ? null : mediaAccess(context.config, janusRoom),
+        media: placed === undefined ? null : mediaAccess(context.config, placed.room),
       });
     },
   });
