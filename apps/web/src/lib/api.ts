@@ -36,6 +36,8 @@ export interface ApiOptions<S extends z.ZodType | undefined> {
   /** Adds the `token` field from the session cookie (default true) unless the fields carry one. */
   withToken?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (the room join names its prepared media connection, ADR 016). */
+  headers?: Record<string, string>;
 }
 
 function toBody(fields: Fields): URLSearchParams | FormData {
@@ -68,7 +70,7 @@ export async function apiPost<S extends z.ZodType | undefined = undefined>(
     response = await fetch(`${API_BASE}/${name}`, {
       method: 'POST',
       body: toBody(all),
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', ...options.headers },
       credentials: 'same-origin',
       signal: options.signal,
     });

@@ -17,6 +17,11 @@ export class Handoff<K, T> {
     this.held = { key, value, timer: setTimeout(() => this.discard(), this.unclaimedMs) };
   }
 
+  /** What is held for `key`, still held. */
+  peek(key: K): T | undefined {
+    return this.held?.key === key ? this.held.value : undefined;
+  }
+
   /** What is held for `key`, now the caller's (once). */
   take(key: K): T | undefined {
     const held = this.held;

@@ -1,4 +1,4 @@
-import { JoinRoomOutputSchema, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
+import { JOIN_KEY_HEADER, JoinRoomOutputSchema, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
@@ -8,7 +8,7 @@ import { ApiError, apiPost } from '../../lib/api';
 import { useCurrentUser } from '../session';
 import { DeviceSettings, MicLevel } from './device-settings';
 import { startEarlyMedia } from './media/early-media';
-import { dropPreparedJoin, prepareJoin } from './media/prepared-join';
+import { dropPreparedJoin, prepareJoin, sendEarlyJoin } from './media/prepared-join';
 import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 import { VideoView } from './video-view';
@@ -91,6 +91,8 @@ export function PreJoin({
   }, [hasHostArrived]);
 
   const join = async () => {
+    // First, before anything renders: the join goes up through the connection prepared for it.
+    const joinKey = sendEarlyJoin(meeting.slug);
     setHasHostArrived(false);
     setIsJoining(true);
     try {
@@ -102,7 +104,7 @@ export function PreJoin({
           password: password || undefined,
           browser_id: browserIdentity(),
         },
-        { schema: JoinRoomOutputSchema },
+        { schema: JoinRoomOutputSchema, headers: joinKey ? { [JOIN_KEY_HEADER]: joinKey } : undefined },
       );
       const { grant, participant_id: participantId, media } = answer.data;
       if (media) {

@@ -22,14 +22,18 @@ export type JanusMessage = JanusJS.Message;
 export type Jsep = JanusJS.JSEP;
 export type TrackOption = JanusJS.TrackOption;
 
-/** Who opens the media connection: an admitted participant's grant, or a pre-join screen's meeting (ADR 016). */
-export type SessionAccess = { grant: string } | { meetId: string };
+/**
+ * Who opens the media connection: an admitted participant's grant, or a pre-join screen's meeting
+ * with the page's key for the connection, which its join-room.php call repeats (ADR 016).
+ */
+export type SessionAccess = { grant: string } | { meetId: string; key: string };
 
 /** Our media proxy's address (ADR 003). */
 function janusUrl(access: SessionAccess) {
   const origin = window.location.origin.replace(/^http/, 'ws');
-  const query =
-    'grant' in access ? `grant=${encodeURIComponent(access.grant)}` : `meeting=${encodeURIComponent(access.meetId)}`;
+  const query = new URLSearchParams(
+    'grant' in access ? { grant: access.grant } : { meeting: access.meetId, key: access.key },
+  );
   return `${origin}${JANUS_PATH}?${query}`;
 }
 
@@ -87,27 +91,38 @@ export function attachVideoRoom(session: JanusSession, callbacks: HandleCallback
   });
 }
 
-/** A handle attached before its owner exists (on the pre-join screen): `route` gives it its callbacks. */
+/**
+ * A handle attached before its owner exists (on the pre-join screen): `route` gives it its callbacks.
+ * What Janus says before then (the answer to a join the click sent) waits for the owner.
+ */
 export interface RoutedHandle {
   route(callbacks: (handle: PluginHandle) => HandleCallbacks): Promise<PluginHandle>;
+  send(message: { request: string; [field: string]: unknown }): Promise<void>;
 }
 
 export function attachRoutedVideoRoom(session: JanusSession): RoutedHandle {
-  let target: HandleCallbacks = {};
+  let target: HandleCallbacks | undefined;
+  const early: [JanusMessage, Jsep | undefined][] = [];
   const attached = attachVideoRoom(session, {
-    onmessage: (message, jsep) => target.onmessage?.(message, jsep),
-    onlocaltrack: (track, on) => target.onlocaltrack?.(track, on),
-    onremotetrack: (track, mid, on) => target.onremotetrack?.(track, mid, on),
-    iceState: (state) => target.iceState?.(state),
-    webrtcState: (isConnected) => target.webrtcState?.(isConnected),
-    slowLink: (uplink, lost, mid) => target.slowLink?.(uplink, lost, mid),
+    onmessage: (message, jsep) => (target ? target.onmessage?.(message, jsep) : early.push([message, jsep])),
+    onlocaltrack: (track, on) => target?.onlocaltrack?.(track, on),
+    onremotetrack: (track, mid, on) => target?.onremotetrack?.(track, mid, on),
+    iceState: (state) => target?.iceState?.(state),
+    webrtcState: (isConnected) => target?.webrtcState?.(isConnected),
+    slowLink: (uplink, lost, mid) => target?.slowLink?.(uplink, lost, mid),
   });
   attached.catch(() => undefined);
   return {
     route: async (callbacks) => {
       const handle = await attached;
-      target = callbacks(handle);
+      const routed = callbacks(handle);
+      target = routed;
+      // After the owner has finished taking over, as a later message would reach it.
+      for (const [message, jsep] of early.splice(0)) queueMicrotask(() => routed.onmessage?.(message, jsep));
       return handle;
+    },
+    send: async (message) => {
+      (await attached).send({ message });
     },
   };
 }

@@ -6,6 +6,8 @@ const UNCLAIMED_MS = 9 * 60_000;
 
 /** A pre-join screen's Janus session, with the camera's and the others' handles attached (ADR 016). */
 export interface PreparedJoin {
+  /** The page's random name for the connection; the join-room.php call repeats it (ADR 016). */
+  key: string;
   session: JanusSession;
   publisher: RoutedHandle;
   subscriber: RoutedHandle;
@@ -23,6 +25,8 @@ function close(prepared: Promise<PreparedJoin>) {
 }
 
 const held = new Handoff<string, Promise<PreparedJoin>>(close, UNCLAIMED_MS);
+/** Each prepared join once its session is open: the click reads it without waiting. */
+const opened = new WeakMap<Promise<PreparedJoin>, PreparedJoin>();
 
 /**
  * While the person is on the pre-join screen of a live meeting, everything that does not need a
@@ -32,15 +36,42 @@ const held = new Handoff<string, Promise<PreparedJoin>>(close, UNCLAIMED_MS);
 export function prepareJoin(meetId: string) {
   const lost = new HeldCallback<[unknown]>();
   const iceServers: RTCIceServer[] = [];
-  const prepared = openSession({ meetId }, iceServers, lost.call).then((session) => ({
+  const key = randomKey();
+  const prepared = openSession({ meetId, key }, iceServers, lost.call).then((session) => ({
+    key,
     session,
     publisher: attachRoutedVideoRoom(session),
     subscriber: attachRoutedVideoRoom(session),
     iceServers,
     lost,
   }));
-  prepared.catch(() => undefined);
+  prepared.then(
+    (value) => opened.set(prepared, value),
+    () => undefined,
+  );
   held.hold(meetId, prepared);
+}
+
+function randomKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/**
+ * The click's first step: the publisher join goes out through the prepared connection at once, and
+ * the join-room.php call names the connection by the key returned here; the server admits the
+ * connection as it admits the person, and sends the waiting join on to Janus (ADR 016). Nothing when
+ * no connection is ready: the call then joins once the grant is there.
+ */
+export function sendEarlyJoin(meetId: string): string | undefined {
+  const pending = held.peek(meetId);
+  const prepared = pending && opened.get(pending);
+  if (!prepared?.session.isConnected()) return undefined;
+  void prepared.publisher.send({ request: 'join', ptype: 'publisher', display: 'camera' }).catch(() => undefined);
+  return prepared.key;
 }
 
 /** The join prepared for this meeting, if any, now owned by the caller (once). */

@@ -33,3 +33,26 @@ export function updateFeedTracks(
 export function videoMidsOf(streams: Map<string, StreamInfo>, feedId: number): string[] {
   return [...streams.values()].filter((s) => s.feed_id === feedId && s.type === 'video').map((s) => s.mid);
 }
+
+/** How often, and for how long, a new video track's receiver is asked whether it decoded a frame. */
+const DECODE_POLL_MS = 25;
+const DECODE_WAIT_MS = 2000;
+
+/**
+ * Resolves once the receiver of this video track has decoded its first frame (or after two seconds).
+ * A track unmutes with its first packets, often a few hundred ms before the keyframe that makes a
+ * picture: what waits for the picture (the room connection, ADR 016) must wait for the frame.
+ */
+export async function firstFrameDecoded(pc: RTCPeerConnection | undefined, track: MediaStreamTrack): Promise<void> {
+  const receiver = pc?.getReceivers().find((r) => r.track === track);
+  const giveUpAt = performance.now() + DECODE_WAIT_MS;
+  while (receiver && performance.now() < giveUpAt) {
+    const report = await receiver.getStats().catch(() => undefined);
+    let isDecoded = false;
+    report?.forEach((entry: { type?: string; framesDecoded?: number }) => {
+      if (entry.type === 'inbound-rtp' && (entry.framesDecoded ?? 0) > 0) isDecoded = true;
+    });
+    if (isDecoded) return;
+    await new Promise((resolve) => setTimeout(resolve, DECODE_POLL_MS));
+  }
+}

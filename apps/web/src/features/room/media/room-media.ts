@@ -143,7 +143,11 @@ export class RoomMedia {
   /** A prepared handle's join carries the grant that admits its connection (ADR 016). */
   private async joinAsPublisher(generation: number, prepared?: RoutedHandle) {
     this.publisher = prepared
-      ? await prepared.route((handle) => this.publisherCallbacks(() => handle, 'camera', generation))
+      ? await prepared.route((handle) => {
+          // Set before the answer to the click's join, held until now, reaches the callbacks.
+          this.publisher = handle;
+          return this.publisherCallbacks(() => handle, 'camera', generation);
+        })
       : await this.attachPublisher('camera', generation);
     this.publisher.send({
       message: {

@@ -19,7 +19,7 @@ import {
   type RemoteFeed,
   type StreamInfo,
 } from './media-types';
-import { updateFeedTracks, videoMidsOf } from './remote-feeds';
+import { firstFrameDecoded, updateFeedTracks, videoMidsOf } from './remote-feeds';
 
 const NEGOTIATION_TIMEOUT_MS = 8000;
 /** Janus VideoRoom's error for a feed that is not (or no longer) published. */
@@ -31,7 +31,7 @@ export interface SubscriptionsContext {
   feeds: Map<number, RemoteFeed>;
   onFeedsChanged(): void;
   onIce(state: 'connected' | 'failed'): void;
-  /** The first remote track's media arrived (it unmuted). */
+  /** The first remote picture was decoded (or, from a feed without video, its sound arrived). */
   onFirstPicture(): void;
   onSignallingLost(): void;
 }
@@ -286,10 +286,18 @@ export class Subscriptions {
     if (!owner) return;
     updateFeedTracks(this.context.feeds, { feedId, ...owner }, track, on);
     this.context.onFeedsChanged();
-    if (on) {
-      // A remote track is muted until its first packets arrive (a room may have sound only).
-      if (!track.muted) this.context.onFirstPicture();
-      else track.addEventListener('unmute', () => this.context.onFirstPicture(), { once: true });
-    }
+    if (on) this.watchFirstPicture(track, feedId);
+  }
+
+  /** The first decoded frame of anyone's video; sound counts only from a feed that sends no video. */
+  private watchFirstPicture(track: MediaStreamTrack, feedId: number) {
+    if (track.kind === 'audio' && videoMidsOf(this.streams, feedId).length > 0) return;
+    const onPicture = () => {
+      if (track.kind === 'audio') this.context.onFirstPicture();
+      else void firstFrameDecoded(this.connection(), track).then(() => this.context.onFirstPicture());
+    };
+    // A remote track is muted until its first packets arrive.
+    if (!track.muted) onPicture();
+    else track.addEventListener('unmute', onPicture, { once: true });
   }
 }
