@@ -12,6 +12,15 @@ describe('the /janus media proxy and the managed Janus', () => {
   const join = (fields: Record<string, string | number | undefined>, headers?: Record<string, string>) =>
     server.post<JoinAnswer>('join-room.php', fields, headers);
 
+  /** A meeting whose host is in the room (so its Janus room is placed), and the host's room connection. */
+  const hostedMeeting = async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id });
+    const hostGrant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
+    const hostClient = new RoomClient(server.baseUrl, hostGrant);
+    await hostClient.next('room.state');
+    return { meeting, hostGrant, hostClient };
+  };
+
   beforeAll(async () => {
     server = await startTestServer('pglite');
     host = await server.signUp({ username: 'Proxy Host' });
@@ -21,10 +30,7 @@ describe('the /janus media proxy and the managed Janus', () => {
   // First in the file: no other test's meeting is ending (and destroying its room) meanwhile.
   it('places a room once: a later join, its room connection and its media connection ask Janus nothing', async () => {
     const media = server.built.context.media;
-    const meeting = await insertMeeting(server, { hostId: host.user.id });
-    const hostGrant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
-    const hostClient = new RoomClient(server.baseUrl, hostGrant);
-    await hostClient.next('room.state');
+    const { meeting, hostGrant, hostClient } = await hostedMeeting();
     const hostMedia = await JanusBrowser.open(wsUrl(hostGrant));
     expect((await hostMedia.request({ janus: 'create' })).janus).toBe('success');
 
@@ -135,10 +141,7 @@ describe('the /janus media proxy and the managed Janus', () => {
   });
 
   it('drops a removed participant’s media connection', async () => {
-    const meeting = await insertMeeting(server, { hostId: host.user.id });
-    const hostGrant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
-    const hostClient = new RoomClient(server.baseUrl, hostGrant);
-    await hostClient.next('room.state');
+    const { meeting, hostClient } = await hostedMeeting();
     const guest = (await join({ meetId: meeting.slug, display_name: 'Kicked Kim' })).body.data!;
     const browser = await JanusBrowser.open(wsUrl(guest.grant));
     const closed = new Promise<number>((resolve) => browser.socket.once('close', (code) => resolve(code)));
@@ -149,10 +152,7 @@ describe('the /janus media proxy and the managed Janus', () => {
   });
 
   it('admits the connection of a grant join-room.php just answered from memory, and forgets it when the person is removed', async () => {
-    const meeting = await insertMeeting(server, { hostId: host.user.id });
-    const hostGrant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
-    const hostClient = new RoomClient(server.baseUrl, hostGrant);
-    await hostClient.next('room.state');
+    const { meeting, hostClient } = await hostedMeeting();
 
     const guest = (await join({ meetId: meeting.slug, display_name: 'Quick Quinn' })).body.data!;
     const selects = vi.spyOn(server.built.context.db, 'select');
@@ -173,10 +173,7 @@ describe('the /janus media proxy and the managed Janus', () => {
   });
 
   it('restarts a Janus that died and re-creates the live rooms on it', async () => {
-    const meeting = await insertMeeting(server, { hostId: host.user.id });
-    const grant = (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant;
-    const hostClient = new RoomClient(server.baseUrl, grant);
-    await hostClient.next('room.state');
+    const { meeting, hostClient } = await hostedMeeting();
     const managed = server.built.context.media.managed!;
     const before = managed.pid!;
     const url = managed.url!;
@@ -283,12 +280,7 @@ describe('the /janus media proxy and the managed Janus', () => {
   });
 
   it('admits a pre-join connection when the join-room.php call names its key, and sends the join the click parked there', async () => {
-    const meeting = await insertMeeting(server, { hostId: host.user.id });
-    const hostClient = new RoomClient(
-      server.baseUrl,
-      (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant,
-    );
-    await hostClient.next('room.state');
+    const { meeting, hostClient } = await hostedMeeting();
     const key = 'k'.repeat(20) + Date.now().toString(36);
     const browser = await JanusBrowser.open(
       `${server.baseUrl.replace('http', 'ws')}/janus?meeting=${meeting.slug}&key=${key}`,
@@ -339,12 +331,7 @@ describe('the /janus media proxy and the managed Janus', () => {
   });
 
   it('bounds the pre-join connections one address may hold', async () => {
-    const meeting = await insertMeeting(server, { hostId: host.user.id });
-    const hostClient = new RoomClient(
-      server.baseUrl,
-      (await join({ meetId: meeting.slug, token: host.token })).body.data!.grant,
-    );
-    await hostClient.next('room.state');
+    const { meeting, hostClient } = await hostedMeeting();
     const url = `${server.baseUrl.replace('http', 'ws')}/janus?meeting=${meeting.slug}`;
     const open: JanusBrowser[] = [];
     for (let i = 0; i < 8; i += 1) open.push(await JanusBrowser.open(url));
