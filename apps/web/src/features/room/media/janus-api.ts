@@ -170,3 +170,21 @@ export async function switchVideoTrack(handle: PluginHandle, track: MediaStreamT
   });
   handle.send({ message: { request: 'configure', video: true }, jsep });
 }
+
+/** Sends another microphone track on a publisher that has an audio transceiver (no renegotiation). */
+export async function switchAudioTrack(handle: PluginHandle | undefined, track: MediaStreamTrack) {
+  const transceiver = peerConnection(handle)
+    ?.getTransceivers()
+    .find((t) => t.receiver.track.kind === 'audio');
+  if (handle && transceiver?.mid) {
+    await replaceTracks(handle, [{ type: 'audio', mid: transceiver.mid, capture: track, dontStop: true }]);
+  }
+}
+
+/** What a camera publisher sends: the microphone, and the camera in three simulcast layers. */
+export function cameraTrackOptions(audio: MediaStreamTrack | undefined, video: MediaStreamTrack | undefined) {
+  return [
+    ...(audio ? [{ type: 'audio' as const, capture: audio, recv: false, dontStop: true }] : []),
+    ...(video ? [{ type: 'video' as const, capture: video, recv: false, simulcast: true, dontStop: true }] : []),
+  ];
+}

@@ -34,6 +34,20 @@ export function videoMidsOf(streams: Map<string, StreamInfo>, feedId: number): s
   return [...streams.values()].filter((s) => s.feed_id === feedId && s.type === 'video').map((s) => s.mid);
 }
 
+/** Participants whose camera is on (`expected`, since when) but who have no camera feed among `publishers`. */
+export function missingCameraFeeds(
+  publishers: Iterable<{ participantId: string; kind: FeedKind }>,
+  expected: Map<string, number>,
+  self: string,
+  joinedAt: number | undefined,
+) {
+  if (joinedAt === undefined) return [];
+  const withCamera = new Set([...publishers].filter((o) => o.kind === 'camera').map((o) => o.participantId));
+  return [...expected]
+    .filter(([id]) => id !== self && !withCamera.has(id))
+    .map(([participantId, since]) => ({ participantId, since: Math.max(since, joinedAt) }));
+}
+
 /** How often, and for how long, a new video track's receiver is asked whether it decoded a frame. */
 const DECODE_POLL_MS = 25;
 const DECODE_WAIT_MS = 2000;

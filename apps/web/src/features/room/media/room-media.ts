@@ -1,9 +1,10 @@
 import {
   attachVideoRoom,
+  cameraTrackOptions,
   offer,
   openSession,
   peerConnection,
-  replaceTracks,
+  switchAudioTrack,
   switchVideoTrack,
   type JanusMessage,
   type HandleCallbacks,
@@ -26,6 +27,7 @@ import {
   type RemoteFeed,
   type RoomMediaListener,
 } from './media-types';
+import { missingCameraFeeds } from './remote-feeds';
 import { ScreenShare } from './screen-share';
 import { Subscriptions } from './subscriptions';
 
@@ -87,7 +89,8 @@ export class RoomMedia {
       subscriberConnection: () => this.subscriptions?.connection(),
       publisherConnection: () => peerConnection(this.publisher),
       watchedFeeds: () => this.subscriptions?.watched((id) => this.expectedVideo.get(id)) ?? [],
-      missingFeeds: () => this.missingFeeds(),
+      missingFeeds: () =>
+        missingCameraFeeds(this.publishers.values(), this.expectedVideo, this.options.participantId, this.joinedAt),
       publishingSince: () => (this.local.video() ? this.cameraPublishedAt : undefined),
       isBusy: () => this.recovery.isBusy(),
       repair: (step, feedId) => this.repair(step, feedId),
@@ -232,10 +235,7 @@ export class RoomMedia {
   private async publishCamera(handle: PluginHandle) {
     const audio = this.local.audio();
     const video = this.local.video();
-    const tracks = [
-      ...(audio ? [{ type: 'audio' as const, capture: audio, recv: false, dontStop: true }] : []),
-      ...(video ? [{ type: 'video' as const, capture: video, recv: false, simulcast: true, dontStop: true }] : []),
-    ];
+    const tracks = cameraTrackOptions(audio, video);
     if (tracks.length === 0) {
       // Joined before the camera and microphone were ready (a reload goes straight back into the
       // call, and a remembered background effect takes a moment to start): publish once one is.
@@ -275,13 +275,7 @@ export class RoomMedia {
   }
 
   async setAudioTrack(track: MediaStreamTrack) {
-    if (this.publishIfWaiting()) return;
-    const handle = this.publisher;
-    const pc = peerConnection(handle);
-    const transceiver = pc?.getTransceivers().find((t) => t.receiver.track.kind === 'audio');
-    if (handle && transceiver?.mid) {
-      await replaceTracks(handle, [{ type: 'audio', mid: transceiver.mid, capture: track, dontStop: true }]);
-    }
+    if (!this.publishIfWaiting()) await switchAudioTrack(this.publisher, track);
   }
 
   async startScreen(track: MediaStreamTrack) {
@@ -311,17 +305,6 @@ export class RoomMedia {
     this.publishers.delete(feedId);
     this.subscriptions?.forget(feedId);
     if (this.feeds.delete(feedId)) this.emitFeeds();
-  }
-
-  /** Participants whose camera is on but who have no camera feed we know of, since when. */
-  private missingFeeds() {
-    if (this.joinedAt === undefined) return [];
-    const withCamera = new Set(
-      [...this.publishers.values()].filter((o) => o.kind === 'camera').map((o) => o.participantId),
-    );
-    return [...this.expectedVideo]
-      .filter(([id]) => id !== this.options.participantId && !withCamera.has(id))
-      .map(([participantId, since]) => ({ participantId, since: Math.max(since, this.joinedAt!) }));
   }
 
   private repair(step: RepairStep, feedId: number | undefined) {
