@@ -154,16 +154,11 @@ export class JanusProxy {
 
   /** Drops every media connection of a participant (removed, or the meeting ended). */
   disconnect(filter: { participantId?: string; meetingId?: number }) {
-    for (const [grant, { admitted }] of this.justAdmitted) {
-      if (filter.participantId && admitted.participantId !== filter.participantId) continue;
-      if (filter.meetingId && admitted.meetingId !== filter.meetingId) continue;
-      this.justAdmitted.delete(grant);
-    }
-    for (const bridge of this.bridges) {
-      if (filter.participantId && bridge.participantId !== filter.participantId) continue;
-      if (filter.meetingId && bridge.meetingId !== filter.meetingId) continue;
-      bridge.close(4003, 'removed');
-    }
+    const matches = (held: { participantId?: string; meetingId: number }) =>
+      (!filter.participantId || held.participantId === filter.participantId) &&
+      (!filter.meetingId || held.meetingId === filter.meetingId);
+    for (const [grant, { admitted }] of this.justAdmitted) if (matches(admitted)) this.justAdmitted.delete(grant);
+    for (const bridge of this.bridges) if (matches(bridge)) bridge.close(4003, 'removed');
   }
 
   /** The grant's participant and the placed room, or why the grant does not open it. */
