@@ -178,7 +178,17 @@ try {
       `${misses.length > 0 ? `; not WebRTC at 1280 px within 20 s: ${misses.join('; ')}` : ''}; load average ${loadavg()}`,
   );
 
-  const order = ['viewerApi', 'socket', 'peer', 'socketOpen', 'offer', 'iceConnected', 'dtlsConnected', 'track', 'video'];
+  const order = [
+    'viewerApi',
+    'socket',
+    'peer',
+    'socketOpen',
+    'offer',
+    'iceConnected',
+    'dtlsConnected',
+    'track',
+    'video',
+  ];
   console.log(
     `  on the way (p50 since navigation start): ${order
       .filter((step) => steps.has(step))

@@ -109,7 +109,10 @@ const { child, info } = await startComposerServer((line) => {
   composerLog.push(line);
   if (process.env.BENCH_VERBOSE) console.error(`[${new Date(line.at).toISOString().slice(11, 23)}] ${line.msg}`);
 });
-const browser = await chromium.launch({ executablePath: process.env.BENCH_PARTICIPANT_CHROMIUM ?? CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const browser = await chromium.launch({
+  executablePath: process.env.BENCH_PARTICIPANT_CHROMIUM ?? CHROMIUM_PATH,
+  args: CHROMIUM_ARGS,
+});
 try {
   const connection = async (name: string, port: number) =>
     (

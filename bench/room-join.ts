@@ -132,7 +132,10 @@ async function idleCost(info: ServerInfo): Promise<JoinCost> {
   const before = await joinCost(info);
   await new Promise((resolve) => setTimeout(resolve, 6000));
   const after = await joinCost(info);
-  return { queries: (after.queries - before.queries) / 6, janusRequests: (after.janusRequests - before.janusRequests) / 6 };
+  return {
+    queries: (after.queries - before.queries) / 6,
+    janusRequests: (after.janusRequests - before.janusRequests) / 6,
+  };
 }
 
 interface JoinResult {

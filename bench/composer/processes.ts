@@ -62,7 +62,8 @@ export function snapshot(root: number, janusPid: number | undefined, dataDir: st
     else if (roles.has(pid)) continue;
     else if (line.startsWith('Xvfb')) roles.set(pid, { role: 'xvfb', label: line.split(' ')[1] ?? '' });
     // pacat plays the silence that keeps the stage's sound card awake.
-    else if (line.startsWith('pulseaudio') || line.startsWith('pacat')) roles.set(pid, { role: 'pulseaudio', label: stage ?? '' });
+    else if (line.startsWith('pulseaudio') || line.startsWith('pacat'))
+      roles.set(pid, { role: 'pulseaudio', label: stage ?? '' });
     else if (line.includes('x11grab')) roles.set(pid, { role: 'encoder', label: /-i (:\d+)/.exec(line)?.[1] ?? '' });
     else if (line.startsWith('ffmpeg') && line.includes(' flv ')) {
       roles.set(pid, { role: 'pusher', label: /(rtmps?:\/\/\S+)/.exec(line)?.[1] ?? '' });

@@ -40,7 +40,11 @@ export interface JanusRelay {
  * answer passed on untouched, and the sessions this connection created remembered, since only those
  * may be addressed through it. What the browser may send is each proxy's own filter.
  */
-export function relayJanusSocket(browser: WebSocket, upstreamUrl: string, onSession?: (id: number) => void): JanusRelay {
+export function relayJanusSocket(
+  browser: WebSocket,
+  upstreamUrl: string,
+  onSession?: (id: number) => void,
+): JanusRelay {
   const upstream = new WebSocket(upstreamUrl, 'janus-protocol');
   const queue: string[] = [];
   const sessions = new Set<number>();

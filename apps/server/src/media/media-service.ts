@@ -258,7 +258,9 @@ export class MediaService {
       .leftJoin(roomCredentials, eq(roomCredentials.meetingId, meetings.id))
       .where(eq(meetings.id, meeting.id));
     const creds =
-      current?.secret && current.pin ? { secret: current.secret, pin: current.pin } : await this.credentials(meeting.id);
+      current?.secret && current.pin
+        ? { secret: current.secret, pin: current.pin }
+        : await this.credentials(meeting.id);
     const known = current?.server ? await this.target(current.server) : undefined;
     if (known && current?.room) {
       try {

@@ -4,7 +4,9 @@ import { HLS_VIEWER_WINDOW_MS, MemoryHlsAudience, RedisHlsAudience, type HlsAudi
 
 const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 // The audience skips Redis while it is not ready (a count is a courtesy): wait until it is.
-beforeAll(() => new Promise((resolve) => (redis.status === 'ready' ? resolve(undefined) : redis.once('ready', resolve))));
+beforeAll(
+  () => new Promise((resolve) => (redis.status === 'ready' ? resolve(undefined) : redis.once('ready', resolve))),
+);
 afterAll(() => redis.quit());
 
 const audiences: [string, () => HlsAudience][] = [
