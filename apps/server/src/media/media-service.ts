@@ -1,20 +1,13 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { and, eq, gt, inArray, mediaServers, meetings, ne, roomCredentials, sql, type Database } from '@meetcast/db';
+import { and, eq, inArray, meetings, roomCredentials, sql, type Database } from '@meetcast/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../env.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { JanusClient, JanusError, VIDEOROOM_NO_SUCH_ROOM, VIDEOROOM_ROOM_EXISTS } from './janus-client.js';
+import { JanusRegistry, MediaUnavailableError, type JanusTarget } from './janus-registry.js';
 import { ManagedJanus } from './managed-janus.js';
 
-/** No Janus could be reached (not installed, not started, or every JANUS_URL down). */
-export class MediaUnavailableError extends Error {}
-
-/** Where a browser's media connection goes, with the secrets our proxy adds on its behalf. */
-export interface JanusTarget {
-  url: string;
-  apiSecret: string | undefined;
-  adminKey: string | undefined;
-}
+export { MediaUnavailableError, type JanusTarget } from './janus-registry.js';
 
 export interface PlacedRoom {
   server: string;
@@ -31,20 +24,16 @@ interface MeetingRef {
 /** Janus counts the display of every publisher as `participantId:kind` (see janus-proxy.ts). */
 export const feedDisplay = (participantId: string, kind: 'camera' | 'screen') => `${participantId}:${kind}`;
 const MAX_PUBLISHERS = 100;
-/** Managed instances refresh their registration this often, and count as gone after three misses. */
-const REGISTRY_HEARTBEAT_MS = 10_000;
-const REGISTRY_STALE_MS = 3 * REGISTRY_HEARTBEAT_MS;
 
 /**
- * The media plane as the rest of the server sees it: which Janus instances exist (JANUS_URL, or
- * the one we start and supervise), which one hosts each meeting (least loaded at placement,
+ * The media plane as the rest of the server sees it: which Janus instances exist (JanusRegistry:
+ * JANUS_URL, or the one we start and supervise), which one hosts each meeting (least loaded at placement,
  * recorded in `meetings.janus_server` / `janus_room_id`), and the administrative room operations.
  */
 export class MediaService {
   private readonly clients = new Map<string, Promise<JanusClient>>();
   readonly managed: ManagedJanus | undefined;
-  private registeredUrl: string | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly registry: JanusRegistry;
   /** Requests sent to Janus for rooms and broadcasts, keep-alives aside (the join bench prints them). */
   janusRequests = 0;
   /**
@@ -71,82 +60,17 @@ export class MediaService {
       });
       this.managed.on('exited', () => this.forgetClients());
     }
+    this.registry = new JanusRegistry(db, config, log, this.managed);
   }
 
-  /**
-   * The instances rooms may be placed on: JANUS_URL's, or this process's managed Janus (started on
-   * first use) together with the managed instances other processes of the installation registered.
-   */
-  async targets(): Promise<JanusTarget[]> {
-    if (!this.managed) {
-      return this.config.janusUrls.map((url) => ({
-        url,
-        apiSecret: this.config.janus.apiSecret,
-        adminKey: this.config.janus.adminKey,
-      }));
-    }
-    let own: JanusTarget | undefined;
-    let failure: unknown;
-    try {
-      const url = await this.managed.ensureStarted();
-      own = { url, apiSecret: this.managed.apiSecret, adminKey: this.managed.adminKey };
-      if (this.registeredUrl !== url) await this.register(url);
-    } catch (error) {
-      failure = error;
-    }
-    const others = await this.registeredElsewhere(own?.url);
-    const all = own ? [own, ...others] : others;
-    if (all.length === 0) {
-      throw new MediaUnavailableError(failure instanceof Error ? failure.message : String(failure));
-    }
-    return all;
+  /** The instances rooms may be placed on (see JanusRegistry). */
+  targets(): Promise<JanusTarget[]> {
+    return this.registry.targets();
   }
 
-  /** Tells the other processes where this process's Janus is, and keeps telling them while it lives. */
-  private async register(url: string) {
-    const managed = this.managed;
-    if (!managed) return;
-    const beat = async () => {
-      const row = { url, apiSecret: managed.apiSecret, adminKey: managed.adminKey, heartbeatAt: new Date() };
-      await this.db.insert(mediaServers).values(row).onConflictDoUpdate({ target: mediaServers.url, set: row });
-    };
-    await beat();
-    this.registeredUrl = url;
-    clearInterval(this.heartbeat);
-    this.heartbeat = setInterval(() => {
-      beat().catch((error: unknown) => this.log.warn({ err: error }, 'media: janus registration failed'));
-    }, REGISTRY_HEARTBEAT_MS);
-    this.heartbeat.unref();
-  }
-
-  private async registeredElsewhere(ownUrl: string | undefined): Promise<JanusTarget[]> {
-    const fresh = new Date(Date.now() - REGISTRY_STALE_MS);
-    const rows = await this.db
-      .select()
-      .from(mediaServers)
-      .where(and(gt(mediaServers.heartbeatAt, fresh), ownUrl ? ne(mediaServers.url, ownUrl) : undefined));
-    return rows.map((row) => ({ url: row.url, apiSecret: row.apiSecret, adminKey: row.adminKey }));
-  }
-
-  /**
-   * The secrets for a recorded instance, or undefined when that instance is not ours any more. Our
-   * own and configured instances are known without asking the registry.
-   */
-  async target(url: string): Promise<JanusTarget | undefined> {
-    if (!this.managed) return (await this.targets()).find((target) => target.url === url);
-    if (this.managed.url === url) return { url, apiSecret: this.managed.apiSecret, adminKey: this.managed.adminKey };
-    return this.registeredAnyAge(url);
-  }
-
-  /**
-   * A managed instance whose process stopped refreshing it gets no new rooms, but the rooms it holds
-   * stay on it while it still answers (a Janus outlives a server process killed outright): moving
-   * them would split the people already in the call from those who come later.
-   */
-  private async registeredAnyAge(url: string): Promise<JanusTarget | undefined> {
-    if (!this.managed) return undefined;
-    const [row] = await this.db.select().from(mediaServers).where(eq(mediaServers.url, url));
-    return row ? { url: row.url, apiSecret: row.apiSecret, adminKey: row.adminKey } : undefined;
+  /** The secrets for a recorded instance, or undefined when that instance is not ours any more. */
+  target(url: string): Promise<JanusTarget | undefined> {
+    return this.registry.target(url);
   }
 
   private forgetClients() {
@@ -388,13 +312,7 @@ export class MediaService {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.heartbeat);
-    if (this.registeredUrl) {
-      await this.db
-        .delete(mediaServers)
-        .where(eq(mediaServers.url, this.registeredUrl))
-        .catch(() => undefined);
-    }
+    await this.registry.close();
     this.forgetClients();
     await this.managed?.stop();
   }
