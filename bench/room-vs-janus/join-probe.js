@@ -107,6 +107,18 @@
     }
   }).observe({ type: 'resource' });
 
+  // The page's main thread busy for 50 ms or more at a time (rendering, parsing): messages and
+  // offers that arrive meanwhile wait for it.
+  let longTasks = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (probe.clickAt === undefined || entry.startTime < probe.clickAt) continue;
+      longTasks += 1;
+      mark(`main thread long task ${longTasks}: from`, entry.startTime);
+      mark(`main thread long task ${longTasks}: to`, entry.startTime + entry.duration);
+    }
+  }).observe({ type: 'longtask' });
+
   const handles = { publisher: undefined, subscriber: undefined };
   let createTransaction;
   const parse = (text) => {
