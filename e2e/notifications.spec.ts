@@ -44,6 +44,25 @@ test.describe('notifications', () => {
     expect((await panel.boundingBox())?.width).toBe(300);
   });
 
+  test('one created while the live channel was still connecting is listed once it connects', async ({
+    page,
+    account,
+    signIn,
+  }) => {
+    // Hold the live channel until the notification exists: its push reaches no socket.
+    let release = () => {};
+    const created = new Promise<void>((resolve) => (release = resolve));
+    await page.routeWebSocket(/\/socket\.io\//, async (socket) => {
+      await created;
+      socket.connectToServer();
+    });
+    await signIn(page, account);
+    await expect(page.getByRole('button', { name: /^Notification/ })).toHaveAccessibleName('Notification');
+    await notifyUser(account.user.id, 'Sent before the socket connected');
+    release();
+    await expect(page.getByRole('button', { name: /^Notification/ })).toHaveAccessibleName('Notification, 1 New');
+  });
+
   test('HTML is sanitized: no script runs, no event handler survives', async ({ signedInPage: page, account }) => {
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { io } from 'socket.io-client';
 import { clearSessionCookies } from '../../lib/session-cookie';
-import { addNotification } from './use-notifications';
+import { addNotification, NOTIFICATIONS_KEY } from './use-notifications';
 
 const RELOADED_FLAG = 'meetcastProtocolReload';
 
@@ -28,8 +28,9 @@ export function useUserEvents(token: string) {
         window.location.reload();
       }
     });
-    // After a reconnect, events sent meanwhile are missing: read the list again.
-    socket.io.on('reconnect', () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }));
+    // Events sent before this connection (the first one, as the page loads, or a reconnect) reached
+    // no socket: read the list again each time it connects.
+    socket.on('connect', () => void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }));
     socket.on('connect_error', (error) => {
       // A newer server speaks another protocol: one reload fetches the matching app.
       if (error.message !== 'protocol_mismatch' || sessionStorage.getItem(RELOADED_FLAG)) return;
