@@ -16,6 +16,8 @@ const USER_ENTRIES = [
 
 test.describe('route guard', () => {
   test('a visitor without a session is sent to /login except on public paths', async ({ page }) => {
+    // Ten page loads of the whole app: on a busy two-core machine this once took more than 60 s.
+    test.slow();
     await page.goto('/contacts');
     await expect(page).toHaveURL('/login');
     await page.goto('/');
