@@ -20,6 +20,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/env.js';
 import { seedUsers } from '../scripts/seed-users.js';
+import { percentile } from './percentile';
 
 const BUDGET_MS = 200;
 const ADMIN = { email: 'bench.admin@example.test', password: 'bench admin password' };
@@ -40,11 +41,6 @@ const SEARCHES: Record<string, string>[] = [
   { sort: 'username', direction: 'desc', page: '120' },
   { role_id: '2', sort: 'email', per_page: '100' },
 ];
-
-function percentile(sorted: number[], p: number) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
 
 const round = (value: number) => Math.round(value * 10) / 10;
 

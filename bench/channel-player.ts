@@ -27,6 +27,7 @@ import { coresBetween, snapshot } from './composer/processes';
 import { BenchReceiver } from './composer/receivers';
 import { LightViewer } from './channel-player/light-viewers';
 import { readProbe, startReading, VIEWER_PROBE_SCRIPT, type ProbeState } from './channel-player/viewer-probe';
+import { percentile } from './percentile';
 
 const OPENS = Number(process.env.BENCH_OPENS ?? 20);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 50);
@@ -38,10 +39,6 @@ const RECEIVER_PORT = 19354;
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-};
 const ms = (value: number) => `${Math.round(value)} ms`;
 
 interface ViewerState {

@@ -8,7 +8,7 @@
  * notes when each flash arrives; afterwards the encode is read again for the flash's and the
  * beep's timestamps. Part of glass-to-glass (bench/composer.ts), without the participants' browsers.
  *
- *   node --import tsx bench/composer-encoder.ts        (BENCH_SECONDS, default 20)
+ *   node --import tsx bench/composer-encoder.ts   (BENCH_SECONDS, default 20; BENCH_KEEP=1 keeps the encode)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { ProcessLedger } from '../apps/server/src/streaming/composer/child-proce
 import { Encoder } from '../apps/server/src/streaming/composer/encoder';
 import { LayoutBrowser } from '../apps/server/src/streaming/composer/layout-browser';
 import { claimDisplayNumber, VirtualScreen } from '../apps/server/src/streaming/composer/virtual-screen';
+import { percentile } from './percentile';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const PERIOD_S = 2;
@@ -54,11 +55,6 @@ function paint() {
 }
 requestAnimationFrame(paint);
 </script></body>`;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
-};
 
 /** Decodes the encode as it arrives; records, for each flash, how long after its second it showed. */
 function watchFlashes() {

@@ -28,6 +28,7 @@ import {
 import { composerCores, coresBetween, snapshot } from './composer/processes';
 import { BenchReceiver, framesMissing, videoTimes } from './composer/receivers';
 import { memoryDrift, sampleMemory } from './composer/soak';
+import { percentile } from './percentile';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 4);
@@ -42,10 +43,6 @@ interface Destination {
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-};
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 const f2 = (value: number) => value.toFixed(2);
 

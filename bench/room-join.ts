@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { percentile } from './percentile';
 
 const flag = (name: string) => process.argv.slice(2).find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
 const flagValue = (name: string) => flag(name)?.split('=')[1];
@@ -186,11 +187,6 @@ async function waitAllSeeAll(pages: Page[], others: number) {
     }
   }
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 async function measureGroup(browser: Browser, info: ServerInfo, size: number) {
   const people = await Promise.all(Array.from({ length: size }, (_, i) => open(browser, info, `P${i + 1}`)));

@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { percentile } from './percentile';
 
 const flag = (name: string) => process.argv.slice(2).find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
 const JOINS = Number(flag('joins')?.split('=')[1] ?? 10);
@@ -149,10 +150,6 @@ async function readProbe(page: Page): Promise<Probe> {
   return read();
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-};
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'never');
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
