@@ -3,14 +3,13 @@
  * virtual screen to a decoded frame of the encode, and whether sound and picture stay together.
  *
  * It starts the product's own stage (VirtualScreen, LayoutBrowser, Encoder) and opens a page that,
- * every 2 s on the whole second, flashes white and beeps (the beep scheduled so that it is heard on
- * that second, from the page's audio output timestamp). A decoder reads the encode as it comes and
+ * every 2 s on the whole second, flashes white and beeps (both switched on by the same frame). A decoder reads the encode as it comes and
  * notes when each flash arrives; afterwards the encode is read again for the flash's and the
  * beep's timestamps. Part of glass-to-glass (bench/composer.ts), without the participants' browsers.
  *
  *   node --import tsx bench/composer-encoder.ts   (BENCH_SECONDS, default 20; BENCH_KEEP=1 keeps the encode)
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { ProcessLedger } from '../apps/server/src/streaming/composer/child-proce
 import { Encoder } from '../apps/server/src/streaming/composer/encoder';
 import { LayoutBrowser } from '../apps/server/src/streaming/composer/layout-browser';
 import { claimDisplayNumber, VirtualScreen } from '../apps/server/src/streaming/composer/virtual-screen';
+import { describeSync, soundMinusPicture } from './composer/av-sync';
 import { percentile } from './percentile';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -29,28 +29,20 @@ const FLASH_AND_BEEP_PAGE = `<!doctype html><body style="margin:0;background:#00
 <div id="flash" style="position:fixed;inset:0;background:#000"></div><script>
 const flash = document.getElementById('flash');
 const audio = new AudioContext({ latencyHint: 'interactive', sampleRate: 48000 });
-let scheduled = 0;
-function scheduleBeep() {
-  const stamp = audio.getOutputTimestamp();
-  if (!stamp.performanceTime) return;
-  const now = Date.now();
-  let second = Math.ceil((now + 300) / 1000) * 1000;
-  while ((second / 1000) % ${PERIOD_S} !== 0) second += 1000;
-  if (second === scheduled) return;
-  scheduled = second;
-  const heardAt = stamp.contextTime + (performance.now() + (second - now) - stamp.performanceTime) / 1000;
-  const tone = audio.createOscillator();
-  tone.frequency.value = 1000;
-  tone.connect(audio.destination);
-  tone.start(heardAt);
-  tone.stop(heardAt + ${FLASH_MS / 1000});
-}
+// The beep is switched on by the same frame that paints the flash (a tone scheduled ahead from the
+// audio clock's timestamps came out up to a second off in headless Chromium: bench/composer).
+const gain = audio.createGain();
+gain.gain.value = 0;
+const tone = audio.createOscillator();
+tone.frequency.value = 1000;
+tone.connect(gain).connect(audio.destination);
+tone.start();
 function paint() {
   const now = Date.now();
   const isOn = Math.floor(now / 1000) % ${PERIOD_S} === 0 && now % 1000 < ${FLASH_MS};
   flash.style.background = isOn ? '#fff' : '#000';
+  gain.gain.setValueAtTime(isOn ? 1 : 0, 0);
   if (audio.state !== 'running') void audio.resume();
-  scheduleBeep();
   requestAnimationFrame(paint);
 }
 requestAnimationFrame(paint);
@@ -89,38 +81,6 @@ function watchFlashes() {
   return { write: (chunk: Buffer) => decoder.stdin.write(chunk), stop: () => decoder.kill('SIGKILL'), delays };
 }
 
-/** Timestamps (s) at which a measure printed by ffmpeg's metadata filter crosses the threshold upwards. */
-function risingEdges(file: string, stream: 'v' | 'a', filter: string, key: string, threshold: number) {
-  const run = spawnSync(
-    'ffmpeg',
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-copyts', '-i', file, '-map', `0:${stream}`],
-      ...[
-        stream === 'v' ? '-vf' : '-af',
-        `${filter},${stream === 'v' ? 'metadata' : 'ametadata'}=print:key=${key}:file=-`,
-        '-f',
-        'null',
-        '-',
-      ],
-    ],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  const edges: number[] = [];
-  let time: number | undefined;
-  let wasAbove = false;
-  for (const line of run.stdout.split('\n')) {
-    const stamp = /pts_time:([\d.]+)/.exec(line);
-    if (stamp) time = Number(stamp[1]);
-    const measured = new RegExp(`${key}=(\\S+)`).exec(line);
-    if (!measured || time === undefined) continue;
-    const value = Number(measured[1]);
-    const isAbove = Number.isFinite(value) && value > threshold;
-    if (isAbove && !wasAbove) edges.push(time);
-    wasAbove = isAbove;
-  }
-  return edges;
-}
-
 async function main() {
   const folder = mkdtempSync(join(tmpdir(), 'meetcast-encoder-bench-'));
   const ledger = new ProcessLedger(folder, 'bench');
@@ -147,18 +107,7 @@ async function main() {
 
     const file = join(folder, 'encode.ts');
     writeFileSync(file, Buffer.concat(encode));
-    const pictures = risingEdges(file, 'v', 'scale=16:9,format=gray,signalstats', 'lavfi.signalstats.YAVG', 128);
-    const sounds = risingEdges(
-      file,
-      'a',
-      'asetnsamples=480,astats=metadata=1:reset=1',
-      'lavfi.astats.Overall.RMS_level',
-      -30,
-    );
-    const offsets = pictures.flatMap((picture) => {
-      const sound = sounds.find((at) => Math.abs(at - picture) < PERIOD_S / 2);
-      return sound === undefined ? [] : [Math.round((sound - picture) * 1000)];
-    });
+    const sync = soundMinusPicture(file, PERIOD_S);
     const arrived = flashes.delays.slice(1); // the first may be a flash the encoder caught half-way
     console.log(
       `encoder (${quality.name}, with sound), ${SECONDS} s on a quiet stage; load average ${loadavg()
@@ -168,9 +117,7 @@ async function main() {
     console.log(
       `  screen flash → decoded from the encode as it came: p50 ${percentile(arrived, 50)} ms, p95 ${percentile(arrived, 95)} ms (${arrived.length} flashes)`,
     );
-    console.log(
-      `  sound minus picture in the encode (negative: the beep comes first): p50 ${percentile(offsets, 50)} ms, min ${Math.min(...offsets)}, max ${Math.max(...offsets)} (${offsets.length} of ${pictures.length} flashes; broadcasters tolerate −40 to +60 ms, EBU R37)`,
-    );
+    console.log(`  in the encode: ${describeSync(sync)}`);
   } finally {
     await browser.stop();
     await screen.stop();

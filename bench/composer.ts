@@ -7,13 +7,15 @@
 //  - glass-to-glass: a clock painted into one participant's camera, read back from the decoded
 //    broadcast (budgets p50 ≤ 400 ms, p95 ≤ 800 ms);
 //  - a receiver killed: its destination shows "reconnecting" within 5 s, the other loses 0 frames;
+//  - sound against picture in the recording (the clock's camera flashes while the microphones beep);
 //  - with --soak=MIN, every process's memory over MIN minutes (budget: flat within 10 %).
 // BENCH_PARTICIPANTS (default 4) sets how many fake participants join (1: the clock alone, to see the
 // pipeline's own delay without four browsers saturating two cores); BENCH_PARTICIPANT_CHROMIUM runs
-// them in another executable (for example a `taskset` wrapper).
+// them in another executable (for example a `taskset` wrapper). BENCH_KEEP=1 keeps the recording
+// (composer-bench-recording.mp4 in the system's temporary folder).
 // Needs the built web app (npm run build), Debian's Chromium, Xvfb, PulseAudio and ffmpeg.
 // The machine is shared: CPU figures are printed next to the load average.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -28,6 +30,8 @@ import {
 import { composerCores, coresBetween, snapshot } from './composer/processes';
 import { BenchReceiver, framesMissing, videoTimes } from './composer/receivers';
 import { memoryDrift, sampleMemory } from './composer/soak';
+import { describeSync, soundMinusPicture } from './composer/av-sync';
+import { SYNC_PERIOD_S } from './composer/timestamp-code';
 import { percentile } from './percentile';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -212,6 +216,9 @@ try {
     console.log(
       `receiver A over the whole run (B's drop included): ${a.received} video frames of the ${a.expected} the recording holds for that span, ${a.missing} missing (budget 0)${receivers.a.publishers > 1 ? `; its pusher connected ${receivers.a.publishers} times (the longest connection counted)` : ', one connection throughout'}`,
     );
+    if (process.env.BENCH_KEEP)
+      copyFileSync(join(recordings, recording), join(tmpdir(), 'composer-bench-recording.mp4'));
+    console.log(`in the recording, ${describeSync(soundMinusPicture(join(recordings, recording), SYNC_PERIOD_S))}`);
   }
   console.log(
     `broadcast ${stopped.state}; recording ${stopped.recording ? `${Math.round(stopped.recording.duration)} s` : 'missing'}`,

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from '@playwright/test';
-import { CLOCK_CAMERA_SCRIPT } from './timestamp-code.js';
+import { BEEPING_MICROPHONE_SCRIPT, CLOCK_CAMERA_SCRIPT } from './timestamp-code.js';
 
 export interface ServerInfo {
   url: string;
@@ -60,11 +60,12 @@ export async function api<T>(info: ServerInfo, name: string, fields: Record<stri
   return body.data!.data;
 }
 
-/** `count` participants join the meeting's room; the first one's camera is the painted clock. */
+/** `count` participants join the meeting's room, their microphones beeping; the first one's camera is the painted clock. */
 export async function joinParticipants(browser: Browser, info: ServerInfo, count: number): Promise<Page[]> {
   const pages: Page[] = [];
   for (let i = 0; i < count; i++) {
     const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+    await context.addInitScript({ content: BEEPING_MICROPHONE_SCRIPT });
     if (i === 0) await context.addInitScript({ content: CLOCK_CAMERA_SCRIPT });
     const page = await context.newPage();
     await page.goto(`${info.url}/room/${info.slug}`);

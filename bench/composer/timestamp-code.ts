@@ -2,16 +2,21 @@
  * The clock a fake participant paints into its camera, and how it is read back from the broadcast.
  * The canvas (640×480) is magenta with 8×3 black or white cells: 20 bits of milliseconds (modulo
  * 2^20) and a 4-bit checksum, so a frame caught mid-paint is rejected rather than misread. Cells are
- * kept off the bottom third, where the tile's name label sits.
+ * kept off the bottom third, where the tile's name label sits. On every SYNC_PERIOD_S-th whole second
+ * the canvas turns white for SYNC_FLASH_MS while the microphones beep (BEEPING_MICROPHONE_SCRIPT), so
+ * that sound against picture can be read from the broadcast (av-sync.ts).
  */
 export const CANVAS = { width: 640, height: 480 };
 export const CELLS = { columns: 8, rows: 3, left: 40, top: 60, width: 560, height: 300 };
 /** Size the received video is decoded at to read the code. */
 export const FRAME = { width: 480, height: 270 };
+export const SYNC_PERIOD_S = 2;
+export const SYNC_FLASH_MS = 100;
+/** In the page: whether this moment is one of the flash's (and the beep's). */
+const IS_SYNC_MOMENT = `(now) => Math.floor(now / 1000) % ${SYNC_PERIOD_S} === 0 && now % 1000 < ${SYNC_FLASH_MS}`;
 
 /**
- * Runs in the participant's page (before its scripts): its camera becomes the painted clock, its
- * microphone stays Chromium's fake one. Plain source text: a function would be sent with the
+ * Runs in the clock participant's page (before its scripts): its camera becomes the painted clock. Plain source text: a function would be sent with the
  * helpers tsx adds to it (`__name`), which do not exist in the page.
  */
 export const CLOCK_CAMERA_SCRIPT = `(() => {
@@ -26,8 +31,15 @@ export const CLOCK_CAMERA_SCRIPT = `(() => {
     for (let shift = 0; shift < 20; shift += 4) total += (value >> shift) & 0xf;
     return total & 0xf;
   };
+  const isSyncMoment = ${IS_SYNC_MOMENT};
   const paint = () => {
-    const time = Date.now() % (1 << 20);
+    const now = Date.now();
+    if (isSyncMoment(now)) {
+      context.fillStyle = '#ffffff';
+      context.fillRect(0, 0, size.width, size.height);
+      return;
+    }
+    const time = now % (1 << 20);
     const code = time | (sum(time) << 20);
     context.fillStyle = '#ff00ff';
     context.fillRect(0, 0, size.width, size.height);
@@ -42,15 +54,50 @@ export const CLOCK_CAMERA_SCRIPT = `(() => {
   };
   setInterval(paint, 10);
   const stream = canvas.captureStream(30);
-  const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-  // The app asks for the camera alone (getUserMedia({ video })): Chromium's fake microphone is asked
-  // only when audio is wanted too, since getUserMedia with neither rejects (a TypeError).
+  const previous = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
   navigator.mediaDevices.getUserMedia = async (constraints) => {
-    const wantsVideo = Boolean(constraints && constraints.video);
-    const wantsAudio = Boolean(constraints && constraints.audio);
-    if (!wantsVideo) return original(constraints);
-    const media = wantsAudio ? await original({ audio: constraints.audio }) : new MediaStream();
+    if (!constraints || !constraints.video) return previous(constraints);
+    const media = constraints.audio ? await previous({ audio: constraints.audio }) : new MediaStream();
     media.addTrack(stream.getVideoTracks()[0].clone());
+    return media;
+  };
+})();`;
+
+/**
+ * Runs in every participant's page (before CLOCK_CAMERA_SCRIPT): its microphone becomes a tone that
+ * is switched on while the clock's canvas flashes, from the same kind of 10-ms timer that paints it
+ * (scheduling ahead on the audio clock went wrong: headless Chromium's audio clock moves in bursts).
+ * The audio context stays suspended, and the microphone silent, until the page's first click.
+ */
+export const BEEPING_MICROPHONE_SCRIPT = `(() => {
+  const isSyncMoment = ${IS_SYNC_MOMENT};
+  let sound;
+  const microphone = () => {
+    if (sound) return sound;
+    const audio = new AudioContext({ sampleRate: 48000 });
+    const output = audio.createMediaStreamDestination();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 1000;
+    gain.gain.value = 0;
+    tone.connect(gain).connect(output);
+    tone.start();
+    let isOn = false;
+    setInterval(() => {
+      if (audio.state !== 'running') void audio.resume();
+      const shouldBeOn = isSyncMoment(Date.now());
+      if (shouldBeOn === isOn) return;
+      isOn = shouldBeOn;
+      gain.gain.setValueAtTime(isOn ? 1 : 0, 0);
+    }, 10);
+    sound = output.stream;
+    return sound;
+  };
+  const previous = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = async (constraints) => {
+    if (!constraints || !constraints.audio) return previous(constraints);
+    const media = constraints.video ? await previous({ video: constraints.video }) : new MediaStream();
+    media.addTrack(microphone().getAudioTracks()[0].clone());
     return media;
   };
 })();`;
