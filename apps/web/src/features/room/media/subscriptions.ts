@@ -82,7 +82,7 @@ export class Subscriptions {
       if (handle && !this.isJoinRefused) return handle.send({ message: { request: 'subscribe', streams } });
       this.isJoinRefused = false;
       this.handle = handle ?? (await (this.prepared ?? this.attach()));
-      this.handle.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: false } });
+      this.handle.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: true } });
     });
   }
 
