@@ -3,7 +3,8 @@
  * virtual screen to a decoded frame of the encode, and whether sound and picture stay together.
  *
  * It starts the product's own stage (VirtualScreen, LayoutBrowser, Encoder) and opens a page that,
- * every 2 s on the whole second, flashes white and beeps (both switched on by the same frame). A decoder reads the encode as it comes and
+ * on the composer bench's flash moments (every 2 s on the whole second, IS_SYNC_MOMENT), flashes
+ * white and beeps, both switched by the same frame. A decoder reads the encode as it comes and
  * notes when each flash arrives; afterwards the encode is read again for the flash's and the
  * beep's timestamps. Part of glass-to-glass (bench/composer.ts), without the participants' browsers.
  *
@@ -19,11 +20,10 @@ import { Encoder } from '../apps/server/src/streaming/composer/encoder';
 import { LayoutBrowser } from '../apps/server/src/streaming/composer/layout-browser';
 import { claimDisplayNumber, VirtualScreen } from '../apps/server/src/streaming/composer/virtual-screen';
 import { describeSync, soundMinusPicture } from './composer/av-sync';
+import { IS_SYNC_MOMENT, SYNC_PERIOD_S } from './composer/timestamp-code';
 import { percentile } from './percentile';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const PERIOD_S = 2;
-const FLASH_MS = 100;
 
 const FLASH_AND_BEEP_PAGE = `<!doctype html><body style="margin:0;background:#000">
 <div id="flash" style="position:fixed;inset:0;background:#000"></div><script>
@@ -37,9 +37,10 @@ const tone = audio.createOscillator();
 tone.frequency.value = 1000;
 tone.connect(gain).connect(audio.destination);
 tone.start();
+const isSyncMoment = ${IS_SYNC_MOMENT};
 function paint() {
   const now = Date.now();
-  const isOn = Math.floor(now / 1000) % ${PERIOD_S} === 0 && now % 1000 < ${FLASH_MS};
+  const isOn = isSyncMoment(now);
   flash.style.background = isOn ? '#fff' : '#000';
   gain.gain.setValueAtTime(isOn ? 1 : 0, 0);
   if (audio.state !== 'running') void audio.resume();
@@ -107,7 +108,7 @@ async function main() {
 
     const file = join(folder, 'encode.ts');
     writeFileSync(file, Buffer.concat(encode));
-    const sync = soundMinusPicture(file, PERIOD_S);
+    const sync = soundMinusPicture(file, SYNC_PERIOD_S);
     const arrived = flashes.delays.slice(1); // the first may be a flash the encoder caught half-way
     console.log(
       `encoder (${quality.name}, with sound), ${SECONDS} s on a quiet stage; load average ${loadavg()

@@ -12,12 +12,13 @@ export const CELLS = { columns: 8, rows: 3, left: 40, top: 60, width: 560, heigh
 export const FRAME = { width: 480, height: 270 };
 export const SYNC_PERIOD_S = 2;
 export const SYNC_FLASH_MS = 100;
-/** In the page: whether this moment is one of the flash's (and the beep's). */
-const IS_SYNC_MOMENT = `(now) => Math.floor(now / 1000) % ${SYNC_PERIOD_S} === 0 && now % 1000 < ${SYNC_FLASH_MS}`;
+/** Page source: whether this moment (Date.now()) is one of the flash's and the beep's. */
+export const IS_SYNC_MOMENT = `(now) => Math.floor(now / 1000) % ${SYNC_PERIOD_S} === 0 && now % 1000 < ${SYNC_FLASH_MS}`;
 
 /**
- * Runs in the clock participant's page (before its scripts): its camera becomes the painted clock. Plain source text: a function would be sent with the
- * helpers tsx adds to it (`__name`), which do not exist in the page.
+ * Runs in the clock participant's page (before its scripts): its camera becomes the painted clock.
+ * Plain source text: a function would be sent with the helpers tsx adds to it (`__name`), which do
+ * not exist in the page.
  */
 export const CLOCK_CAMERA_SCRIPT = `(() => {
   const size = ${JSON.stringify(CANVAS)};
@@ -55,6 +56,8 @@ export const CLOCK_CAMERA_SCRIPT = `(() => {
   setInterval(paint, 10);
   const stream = canvas.captureStream(30);
   const previous = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  // The app may ask for the camera alone: the microphone is asked for only when audio is wanted
+  // too, since getUserMedia with neither rejects (a TypeError).
   navigator.mediaDevices.getUserMedia = async (constraints) => {
     if (!constraints || !constraints.video) return previous(constraints);
     const media = constraints.audio ? await previous({ audio: constraints.audio }) : new MediaStream();
