@@ -19,6 +19,8 @@ type BroadcastRow = typeof liveBroadcasts.$inferSelect;
 export type Drivers = Record<DestinationRow['platform'], DestinationDriver>;
 
 const STATUS_EVERY_MS = 5000;
+/** How long the channel page's player and the recording wait for the encode to start. */
+const FIRST_BYTES_WAIT_MS = 10_000;
 /** Waits before asking a platform that was down or slow again; then the destination fails. */
 const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 
@@ -108,7 +110,10 @@ export class BroadcastSession {
     this.startEncoder();
     this.isEncoding = true;
     for (const running of this.destinations.values()) this.startPusher(running);
-    // The channel page's player comes after the platforms: it must not delay their first bytes.
+    // The channel page's player and the recording come after the platforms' first bytes: their
+    // ffmpeg processes starting beside the encoder took the cores it needed to start (ADR 014).
+    await this.firstEncodedBytes();
+    if (this.isEnded) return;
     this.viewerFeed = new ViewerFeed(context, this.ledger, this.fanOut, this.id, (message) => this.log(message));
     await this.viewerFeed.start(meeting);
     took('viewer feed ready');
@@ -129,6 +134,17 @@ export class BroadcastSession {
         context.log.warn({ err: error, broadcastId: this.id }, 'could not tell the channel followers'),
       );
     }
+  }
+
+  /** The encode's first bytes, or the moment to stop waiting for them (a failed encode restarts). */
+  private firstEncodedBytes() {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, FIRST_BYTES_WAIT_MS);
+      this.encoder?.once('data', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private startEncoder() {
