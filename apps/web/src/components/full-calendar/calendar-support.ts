@@ -1,4 +1,4 @@
-import type { LocaleInput } from '@fullcalendar/core';
+import type { LocaleInput, MoreLinkMountArg } from '@fullcalendar/core';
 import { useEffect, useRef, useState } from 'react';
 import './calendar-theme.css';
 
@@ -58,4 +58,12 @@ export function useDecorativeCalendarIcons<T extends HTMLElement>() {
     return () => observer.disconnect();
   }, []);
   return container;
+}
+
+/**
+ * FullCalendar's "+N more" of a crowded day is an `<a>` without `href` that it marks
+ * `aria-expanded`, which only fits a control: it opens the day's list, so it is announced as a button.
+ */
+export function markMoreLinkAsButton({ el }: MoreLinkMountArg) {
+  el.setAttribute('role', 'button');
 }

@@ -4,7 +4,11 @@ import FullCalendar from '@fullcalendar/react';
 import type { AdminEvent } from '@meetcast/contracts';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CALENDAR_THEME_CLASS, useCalendarLocale } from '../../components/full-calendar/calendar-support';
+import {
+  CALENDAR_THEME_CLASS,
+  markMoreLinkAsButton,
+  useCalendarLocale,
+} from '../../components/full-calendar/calendar-support';
 
 interface EventsCalendarProps {
   /** The first day of the month shown; the page's own buttons move it. */
@@ -60,6 +64,7 @@ export default function EventsCalendar({ month, events, onSelect }: EventsCalend
         firstDay={1}
         height="auto"
         dayMaxEvents={3}
+        moreLinkDidMount={markMoreLinkAsButton}
         editable={false}
         events={inputs}
         eventClick={onEventClick}

@@ -12,6 +12,7 @@ import { toast } from 'react-toastify';
 import type { CalendarEvent, MeetingOccurrence } from '@meetcast/contracts';
 import {
   CALENDAR_THEME_CLASS,
+  markMoreLinkAsButton,
   useCalendarLocale,
   useDecorativeCalendarIcons,
 } from '../../components/full-calendar/calendar-support';
@@ -171,6 +172,7 @@ export default function CalendarView({ zone }: { zone: string }) {
         selectMirror
         editable
         dayMaxEvents
+        moreLinkDidMount={markMoreLinkAsButton}
         events={events}
         datesSet={(info) => setRange({ start: fromWall(info.start, zone), end: fromWall(info.end, zone) })}
         select={onSelect}
