@@ -87,7 +87,7 @@ for (const variant of VARIANTS) {
 
     test('every signed-in page', async ({ page, adminSession, signUp }) => {
       // A crowded day, as on a busy installation: the administrator's calendar of events shows
-      // "+N more" and tightly stacked entries (they failed axe's names and target sizes once).
+      // "+N more" and tightly stacked entries (they once failed axe's allowed ARIA attributes and target sizes).
       const host = await signUp();
       for (let meeting = 0; meeting < 4; meeting++) await createMeeting(host);
       await adminSession(page);
