@@ -4,16 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { AppContext } from '../context.js';
 import { clientAddress } from '../http/client-address.js';
-import {
-  filterBeforeAdmission,
-  filterClientMessage,
-  janusAck,
-  janusError,
-  publisherJoinOf,
-  type FilterResult,
-} from './janus-filter.js';
+import { filterBeforeAdmission, filterClientMessage, janusAck, janusError, publisherJoinOf } from './janus-filter.js';
 import type { JanusTarget, MediaService, PlacedRoom } from './media-service.js';
-import { refuseUpgrade, relayJanusSocket, type JanusRelay } from './janus-relay.js';
+import { refuseUpgrade, relayJanusSocket } from './janus-relay.js';
 
 /** What the proxy needs to know of an admitted participant and their meeting. */
 export interface MediaAdmission {
@@ -302,7 +295,7 @@ export class JanusProxy {
           if (join && where.joinKey) parkedJoin = text;
           else {
             const filter = { apiSecret: target.apiSecret, sessions: relay.sessions };
-            this.forward(browser, relay, filterBeforeAdmission(text, filter));
+            relay.forward(filterBeforeAdmission(text, filter), MAX_SESSIONS_PER_CONNECTION);
           }
           return;
         }
@@ -335,7 +328,7 @@ export class JanusProxy {
           }
         });
       }
-      this.forward(browser, relay, result);
+      relay.forward(result, MAX_SESSIONS_PER_CONNECTION);
     };
     // In order: a message sent while a pre-join connection is being admitted waits for it.
     let turn = Promise.resolve();
@@ -358,23 +351,5 @@ export class JanusProxy {
       clearTimeout(unadmittedTimer);
       if (browser.readyState === WebSocket.OPEN) browser.close(1011, 'media server gone');
     });
-  }
-
-  /** Sends a filtered message up, or its refusal back; a connection holds a few sessions at most. */
-  private forward(browser: WebSocket, relay: JanusRelay, result: FilterResult) {
-    if (result.kind === 'reject') {
-      browser.send(janusError(result.transaction, result.reason));
-      return;
-    }
-    const message = result.message;
-    if (message.janus === 'create') {
-      if (relay.sessions.size + relay.pendingCreates >= MAX_SESSIONS_PER_CONNECTION) {
-        browser.send(janusError(String(message.transaction), 'too_many_sessions'));
-        return;
-      }
-      relay.expectSession(String(message.transaction));
-    }
-    if (message.janus === 'claim') relay.sessions.add(Number(message.session_id));
-    relay.send(JSON.stringify(message));
   }
 }

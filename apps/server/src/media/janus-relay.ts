@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import { z } from 'zod';
+import { janusError, type FilterResult } from './janus-filter.js';
 
 const CreatedSessionSchema = z.object({
   janus: z.literal('success'),
@@ -24,12 +25,13 @@ export interface JanusRelay {
   readonly upstream: WebSocket;
   /** The Janus sessions created over this connection (or claimed back through it). */
   readonly sessions: Set<number>;
-  /** Sessions asked for (`create`) whose answer has not come back yet. */
-  readonly pendingCreates: number;
   /** To Janus now, or as soon as its connection is open. */
   send(text: string): void;
-  /** A `create` going up: the session id in its answer is recorded as this connection's. */
-  expectSession(transaction: string): void;
+  /**
+   * A message the proxy's filter judged: up to Janus, or its refusal back to the browser. A `create`
+   * beyond `maxSessions` (created or on their way) is refused; its answer's session id is remembered.
+   */
+  forward(result: FilterResult, maxSessions: number): void;
   /** A plugin request going up: `onAnswer` gets the plugin's data of its final answer (once). */
   expectAnswer(transaction: string, onAnswer: (data: Record<string, unknown>) => void): void;
 }
@@ -81,15 +83,21 @@ export function relayJanusSocket(
   return {
     upstream,
     sessions,
-    get pendingCreates() {
-      return pending.size;
-    },
     send(text) {
       if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
       else queue.push(text);
     },
-    expectSession(transaction) {
-      pending.add(transaction);
+    forward(result, maxSessions) {
+      if (result.kind === 'reject') return browser.send(janusError(result.transaction, result.reason));
+      const message = result.message;
+      if (message.janus === 'create') {
+        if (sessions.size + pending.size >= maxSessions) {
+          return browser.send(janusError(String(message.transaction), 'too_many_sessions'));
+        }
+        pending.add(String(message.transaction));
+      }
+      if (message.janus === 'claim') sessions.add(Number(message.session_id));
+      this.send(JSON.stringify(message));
     },
     expectAnswer(transaction, onAnswer) {
       answers.set(transaction, onAnswer);

@@ -4,7 +4,6 @@ import { eq, inArray, and, liveBroadcasts } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { AppContext } from '../../context.js';
-import { janusError } from '../../media/janus-filter.js';
 import { refuseUpgrade, relayJanusSocket } from '../../media/janus-relay.js';
 import { filterViewerMessage } from './viewer-filter.js';
 import { mountpointId, readViewerGrant } from './viewer-keys.js';
@@ -65,18 +64,8 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
         // A message the filter cannot even judge is refused like any other; it never takes the server down.
         result = { kind: 'reject', transaction: undefined, reason: 'not_allowed' };
       }
-      if (result.kind === 'reject') {
-        browser.send(janusError(result.transaction, result.reason));
-        return;
-      }
-      if (result.message.janus === 'create') {
-        if (relay.sessions.size + relay.pendingCreates >= 1) {
-          browser.send(janusError(String(result.message.transaction), 'too_many_sessions'));
-          return;
-        }
-        relay.expectSession(String(result.message.transaction));
-      }
-      relay.send(JSON.stringify(result.message));
+      // One session per viewer connection.
+      relay.forward(result, 1);
     });
     const finish = () => {
       open.delete(browser);
