@@ -23,8 +23,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The web's files mock modules (janus.js, i18n) and stub globals: each keeps a module graph of its own.
-        test: { name: 'web', include: ['apps/web/**/*.test.ts', 'apps/web/**/*.test.tsx'] },
+        test: {
+          name: 'web',
+          include: ['apps/web/**/*.test.ts', 'apps/web/**/*.test.tsx'],
+          // These files mock modules (janus.js, i18n) and stub globals, so each file loads its own.
+          isolate: true,
+        },
       },
     ],
   },

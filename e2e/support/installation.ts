@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { E2E_PORTS } from './ports';
 import { freePort } from '../../apps/server/src/media/managed-janus.js';
-import { killLeftovers } from '../../apps/server/src/streaming/composer/child-processes.js';
+import { killWorkerLeftovers } from '../../apps/server/src/streaming/composer/child-processes.js';
 
 /**
  * A whole installation for the scale-out test: two server processes on one PostgreSQL database and
@@ -155,23 +155,15 @@ export async function startInstallation(): Promise<Installation> {
       // A process killed outright leaves its Janus behind: end whatever still runs from its folder.
       for (const folder of dataDirs) spawnSync('pkill', ['-KILL', '-f', folder]);
       // ... and its spare composer stage, whose Xvfb does not name the folder: its ledger does.
-      for (const folder of dataDirs) killComposerLeftovers(folder);
+      for (const folder of dataDirs) {
+        const composers = join(folder, 'composers');
+        for (const worker of existsSync(composers) ? readdirSync(composers) : [])
+          killWorkerLeftovers(join(composers, worker));
+      }
       const cleaner = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
       await cleaner.connect();
       await cleaner.query(`drop database if exists ${database} with (force)`);
       await cleaner.end();
     },
   };
-}
-
-/** What a server's composers left running, as their process ledgers under its data folder list it. */
-function killComposerLeftovers(dataDir: string) {
-  const root = join(dataDir, 'composers');
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(folder, entry.name));
-    }
-    killLeftovers(folder);
-  };
-  if (existsSync(root)) walk(root);
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -93,6 +93,13 @@ export function killLeftovers(folder: string) {
     }
     rmSync(join(folder, file), { force: true });
   }
+}
+
+/** What one composer worker's stages (one folder each under the worker's) and the worker left running. */
+export function killWorkerLeftovers(workerFolder: string) {
+  if (!existsSync(workerFolder)) return;
+  for (const stage of readdirSync(workerFolder)) killLeftovers(join(workerFolder, stage));
+  killLeftovers(workerFolder);
 }
 
 /** Resolves when the child exits, or after `ms` (then kills it); `signal` null lets it end by itself (stdin closed). */

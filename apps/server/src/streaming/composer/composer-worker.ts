@@ -6,7 +6,7 @@ import { and, asc, eq, inArray, isNull, liveBroadcasts, lt, or } from '@meetcast
 import type { AppContext } from '../../context.js';
 import { BroadcastSession, type Drivers } from './broadcast-session.js';
 import { maySpareLaunchBeside, pickQuality, qualityNamed, type Quality } from './capacity.js';
-import { killLeftovers } from './child-processes.js';
+import { killWorkerLeftovers } from './child-processes.js';
 import { ComposerStage } from './composer-stage.js';
 import { claimDisplayNumber } from './virtual-screen.js';
 
@@ -232,8 +232,7 @@ export class ComposerWorker {
       // A worker still running here (another server process on the same DATA_DIR) keeps its composers.
       if (pid > 0 && existsSync(`/proc/${pid}`)) continue;
       const folder = join(this.rootFolder, name);
-      for (const broadcast of existsSync(folder) ? readdirSync(folder) : []) killLeftovers(join(folder, broadcast));
-      killLeftovers(folder);
+      killWorkerLeftovers(folder);
       rmSync(folder, { recursive: true, force: true });
     }
   }
