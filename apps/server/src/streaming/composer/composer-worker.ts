@@ -17,6 +17,8 @@ const TICK_MS = 2000;
 const CLAIM_PATIENCE_MS = 10_000;
 /** A broadcast's first seconds: its encoder and pushers starting; the next spare waits for them. */
 const SPARE_AFTER_GO_LIVE_MS = 15_000;
+/** A shutdown's wait for broadcasts to end cleanly: under the 5 s every shutdown step gets (close-within.ts). */
+const CLOSE_GRACE_MS = 3500;
 
 export interface ComposerWorkerOptions {
   drivers: Drivers;
@@ -237,15 +239,27 @@ export class ComposerWorker {
     }
   }
 
-  /** On shutdown: broadcasts end cleanly (their recordings are finished). */
+  /**
+   * On shutdown: broadcasts end cleanly (their recordings are finished) if they can within
+   * CLOSE_GRACE_MS. On starved cores an encoder's or recorder's end can take longer than the
+   * process's own deadline (main.ts), which then exited with the stages' Xvfb and PulseAudio still
+   * running: whatever is still running then is killed (a recording is fragmented MP4, playable as cut).
+   */
   async close() {
     this.isClosed = true;
     clearInterval(this.timer);
     const spare = this.spare;
     this.spare = undefined;
     // Stopped even while it is still starting: a shutdown must not wait for Chromium to come up.
-    await spare?.stage.stop();
-    await Promise.all([...this.sessions.values()].map((entry) => entry.session.stop()));
+    const stopped = Promise.all([
+      spare?.stage.stop(),
+      ...[...this.sessions.values()].map((entry) => entry.session.stop()),
+    ]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
+    await Promise.race([stopped, late]);
+    clearTimeout(timer);
     this.sessions.clear();
+    killWorkerLeftovers(join(this.rootFolder, this.id));
   }
 }
