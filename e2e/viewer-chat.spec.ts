@@ -21,7 +21,8 @@ async function phoneFindings(browser: Browser, slug: string, variant: (typeof VA
     }, variant);
     await page.goto(`/channel/${slug}`);
     const chat = page.getByRole('region', { name: variant.title });
-    await expect(chat.getByText('Still here')).toBeVisible();
+    // A fresh page's first load beside the running composer, as for Vera's above.
+    await expect(chat.getByText('Still here')).toBeVisible({ timeout: 45_000 });
     await expect(page.locator('html')).toHaveAttribute('dir', variant.language === 'ar' ? 'rtl' : 'ltr');
     const overflow = await page.evaluate(() => {
       const found: string[] = [];
