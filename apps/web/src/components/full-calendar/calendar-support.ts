@@ -5,6 +5,19 @@ import './calendar-theme.css';
 /** Class of the element around a FullCalendar: our light and dark colours (calendar-theme.css). */
 export const CALENDAR_THEME_CLASS = 'meetcast-calendar';
 
+/**
+ * Dark text on light entry colours, white on dark ones (WCAG relative luminance): FullCalendar
+ * writes white on every coloured block (all-day entries, and timed ones that cross midnight).
+ */
+export function textColorOn(hex: string): string {
+  const channel = (offset: number) => {
+    const value = parseInt(hex.slice(offset, offset + 2), 16) / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return luminance > 0.18 ? '#0f172a' : '#ffffff';
+}
+
 type LocaleModule = { default: LocaleInput };
 const LOCALES: Record<string, () => Promise<LocaleModule>> = {
   ar: () => import('@fullcalendar/core/locales/ar'),

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import {
   CALENDAR_THEME_CLASS,
   markMoreLinkAsButton,
+  textColorOn,
   useCalendarLocale,
 } from '../../components/full-calendar/calendar-support';
 
@@ -38,6 +39,7 @@ export default function EventsCalendar({ month, events, onSelect }: EventsCalend
         allDay: event.is_all_day,
         backgroundColor: event.color,
         borderColor: event.color,
+        textColor: textColorOn(event.color),
         extendedProps: { entry: event },
       })),
     [events],

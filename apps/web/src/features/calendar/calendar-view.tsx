@@ -13,6 +13,7 @@ import type { CalendarEvent, MeetingOccurrence } from '@meetcast/contracts';
 import {
   CALENDAR_THEME_CLASS,
   markMoreLinkAsButton,
+  textColorOn,
   useCalendarLocale,
   useDecorativeCalendarIcons,
 } from '../../components/full-calendar/calendar-support';
@@ -25,16 +26,6 @@ import { MeetingDetailsDialog, SlotChoiceDialog } from './calendar-dialogs';
 // White text on it passes WCAG AA (5.9:1).
 const MEETING_COLOR = '#0369a1';
 const HOUR = 3600;
-
-/** Dark text on light event colours, white on dark ones (WCAG relative luminance). */
-function textColorOn(hex: string): string {
-  const channel = (offset: number) => {
-    const value = parseInt(hex.slice(offset, offset + 2), 16) / 255;
-    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return luminance > 0.18 ? '#0f172a' : '#ffffff';
-}
 
 /** FullCalendar with month, week, day and list views: meetings (read-only) and personal events (editable). */
 export default function CalendarView({ zone }: { zone: string }) {
