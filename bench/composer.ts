@@ -9,9 +9,11 @@
 //  - a receiver killed: its destination shows "reconnecting" within 5 s, the other loses 0 frames;
 //  - sound against picture in the recording (the clock's camera flashes while the microphones beep);
 //  - with --soak=MIN, every process's memory over MIN minutes (budget: flat within 10 %).
-// BENCH_PARTICIPANTS (default 4) sets how many fake participants join (1: the clock alone, to see the
-// pipeline's own delay without four browsers saturating two cores); BENCH_PARTICIPANT_CHROMIUM runs
-// them in another executable (for example a `taskset` wrapper). BENCH_KEEP=1 keeps the recording
+// BENCH_PARTICIPANTS (default 4) sets how many participants join: the first, whose camera is the
+// clock, in headless Chromium; the others as light clients that publish a looped clip without
+// encoding it (composer/light-participant.ts), as if their browsers ran on their own machines.
+// BENCH_OTHERS=chromium makes them browsers too (four browsers then saturate two cores, ADR 014);
+// BENCH_PARTICIPANT_CHROMIUM runs the browsers in another executable (for example a `taskset` wrapper). BENCH_KEEP=1 keeps the recording
 // (composer-bench-recording.mp4 in the system's temporary folder).
 // Needs the built web app (npm run build), Debian's Chromium, Xvfb, PulseAudio and ffmpeg.
 // The machine is shared: CPU figures are printed next to the load average.
@@ -28,6 +30,7 @@ import {
   type ServerInfo,
 } from './composer/bench-server';
 import { composerCores, coresBetween, snapshot } from './composer/processes';
+import { LightParticipant, makeParticipantClip } from './composer/light-participant';
 import { BenchReceiver, framesMissing, videoTimes } from './composer/receivers';
 import { memoryDrift, sampleMemory } from './composer/soak';
 import { describeSync, soundMinusPicture } from './composer/av-sync';
@@ -36,6 +39,7 @@ import { percentile } from './percentile';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 4);
+const OTHERS_IN_CHROMIUM = process.env.BENCH_OTHERS === 'chromium';
 const soakArgument = process.argv.find((arg) => arg.startsWith('--soak='));
 const SOAK_MINUTES = soakArgument ? Number(soakArgument.slice('--soak='.length)) : 0;
 const PORTS = { a: 19351, b: 19352, c: 19353 }; // ffmpeg listens 100 above, behind each receiver's relay
@@ -114,6 +118,7 @@ const browser = await chromium.launch({
   executablePath: process.env.BENCH_PARTICIPANT_CHROMIUM ?? CHROMIUM_PATH,
   args: CHROMIUM_ARGS,
 });
+const lightParticipants: LightParticipant[] = [];
 try {
   const connection = async (name: string, port: number) =>
     (
@@ -125,10 +130,16 @@ try {
     ).id;
   const ids = { a: await connection('Receiver A', PORTS.a), b: await connection('Receiver B', PORTS.b) };
   const idC = await connection('Receiver C', PORTS.c);
-  await joinParticipants(browser, info, PARTICIPANTS);
+  await joinParticipants(browser, info, OTHERS_IN_CHROMIUM ? PARTICIPANTS : 1);
+  const clip = OTHERS_IN_CHROMIUM ? '' : makeParticipantClip(folder);
+  for (let n = 2; n <= PARTICIPANTS && !OTHERS_IN_CHROMIUM; n++)
+    lightParticipants.push(await LightParticipant.join(info, `Participant ${n}`, clip));
   // The worker's spare stage starts with the server: let it be ready, as it is on a running server.
   await sleep(5000);
-  console.log(`composer bench: ${PARTICIPANTS} participants in the room; load average ${loadavg()}`);
+  const others = PARTICIPANTS > 1 ? ` (the others ${OTHERS_IN_CHROMIUM ? 'in Chromium too' : 'light clients'})` : '';
+  console.log(
+    `composer bench: ${PARTICIPANTS} participants in the room, the clock in Chromium${others}; load average ${loadavg()}`,
+  );
 
   // 1. Go live → first bytes.
   const clickedAt = Date.now();
@@ -151,12 +162,18 @@ try {
   await sleep(5000);
 
   // 2. CPU at 720p30, 4 tiles, audio, recording, 2 destinations.
+  const benchBefore = { cpu: process.cpuUsage(), at: Date.now() };
   const two = await sampleCpu(info, SECONDS);
+  const benchUsed = process.cpuUsage(benchBefore.cpu);
+  const benchCores = (benchUsed.user + benchUsed.system) / 1000 / (Date.now() - benchBefore.at);
   const perSecond = two.samples.map(composerCores);
   console.log(
     `composer CPU (720p30, ${PARTICIPANTS} tiles, audio, recording, 2 destinations, ${SECONDS} s): mean ${f2(mean(perSecond))} cores (budget ≤ 0.8), p95 ${f2(percentile(perSecond, 95))} (budget ≤ 1.0); load average ${loadavg()}`,
   );
   console.log(`  by process (mean cores): ${describeCores(two.whole)}`);
+  console.log(
+    `  outside the composer: this bench process (the light participants' WebRTC, the receivers' relays) ${f2(benchCores)} cores`,
+  );
   const spareRss = two.last.filter((p) => p.role === 'spare').reduce((sum, p) => sum + p.rssKb, 0);
   console.log(
     `  idle spare composer: ${f2(two.whole.get('spare') ?? 0)} core, ${Math.round(spareRss / 1024)} MB resident`,
@@ -225,8 +242,12 @@ try {
   );
   console.log(`machine load average at the end: ${loadavg()}`);
 } finally {
+  await Promise.all(lightParticipants.map((participant) => participant.leave()));
   await browser.close();
   await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
   await stopComposerServer(child);
   rmSync(folder, { recursive: true, force: true });
 }
+// Once, the process did not end by itself after its last figure, with the light participants'
+// WebRTC (werift) closed: everything is stopped by now, so it ends here.
+process.exit(0);

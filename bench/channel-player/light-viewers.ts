@@ -5,19 +5,8 @@
  * janus.plugin.streaming, watch, the answer with start, trickled candidates both ways and
  * keepalives. It only counts the RTP packets it receives per kind.
  */
-import { RTCPeerConnection, useH264, useOPUS, type RTCIceCandidate } from 'werift';
-import WebSocket from 'ws';
-
-const KEEPALIVE_MS = 25_000;
-
-interface JanusReply {
-  janus: string;
-  transaction?: string;
-  data?: { id: number };
-  jsep?: { type: 'offer' | 'answer'; sdp: string };
-  candidate?: { candidate?: string; sdpMid?: string; sdpMLineIndex?: number; completed?: boolean };
-  error?: { code: number; reason: string };
-}
+import { RTCPeerConnection, useH264, useOPUS } from 'werift';
+import { LightJanusSocket } from '../light-janus-socket';
 
 interface ViewerGrant {
   webrtc: { url: string; grant: string } | null;
@@ -29,16 +18,9 @@ export class LightViewer {
   /** When the first video RTP packet arrived, and when the viewer started to connect. */
   firstVideoAt: number | undefined;
   readonly startedAt = Date.now();
-  private readonly waiting = new Map<string, (reply: JanusReply) => void>();
-  private transactions = 0;
-  private keepAlive: ReturnType<typeof setInterval> | undefined;
-  private sessionId: number | undefined;
-  private handleId: number | undefined;
+  private janus: LightJanusSocket | undefined;
 
-  private constructor(
-    private readonly socket: WebSocket,
-    readonly peer: RTCPeerConnection,
-  ) {}
+  private constructor(readonly peer: RTCPeerConnection) {}
 
   /** Connects one viewer: resolves once Janus has its answer (`start`); media follows by itself. */
   static async open(baseUrl: string, meetId: string): Promise<LightViewer> {
@@ -48,15 +30,6 @@ export class LightViewer {
     });
     const view = ((await answer.json()) as { data: { data: ViewerGrant } }).data.data;
     if (!view.webrtc) throw new Error('the broadcast offers no WebRTC (not live?)');
-    const socket = new WebSocket(
-      `${baseUrl.replace(/^http/, 'ws')}${view.webrtc.url}?grant=${encodeURIComponent(view.webrtc.grant)}`,
-      'janus-protocol',
-    );
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-      socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-    });
     // The encode's H.264 as the mountpoint offers it, its Opus; IPv4 host candidates as Janus offers.
     // werift's ICE falls back to a STUN server on the internet when given none: this one is a loopback
     // port where nothing listens, so the bench never sends anything off the machine; its gathering
@@ -67,48 +40,19 @@ export class LightViewer {
       iceStunGatherTimeout: 0.1,
       iceUseIpv6: false,
     });
-    const viewer = new LightViewer(socket, peer);
-    await viewer.watch();
+    const viewer = new LightViewer(peer);
+    viewer.countPackets();
+    const url = `${baseUrl.replace(/^http/, 'ws')}${view.webrtc.url}?grant=${encodeURIComponent(view.webrtc.grant)}`;
+    viewer.janus = await LightJanusSocket.open(url, peer, 'janus.plugin.streaming');
+    const offer = await viewer.janus.message({ request: 'watch' });
+    if (!offer.jsep) throw new Error('no offer from the mountpoint');
+    await peer.setRemoteDescription(offer.jsep);
+    await peer.setLocalDescription(await peer.createAnswer());
+    await viewer.janus.message({ request: 'start' }, { type: 'answer', sdp: peer.localDescription!.sdp });
     return viewer;
   }
 
-  private send(message: Record<string, unknown>) {
-    const transaction = `t${++this.transactions}`;
-    this.socket.send(JSON.stringify({ ...message, transaction }));
-    return transaction;
-  }
-
-  private ask(message: Record<string, unknown>) {
-    return new Promise<JanusReply>((resolve, reject) => {
-      const transaction = this.send(message);
-      const timer = setTimeout(() => reject(new Error(`no answer to ${String(message.janus)}`)), 15_000);
-      this.waiting.set(transaction, (reply) => {
-        clearTimeout(timer);
-        if (reply.janus === 'error') reject(new Error(reply.error?.reason ?? 'janus error'));
-        else resolve(reply);
-      });
-    });
-  }
-
-  private async watch() {
-    this.socket.on('message', (raw) => {
-      let message: JanusReply;
-      try {
-        message = JSON.parse(String(raw)) as JanusReply;
-      } catch {
-        return;
-      }
-      if (message.janus === 'trickle' && message.candidate) {
-        if (!message.candidate.completed && message.candidate.candidate) {
-          void this.peer.addIceCandidate(message.candidate as RTCIceCandidate).catch(() => undefined);
-        }
-        return;
-      }
-      if (message.janus === 'ack' || !message.transaction) return;
-      const resolve = this.waiting.get(message.transaction);
-      this.waiting.delete(message.transaction);
-      resolve?.(message);
-    });
+  private countPackets() {
     this.peer.onTrack.subscribe((track) => {
       const kind = track.kind === 'video' ? 'video' : 'audio';
       track.onReceiveRtp.subscribe((rtp) => {
@@ -118,41 +62,10 @@ export class LightViewer {
         this.firstVideoAt ??= Date.now();
       });
     });
-    this.peer.onIceCandidate.subscribe((candidate) => {
-      if (this.sessionId === undefined || this.handleId === undefined) return;
-      this.send({
-        janus: 'trickle',
-        session_id: this.sessionId,
-        handle_id: this.handleId,
-        candidate: candidate ? candidate.toJSON() : { completed: true },
-      });
-    });
-
-    this.sessionId = (await this.ask({ janus: 'create' })).data?.id;
-    this.keepAlive = setInterval(() => this.send({ janus: 'keepalive', session_id: this.sessionId }), KEEPALIVE_MS);
-    this.handleId = (await this.ask({ janus: 'attach', session_id: this.sessionId, plugin: 'janus.plugin.streaming' }))
-      .data?.id;
-    const offer = await this.ask({
-      janus: 'message',
-      session_id: this.sessionId,
-      handle_id: this.handleId,
-      body: { request: 'watch' },
-    });
-    if (!offer.jsep) throw new Error('no offer from the mountpoint');
-    await this.peer.setRemoteDescription(offer.jsep);
-    await this.peer.setLocalDescription(await this.peer.createAnswer());
-    await this.ask({
-      janus: 'message',
-      session_id: this.sessionId,
-      handle_id: this.handleId,
-      body: { request: 'start' },
-      jsep: { type: 'answer', sdp: this.peer.localDescription!.sdp },
-    });
   }
 
   async close() {
-    clearInterval(this.keepAlive);
-    this.socket.close();
+    this.janus?.close();
     await this.peer.close();
   }
 }
