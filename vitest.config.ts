@@ -26,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['apps/web/**/*.test.ts', 'apps/web/**/*.test.tsx'],
-          // These files mock modules (janus.js, i18n) and stub globals, so each file loads its own.
+          // These files mock modules (janus.js, i18n) and stub globals: each file gets a fresh module graph.
           isolate: true,
         },
       },
