@@ -1,6 +1,6 @@
 // Broadcast composer figures from one run (issue 12 budgets), against the real server, Janus and composer:
 //  - go live → first RTMP bytes at a local receiver (budget ≤ 5 s), with the composer's own step timings;
-//  - composer + encoder CPU at 720p30 with 4 tiles (4 fake participants in headless Chromium), audio, the
+//  - composer + encoder CPU at 720p30 with 4 tiles (4 participants), audio, the
 //    recording and 2 destinations: mean and p95 of 1-s samples in cores (budgets ≤ 0.8 and ≤ 1.0), and
 //    the idle spare composer's cost;
 //  - the cost of a third destination (budget ≤ 0.05 core);
@@ -9,11 +9,13 @@
 //  - a receiver killed: its destination shows "reconnecting" within 5 s, the other loses 0 frames;
 //  - sound against picture in the recording (the clock's camera flashes while the microphones beep);
 //  - with --soak=MIN, every process's memory over MIN minutes (budget: flat within 10 %).
-// BENCH_PARTICIPANTS (default 4) sets how many participants join: the first, whose camera is the
-// clock, in headless Chromium; the others as light clients that publish a looped clip without
-// encoding it (composer/light-participant.ts), as if their browsers ran on their own machines.
-// BENCH_OTHERS=chromium makes them browsers too (four browsers then saturate two cores, ADR 014);
-// BENCH_PARTICIPANT_CHROMIUM runs the browsers in another executable (for example a `taskset` wrapper). BENCH_KEEP=1 keeps the recording
+// BENCH_PARTICIPANTS (default 4) sets how many participants join, as light clients that publish
+// through the room's own calls as if their browsers ran on their own machines
+// (composer/light-participant.ts): the first paints the clock and beeps (composer/light-clock.ts),
+// the others send a looped clip without encoding it. BENCH_IN_CHROMIUM=N joins the first N in
+// headless Chromium instead, the clock's painted by its page (browsers beside the composer starve
+// two cores, ADR 014); BENCH_PARTICIPANT_CHROMIUM runs them in another executable (for example a
+// `taskset` wrapper). BENCH_KEEP=1 keeps the recording
 // (composer-bench-recording.mp4 in the system's temporary folder).
 // Needs the built web app (npm run build), Debian's Chromium, Xvfb, PulseAudio and ffmpeg.
 // The machine is shared: CPU figures are printed next to the load average.
@@ -30,7 +32,8 @@ import {
   type ServerInfo,
 } from './composer/bench-server';
 import { composerCores, coresBetween, snapshot } from './composer/processes';
-import { LightParticipant, makeParticipantClip } from './composer/light-participant';
+import { LightClock } from './composer/light-clock';
+import { LightParticipant, loopClip, makeParticipantClip } from './composer/light-participant';
 import { BenchReceiver, framesMissing, videoTimes } from './composer/receivers';
 import { memoryDrift, sampleMemory } from './composer/soak';
 import { describeSync, soundMinusPicture } from './composer/av-sync';
@@ -39,7 +42,7 @@ import { percentile } from './percentile';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 4);
-const OTHERS_IN_CHROMIUM = process.env.BENCH_OTHERS === 'chromium';
+const IN_CHROMIUM = Math.min(PARTICIPANTS, Number(process.env.BENCH_IN_CHROMIUM ?? 0));
 const soakArgument = process.argv.find((arg) => arg.startsWith('--soak='));
 const SOAK_MINUTES = soakArgument ? Number(soakArgument.slice('--soak='.length)) : 0;
 const PORTS = { a: 19351, b: 19352, c: 19353 }; // ffmpeg listens 100 above, behind each receiver's relay
@@ -114,10 +117,13 @@ const { child, info } = await startComposerServer((line) => {
   composerLog.push(line);
   if (process.env.BENCH_VERBOSE) console.error(`[${new Date(line.at).toISOString().slice(11, 23)}] ${line.msg}`);
 });
-const browser = await chromium.launch({
-  executablePath: process.env.BENCH_PARTICIPANT_CHROMIUM ?? CHROMIUM_PATH,
-  args: CHROMIUM_ARGS,
-});
+const browser =
+  IN_CHROMIUM > 0
+    ? await chromium.launch({
+        executablePath: process.env.BENCH_PARTICIPANT_CHROMIUM ?? CHROMIUM_PATH,
+        args: CHROMIUM_ARGS,
+      })
+    : undefined;
 const lightParticipants: LightParticipant[] = [];
 try {
   const connection = async (name: string, port: number) =>
@@ -130,15 +136,16 @@ try {
     ).id;
   const ids = { a: await connection('Receiver A', PORTS.a), b: await connection('Receiver B', PORTS.b) };
   const idC = await connection('Receiver C', PORTS.c);
-  await joinParticipants(browser, info, OTHERS_IN_CHROMIUM ? PARTICIPANTS : 1);
-  const clip = OTHERS_IN_CHROMIUM ? '' : makeParticipantClip(folder);
-  for (let n = 2; n <= PARTICIPANTS && !OTHERS_IN_CHROMIUM; n++)
-    lightParticipants.push(await LightParticipant.join(info, `Participant ${n}`, clip));
+  if (browser) await joinParticipants(browser, info, IN_CHROMIUM);
+  const clip = loopClip(makeParticipantClip(folder));
+  for (let n = IN_CHROMIUM + 1; n <= PARTICIPANTS; n++) {
+    const name = n === 1 ? 'Clock' : `Participant ${n}`;
+    lightParticipants.push(await LightParticipant.join(info, name, n === 1 ? LightClock.start : clip));
+  }
   // The worker's spare stage starts with the server: let it be ready, as it is on a running server.
   await sleep(5000);
-  const others = PARTICIPANTS > 1 ? ` (the others ${OTHERS_IN_CHROMIUM ? 'in Chromium too' : 'light clients'})` : '';
   console.log(
-    `composer bench: ${PARTICIPANTS} participants in the room, the clock in Chromium${others}; load average ${loadavg()}`,
+    `composer bench: ${PARTICIPANTS} participants in the room, ${IN_CHROMIUM} in Chromium (the first one the clock), the others light clients; load average ${loadavg()}`,
   );
 
   // 1. Go live → first bytes.
@@ -243,7 +250,7 @@ try {
   console.log(`machine load average at the end: ${loadavg()}`);
 } finally {
   await Promise.all(lightParticipants.map((participant) => participant.leave()));
-  await browser.close();
+  await browser?.close();
   await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
   await stopComposerServer(child);
   rmSync(folder, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  * and microphone on, and /janus with a publisher join and an offer — and publishes a clip that
  * ffmpeg loops without re-encoding (VP8 and silent Opus) through werift (WebRTC in Node).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { join } from 'node:path';
@@ -62,16 +62,35 @@ function connected(peer: RTCPeerConnection, name: string) {
   });
 }
 
+/** What a light participant sends: RTP of VP8 to `videoPort` and of Opus to `audioPort` on the loopback. */
+export type MediaSource = (videoPort: number, audioPort: number) => { stop(): void };
+
+/** The looped clip (makeParticipantClip), sent as it is, in real time. */
+export function loopClip(clip: string): MediaSource {
+  return (videoPort, audioPort) => {
+    const player = spawn(
+      'ffmpeg',
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip],
+        ...['-map', '0:v', '-c', 'copy', '-f', 'rtp', `rtp://127.0.0.1:${videoPort}?pkt_size=1200`],
+        ...['-map', '0:a', '-c', 'copy', '-f', 'rtp', `rtp://127.0.0.1:${audioPort}`],
+      ],
+      { stdio: 'ignore' },
+    );
+    return { stop: () => player.kill('SIGKILL') };
+  };
+}
+
 export class LightParticipant {
   private constructor(
     private readonly room: Socket,
     private readonly janus: LightJanusSocket,
     private readonly peer: RTCPeerConnection,
     private readonly ports: UdpSocket[],
-    private readonly player: ChildProcess,
+    private readonly media: { stop(): void },
   ) {}
 
-  static async join(info: ServerInfo, name: string, clip: string): Promise<LightParticipant> {
+  static async join(info: ServerInfo, name: string, source: MediaSource): Promise<LightParticipant> {
     const response = await fetch(`${info.url}/api/join-room.php`, {
       method: 'POST',
       body: new URLSearchParams({ meetId: info.slug, display_name: name, browser_id: randomUUID() }),
@@ -120,20 +139,11 @@ export class LightParticipant {
 
     const ports = [await rtpInto(video), await rtpInto(audio)];
     const [videoPort, audioPort] = ports.map((port) => port.address().port);
-    const player = spawn(
-      'ffmpeg',
-      [
-        ...['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip],
-        ...['-map', '0:v', '-c', 'copy', '-f', 'rtp', `rtp://127.0.0.1:${videoPort}?pkt_size=1200`],
-        ...['-map', '0:a', '-c', 'copy', '-f', 'rtp', `rtp://127.0.0.1:${audioPort}`],
-      ],
-      { stdio: 'ignore' },
-    );
-    return new LightParticipant(room, janus, peer, ports, player);
+    return new LightParticipant(room, janus, peer, ports, source(videoPort!, audioPort!));
   }
 
   async leave() {
-    this.player.kill('SIGKILL');
+    this.media.stop();
     for (const port of this.ports) port.close();
     this.room.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
     this.room.close();

@@ -14,6 +14,16 @@ export const SYNC_PERIOD_S = 2;
 export const SYNC_FLASH_MS = 100;
 /** Page source: whether this moment (Date.now()) is one of the flash's and the beep's. */
 export const IS_SYNC_MOMENT = `(now) => Math.floor(now / 1000) % ${SYNC_PERIOD_S} === 0 && now % 1000 < ${SYNC_FLASH_MS}`;
+/** Page source: the 24 bits painted at this moment, the low 20 for the time and 4 of checksum. */
+const CODE_AT = `(now) => {
+  const time = now % (1 << 20);
+  let sum = 0;
+  for (let shift = 0; shift < 20; shift += 4) sum += (time >> shift) & 0xf;
+  return time | ((sum & 0xf) << 20);
+}`;
+// The same source text compiled for the light clock (light-clock.ts), which paints in Node.
+export const isSyncMoment = new Function(`return ${IS_SYNC_MOMENT}`)() as (now: number) => boolean;
+export const codeAt = new Function(`return ${CODE_AT}`)() as (now: number) => number;
 
 /**
  * Runs in the clock participant's page (before its scripts): its camera becomes the painted clock.
@@ -27,11 +37,7 @@ export const CLOCK_CAMERA_SCRIPT = `(() => {
   canvas.width = size.width;
   canvas.height = size.height;
   const context = canvas.getContext('2d');
-  const sum = (value) => {
-    let total = 0;
-    for (let shift = 0; shift < 20; shift += 4) total += (value >> shift) & 0xf;
-    return total & 0xf;
-  };
+  const codeAt = ${CODE_AT};
   const isSyncMoment = ${IS_SYNC_MOMENT};
   const paint = () => {
     const now = Date.now();
@@ -40,8 +46,7 @@ export const CLOCK_CAMERA_SCRIPT = `(() => {
       context.fillRect(0, 0, size.width, size.height);
       return;
     }
-    const time = now % (1 << 20);
-    const code = time | (sum(time) << 20);
+    const code = codeAt(now);
     context.fillStyle = '#ff00ff';
     context.fillRect(0, 0, size.width, size.height);
     const cellWidth = cells.width / cells.columns;

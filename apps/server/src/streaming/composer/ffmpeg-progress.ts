@@ -5,8 +5,8 @@ import type { Readable } from 'node:stream';
  * MPEG-TS may add streams at any time, so ffmpeg probes its whole window before writing anything,
  * on a stream made in real time: 3 s held every destination's first bytes back by as much (a pipe
  * measured 6.3–7.9 s to first bytes with 3 s, 2.0–3.4 s with 0.5 s). A reader starts at a keyframe
- * with the tables (MediaFanOut), so its first packets carry both streams' parameters; 1 s keeps a
- * margin for an encode starting on a busy machine.
+ * with the tables (MediaFanOut), so its first packets carry both streams' parameters; each reader
+ * picks its window (`copyFromEncodeProbing`) by how much it can wait.
  */
 export const COPY_FROM_ENCODE = [
   ...['-hide_banner', '-loglevel', 'error'],
