@@ -10,10 +10,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { CANVAS, CELLS, codeAt, isSyncMoment } from './timestamp-code.js';
 
 const FPS = 30;
+/** The page's canvas at half its size (the reader finds the clock by its magenta and scales): a cheaper encode. */
+const SIZE = { width: CANVAS.width / 2, height: CANVAS.height / 2 };
+const SCALE = SIZE.width / CANVAS.width;
 const SAMPLE_RATE = 48_000;
 const TONE_HZ = 1000;
 const BYTES_PER_PIXEL = 3;
-const FRAME_BYTES = CANVAS.width * CANVAS.height * BYTES_PER_PIXEL;
+const FRAME_BYTES = SIZE.width * SIZE.height * BYTES_PER_PIXEL;
 /** A camera skips frames rather than queue them: more than this waiting in the pipe, the frame is not sent. */
 const MAX_QUEUED_FRAMES = 2;
 
@@ -34,14 +37,15 @@ function paint(frame: Buffer, background: Buffer, now: number) {
   }
   background.copy(frame);
   const code = codeAt(now);
-  const cellWidth = CELLS.width / CELLS.columns;
-  const cellHeight = CELLS.height / CELLS.rows;
-  const rowBytes = CANVAS.width * BYTES_PER_PIXEL;
+  const cellWidth = (CELLS.width / CELLS.columns) * SCALE;
+  const cellHeight = Math.round((CELLS.height / CELLS.rows) * SCALE);
+  const rowBytes = SIZE.width * BYTES_PER_PIXEL;
   for (let bit = 0; bit < CELLS.columns * CELLS.rows; bit++) {
     const value = (code >> bit) & 1 ? 255 : 0;
-    const left = Math.round(CELLS.left + (bit % CELLS.columns) * cellWidth) * BYTES_PER_PIXEL;
-    const right = Math.round(CELLS.left + ((bit % CELLS.columns) + 1) * cellWidth) * BYTES_PER_PIXEL;
-    const top = Math.round(CELLS.top + Math.floor(bit / CELLS.columns) * cellHeight);
+    const column = bit % CELLS.columns;
+    const left = Math.round(CELLS.left * SCALE + column * cellWidth) * BYTES_PER_PIXEL;
+    const right = Math.round(CELLS.left * SCALE + (column + 1) * cellWidth) * BYTES_PER_PIXEL;
+    const top = Math.round(CELLS.top * SCALE) + Math.floor(bit / CELLS.columns) * cellHeight;
     for (let y = top; y < top + cellHeight; y++) frame.fill(value, y * rowBytes + left, y * rowBytes + right);
   }
 }
@@ -74,9 +78,10 @@ export class LightClock {
       [
         // Stamped as they arrive: a frame the camera skipped leaves a gap, as in a browser.
         ...[...FFMPEG, '-use_wallclock_as_timestamps', '1'],
-        ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-video_size', `${CANVAS.width}x${CANVAS.height}`],
+        ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-video_size', `${SIZE.width}x${SIZE.height}`],
         ...['-framerate', String(FPS), '-i', 'pipe:0', '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p'],
-        ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-lag-in-frames', '0'],
+        // One thread: libvpx's worker threads spin while they wait, 0.2 core for a small picture.
+        ...['-c:v', 'libvpx', '-threads', '1', '-deadline', 'realtime', '-cpu-used', '16', '-lag-in-frames', '0'],
         ...['-b:v', '600k', '-g', String(FPS), '-error-resilient', '1'],
         ...['-f', 'rtp', `rtp://127.0.0.1:${videoPort}?pkt_size=1200`],
       ],
