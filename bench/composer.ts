@@ -242,7 +242,11 @@ try {
     );
     if (process.env.BENCH_KEEP)
       copyFileSync(join(recordings, recording), join(tmpdir(), 'composer-bench-recording.mp4'));
-    console.log(`in the recording, ${describeSync(soundMinusPicture(join(recordings, recording), SYNC_PERIOD_S))}`);
+    // The Node clock's stand-in microphone reads 130-150 ms later than a browser's (ADR 014).
+    const clockNote = IN_CHROMIUM > 0 ? '' : ' [clock from Node: take this figure with BENCH_IN_CHROMIUM=1]';
+    console.log(
+      `in the recording, ${describeSync(soundMinusPicture(join(recordings, recording), SYNC_PERIOD_S))}${clockNote}`,
+    );
   }
   console.log(
     `broadcast ${stopped.state}; recording ${stopped.recording ? `${Math.round(stopped.recording.duration)} s` : 'missing'}`,
