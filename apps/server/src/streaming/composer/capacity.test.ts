@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { maySpareLaunchBeside, pickQuality, QUALITIES } from './capacity.js';
 
-const [best, lighter] = QUALITIES;
+const [best, , lightest] = QUALITIES;
 
 describe('composer capacity', () => {
-  it('gives the first broadcast of a two-core machine 720p30, the second a lighter encode, refuses a third', () => {
+  it('gives the first broadcast of a two-core machine 720p30 and refuses a second', () => {
     expect(pickQuality([], 2)?.name).toBe('720p30');
-    expect(pickQuality([best!], 2)?.name).toBe('720p24');
-    expect(pickQuality([best!, lighter!], 2)).toBeUndefined();
+    expect(pickQuality([best!], 2)).toBeUndefined();
+  });
+
+  it('gives a four-core machine two at 720p30, a third at a lighter encode, and refuses a fourth', () => {
+    expect(pickQuality([best!], 4)?.name).toBe('720p30');
+    expect(pickQuality([best!, best!], 4)?.name).toBe('540p30');
+    expect(pickQuality([best!, best!, lightest!], 4)).toBeUndefined();
   });
 
   it('lets a larger machine run several at full quality', () => {

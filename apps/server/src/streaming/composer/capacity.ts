@@ -7,15 +7,19 @@ export interface Quality {
   height: number;
   fps: number;
   videoKbps: number;
-  /** Cores it takes, composer and encoder together (FIELD-NOTES: 0.67–0.94 at 720p30 with 4 tiles). */
+  /**
+   * Cores it takes, composer and encoder together, with four tiles: measured 1.20, 1.17 and 1.08 on
+   * a two-core machine (ADR 014, 2026-11-28). The layout's Chromium takes about half whatever the
+   * encode, so a lighter encode saves little.
+   */
   cores: number;
 }
 
 /** Best first: a busy machine gives new broadcasts a lighter encode before it refuses one. */
 export const QUALITIES: Quality[] = [
-  { name: '720p30', width: 1280, height: 720, fps: 30, videoKbps: 3000, cores: 0.8 },
-  { name: '720p24', width: 1280, height: 720, fps: 24, videoKbps: 2500, cores: 0.65 },
-  { name: '540p30', width: 960, height: 540, fps: 30, videoKbps: 2000, cores: 0.55 },
+  { name: '720p30', width: 1280, height: 720, fps: 30, videoKbps: 3000, cores: 1.2 },
+  { name: '720p24', width: 1280, height: 720, fps: 24, videoKbps: 2500, cores: 1.15 },
+  { name: '540p30', width: 960, height: 540, fps: 30, videoKbps: 2000, cores: 1.1 },
 ];
 
 /** Left to the web server, Janus and the meeting's own traffic on the same machine. */
