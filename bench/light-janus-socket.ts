@@ -3,8 +3,23 @@
  * to our proxy speaking janus-protocol as janus.js does — transactions, one session and one handle,
  * keepalives, and ICE candidates trickled both ways.
  */
-import type { RTCIceCandidate, RTCPeerConnection } from 'werift';
+import { RTCPeerConnection, type RTCIceCandidate, type RTCPeerConnectionConfig } from 'werift';
 import WebSocket from 'ws';
+
+/**
+ * A werift peer connection for talking to the local Janus: IPv4 host candidates, as Janus offers.
+ * werift's ICE falls back to a STUN server on the internet when given none: this one is a loopback
+ * port where nothing listens, so a bench never sends anything off the machine; its gathering (which
+ * ICE checks wait for) gives up on it after 0.1 s.
+ */
+export function loopbackPeer(codecs: RTCPeerConnectionConfig['codecs']) {
+  return new RTCPeerConnection({
+    codecs,
+    iceServers: [{ urls: 'stun:127.0.0.1:9' }],
+    iceStunGatherTimeout: 0.1,
+    iceUseIpv6: false,
+  });
+}
 
 const KEEPALIVE_MS = 25_000;
 const ANSWER_TIMEOUT_MS = 15_000;

@@ -5,8 +5,8 @@
  * janus.plugin.streaming, watch, the answer with start, trickled candidates both ways and
  * keepalives. It only counts the RTP packets it receives per kind.
  */
-import { RTCPeerConnection, useH264, useOPUS } from 'werift';
-import { LightJanusSocket } from '../light-janus-socket';
+import { useH264, useOPUS, type RTCPeerConnection } from 'werift';
+import { LightJanusSocket, loopbackPeer } from '../light-janus-socket';
 
 interface ViewerGrant {
   webrtc: { url: string; grant: string } | null;
@@ -30,15 +30,10 @@ export class LightViewer {
     });
     const view = ((await answer.json()) as { data: { data: ViewerGrant } }).data.data;
     if (!view.webrtc) throw new Error('the broadcast offers no WebRTC (not live?)');
-    // The encode's H.264 as the mountpoint offers it, its Opus; IPv4 host candidates as Janus offers.
-    // werift's ICE falls back to a STUN server on the internet when given none: this one is a loopback
-    // port where nothing listens, so the bench never sends anything off the machine; its gathering
-    // (which ICE checks wait for) gives up on it after 0.1 s.
-    const peer = new RTCPeerConnection({
-      codecs: { video: [useH264({ parameters: 'profile-level-id=42e01f;packetization-mode=1' })], audio: [useOPUS()] },
-      iceServers: [{ urls: 'stun:127.0.0.1:9' }],
-      iceStunGatherTimeout: 0.1,
-      iceUseIpv6: false,
+    // The encode's H.264 as the mountpoint offers it, and its Opus.
+    const peer = loopbackPeer({
+      video: [useH264({ parameters: 'profile-level-id=42e01f;packetization-mode=1' })],
+      audio: [useOPUS()],
     });
     const viewer = new LightViewer(peer);
     viewer.countPackets();

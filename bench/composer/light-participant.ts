@@ -18,8 +18,8 @@ import {
   type RoomClientMessage,
 } from '@meetcast/contracts';
 import { io, type Socket } from 'socket.io-client';
-import { MediaStreamTrack, RTCPeerConnection, useOPUS, useVP8 } from 'werift';
-import { LightJanusSocket } from '../light-janus-socket';
+import { MediaStreamTrack, useOPUS, useVP8, type RTCPeerConnection } from 'werift';
+import { LightJanusSocket, loopbackPeer } from '../light-janus-socket';
 import type { ServerInfo } from './bench-server';
 
 /**
@@ -62,8 +62,13 @@ function connected(peer: RTCPeerConnection, name: string) {
   });
 }
 
+/** Media being sent until it is stopped. */
+interface Sending {
+  stop(): void;
+}
+
 /** What a light participant sends: RTP of VP8 to `videoPort` and of Opus to `audioPort` on the loopback. */
-export type MediaSource = (videoPort: number, audioPort: number) => { stop(): void };
+export type MediaSource = (videoPort: number, audioPort: number) => Sending;
 
 /** The looped clip (makeParticipantClip), sent as it is, in real time. */
 export function loopClip(clip: string): MediaSource {
@@ -87,7 +92,7 @@ export class LightParticipant {
     private readonly janus: LightJanusSocket,
     private readonly peer: RTCPeerConnection,
     private readonly ports: UdpSocket[],
-    private readonly media: { stop(): void },
+    private readonly media: Sending,
   ) {}
 
   static async join(info: ServerInfo, name: string, source: MediaSource): Promise<LightParticipant> {
@@ -115,13 +120,7 @@ export class LightParticipant {
 
     const video = new MediaStreamTrack({ kind: 'video' });
     const audio = new MediaStreamTrack({ kind: 'audio' });
-    // No STUN server on the internet (werift's default): a loopback port where nothing listens.
-    const peer = new RTCPeerConnection({
-      codecs: { video: [useVP8()], audio: [useOPUS()] },
-      iceServers: [{ urls: 'stun:127.0.0.1:9' }],
-      iceStunGatherTimeout: 0.1,
-      iceUseIpv6: false,
-    });
+    const peer = loopbackPeer({ video: [useVP8()], audio: [useOPUS()] });
     peer.addTransceiver(video, { direction: 'sendonly' });
     peer.addTransceiver(audio, { direction: 'sendonly' });
     const url = `${info.url.replace(/^http/, 'ws')}${joined.media.path}?grant=${encodeURIComponent(joined.grant)}`;
