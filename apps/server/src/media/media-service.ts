@@ -19,7 +19,15 @@ export interface PlacedRoom {
 interface MeetingRef {
   id: number;
   name: string;
+  /**
+   * The placement as the caller read it moments ago (a meeting row of the same request), if it did:
+   * a room this process knows on that instance then costs no query at all.
+   */
+  janusServer?: string | null;
+  janusRoomId?: number | null;
 }
+
+type RoomCredentials = Pick<PlacedRoom, 'secret' | 'pin'>;
 
 /** Janus counts the display of every publisher as `participantId:kind` (see janus-proxy.ts). */
 export const feedDisplay = (participantId: string, kind: 'camera' | 'screen') => `${participantId}:${kind}`;
@@ -37,10 +45,12 @@ export class MediaService {
   /** Requests sent to Janus for rooms and broadcasts, keep-alives aside (the join bench prints them). */
   janusRequests = 0;
   /**
-   * Rooms seen on each instance since this process connected to it. A Janus that restarts drops the
-   * connection, and with it what we knew, so its rooms are checked (and re-created) again.
+   * Rooms seen on each instance since this process connected to it, with their credentials. A Janus
+   * that restarts drops the connection, and with it what we knew, so its rooms are checked (and
+   * re-created) again. A room's credentials never change: a released room's are deleted with its
+   * placement, and the next placement draws a new room number.
    */
-  private readonly knownRooms = new Map<string, Set<number>>();
+  private readonly knownRooms = new Map<string, Map<number, RoomCredentials>>();
 
   constructor(
     private readonly db: Database,
@@ -144,12 +154,12 @@ export class MediaService {
     client: JanusClient,
     meeting: MeetingRef,
     room: number,
-    creds: { secret: string; pin: string },
+    creds: RoomCredentials,
   ) {
-    const known = this.knownRooms.get(client.url) ?? new Set<number>();
+    const known = this.knownRooms.get(client.url) ?? new Map<number, RoomCredentials>();
     this.knownRooms.set(client.url, known);
     if (known.has(room) || (await client.exists(room))) {
-      known.add(room);
+      known.set(room, creds);
       return;
     }
     try {
@@ -163,14 +173,23 @@ export class MediaService {
     } catch (error) {
       if (!(error instanceof JanusError && error.code === VIDEOROOM_ROOM_EXISTS)) throw error;
     }
-    known.add(room);
+    known.set(room, creds);
+  }
+
+  /** The room the caller's fresh placement names, if this process knows it on a live connection. */
+  private rememberedRoom({ janusServer: server, janusRoomId: room }: MeetingRef): PlacedRoom | undefined {
+    const creds = server && room ? this.knownRooms.get(server)?.get(room) : undefined;
+    return server && room && creds ? { server, room, ...creds } : undefined;
   }
 
   /**
    * Makes sure the meeting has a Janus room (placing it when it has none) and returns it. A room this
-   * process already saw on its instance costs one query and no request to Janus.
+   * process already saw on its instance costs one query and no request to Janus, and no query either
+   * when the caller passes the placement it has just read (the room join's click path, issue 14).
    */
   async ensureRoom(meeting: MeetingRef): Promise<PlacedRoom> {
+    const remembered = this.rememberedRoom(meeting);
+    if (remembered) return remembered;
     const [current] = await this.db
       .select({
         server: meetings.janusServer,
@@ -227,7 +246,8 @@ export class MediaService {
    * sends the RTP, `iface` what the mountpoint's ports listen on.
    */
   async streamingFor(meeting: MeetingRef) {
-    const placed = await this.ensureRoom(meeting);
+    // A broadcast holds its meeting row for long: its placement is read again, not taken from it.
+    const placed = await this.ensureRoom({ id: meeting.id, name: meeting.name });
     const target = await this.target(placed.server);
     if (!target) throw new MediaUnavailableError(`janus at ${placed.server} is gone`);
     const isManaged = this.managed !== undefined;

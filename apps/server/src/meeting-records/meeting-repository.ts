@@ -11,6 +11,7 @@ import {
   ne,
   or,
   sql,
+  users,
   type Database,
   type MeetingRow,
 } from '@meetcast/db';
@@ -88,6 +89,17 @@ export class MeetingRepository {
   /** The meeting behind a /room/{slug} address. */
   async findBySlug(slug: string): Promise<MeetingRow | undefined> {
     const [row] = await this.db.select().from(meetings).where(eq(meetings.slug, slug)).limit(1);
+    return row;
+  }
+
+  /** The same, with its host's name (which the room shows), in one statement. */
+  async findBySlugWithHostName(slug: string): Promise<{ meeting: MeetingRow; hostName: string | null } | undefined> {
+    const [row] = await this.db
+      .select({ meeting: meetings, hostName: users.username })
+      .from(meetings)
+      .leftJoin(users, eq(users.id, meetings.hostId))
+      .where(eq(meetings.slug, slug))
+      .limit(1);
     return row;
   }
 

@@ -4,7 +4,6 @@ import type { AppContext } from '../context.js';
 import { conflict, gone, notFound } from '../http/app-error.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { MeetingRow } from './grants.js';
-import { findMeeting } from './room-service.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -18,13 +17,21 @@ export function isWaitingForHost(meeting: MeetingRow): boolean {
   return meeting.isSchedule === SCHEDULE_FLAG.instant && meeting.state === 'ended';
 }
 
-/** A meeting whose room page can be shown: open ones, and instant ones waiting for their host (404 / 410 else). */
-export async function requireReachableMeeting(context: AppContext, meetId: string): Promise<MeetingRow> {
-  const meeting = await findMeeting(context, meetId);
-  if (!meeting) throw notFound('room.not_found');
-  if (isWaitingForHost(meeting)) return meeting;
-  if (meeting.state === 'ended' || meeting.state === 'cancelled') throw gone('room.ended');
-  return meeting;
+/**
+ * A meeting whose room page can be shown: open ones, and instant ones waiting for their host (404 /
+ * 410 else), with the host's name the page shows.
+ */
+export async function requireReachableMeeting(
+  context: AppContext,
+  meetId: string,
+): Promise<{ meeting: MeetingRow; hostName: string | null }> {
+  const found = await new MeetingRepository(context.db).findBySlugWithHostName(meetId);
+  if (!found) throw notFound('room.not_found');
+  const { meeting } = found;
+  if (!isWaitingForHost(meeting) && (meeting.state === 'ended' || meeting.state === 'cancelled')) {
+    throw gone('room.ended');
+  }
+  return found;
 }
 
 /**
@@ -41,5 +48,5 @@ export async function reopenForOwner(
   if (user?.id !== meeting.hostId) throw conflict('room.waiting_for_host');
   const reopened = await new MeetingRepository(context.db).reopen(meeting.id);
   // The owner's other tab may have reopened it a moment ago: take the meeting as it is now.
-  return reopened ?? (await requireReachableMeeting(context, meeting.slug));
+  return reopened ?? (await requireReachableMeeting(context, meeting.slug)).meeting;
 }

@@ -35,11 +35,11 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
     input: GetRoomInputSchema,
     output: GetRoomOutputSchema,
     handler: async (body, request) => {
-      const meeting = await requireReachableMeeting(context, body.meetId);
+      const { meeting, hostName } = await requireReachableMeeting(context, body.meetId);
       const user = await optionalUser(context, request);
       const language = requestLanguage(request);
       return success(translate(language, 'room.found'), {
-        meeting: await roomMeeting(context, meeting, { user, language }),
+        meeting: await roomMeeting(context, meeting, { user, language }, hostName),
         is_host: user?.id === meeting.hostId,
       });
     },
@@ -54,9 +54,11 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
     handler: async (body, request) => {
       const reached = await requireReachableMeeting(context, body.meetId);
       await enforceLimits(context, [[ROOM_LIMITS.joinByAddress, request.ip]]);
-      if (body.password) await enforceLimits(context, [[ROOM_LIMITS.passwordByMeeting, `${reached.id}:${request.ip}`]]);
+      if (body.password) {
+        await enforceLimits(context, [[ROOM_LIMITS.passwordByMeeting, `${reached.meeting.id}:${request.ip}`]]);
+      }
       const user = await optionalUser(context, request);
-      const meeting = await reopenForOwner(context, reached, user);
+      const meeting = await reopenForOwner(context, reached.meeting, user);
       const { token, participant, placed } = await joinMeeting(context, {
         meeting,
         user,
@@ -87,7 +89,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
         display_name: participant.displayName,
         role: participant.role,
         state,
-        meeting: await roomMeeting(context, meeting, { user, language }),
+        meeting: await roomMeeting(context, meeting, { user, language }, reached.hostName),
         media: placed === undefined ? null : mediaAccess(context.config, placed.room),
       });
     },
