@@ -178,8 +178,9 @@ export class MediaService {
 
   /** The room the caller's fresh placement names, if this process knows it on a live connection. */
   private rememberedRoom({ janusServer: server, janusRoomId: room }: MeetingRef): PlacedRoom | undefined {
-    const creds = server && room ? this.knownRooms.get(server)?.get(room) : undefined;
-    return server && room && creds ? { server, room, ...creds } : undefined;
+    if (!server || !room) return undefined;
+    const creds = this.knownRooms.get(server)?.get(room);
+    return creds && { server, room, ...creds };
   }
 
   /**
