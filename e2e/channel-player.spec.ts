@@ -108,6 +108,7 @@ test.describe('channel player', () => {
           .poll(() => replay.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
           .toBeGreaterThan(seekedTo + 0.5);
       } finally {
+        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
         await viewerContext.close();
         await hlsContext.close();
         await leave(petra);

@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { apiPost } from './support/api';
 import { callAs, uniqueSlug } from './support/people';
 import { createMeeting, inCall, joinRoom, leave } from './support/room';
 
@@ -144,55 +145,60 @@ test.describe('streaming', () => {
       const host = await signUp({ username: 'Rita Recorder' });
       const meeting = await createMeeting(host);
       const rita = await joinRoom(browser, meeting.slug, { account: host });
-      await inCall(rita);
-      const guest = await joinRoom(browser, meeting.slug, { name: 'Gina Guest' });
-      await inCall(guest);
-      // Only hosts and co-hosts get the Live panel.
-      await expect(guest.page.getByRole('button', { name: 'Go live' })).toHaveCount(0);
+      try {
+        await inCall(rita);
+        const guest = await joinRoom(browser, meeting.slug, { name: 'Gina Guest' });
+        await inCall(guest);
+        // Only hosts and co-hosts get the Live panel.
+        await expect(guest.page.getByRole('button', { name: 'Go live' })).toHaveCount(0);
 
-      await rita.page.getByRole('button', { name: 'Go live' }).click();
-      const panel = rita.page.getByRole('region', { name: 'Live', exact: true });
-      await expect(panel.getByText('You have not connected YouTube, Twitch or an RTMP address yet.')).toBeVisible();
-      await expect(panel.getByRole('link', { name: /Set up streaming/ })).toHaveAttribute('target', '_blank');
-      await panel.getByRole('checkbox', { name: 'Record this broadcast' }).check();
-      await panel.getByRole('button', { name: 'Start recording' }).click();
-      await expect(panel.getByText('Recording only: nothing is streamed to a platform.')).toBeVisible();
+        await rita.page.getByRole('button', { name: 'Go live' }).click();
+        const panel = rita.page.getByRole('region', { name: 'Live', exact: true });
+        await expect(panel.getByText('You have not connected YouTube, Twitch or an RTMP address yet.')).toBeVisible();
+        await expect(panel.getByRole('link', { name: /Set up streaming/ })).toHaveAttribute('target', '_blank');
+        await panel.getByRole('checkbox', { name: 'Record this broadcast' }).check();
+        await panel.getByRole('button', { name: 'Start recording' }).click();
+        await expect(panel.getByText('Recording only: nothing is streamed to a platform.')).toBeVisible();
 
-      await expect(guest.page.getByRole('status', { name: 'This meeting is being broadcast live' })).toBeVisible({
-        timeout: 60_000,
-      });
-      await expect(rita.page.getByRole('status', { name: 'This meeting is being broadcast live' })).toBeVisible();
-      // Let a few seconds be recorded.
-      await rita.page.waitForTimeout(5000);
+        await expect(guest.page.getByRole('status', { name: 'This meeting is being broadcast live' })).toBeVisible({
+          timeout: 60_000,
+        });
+        await expect(rita.page.getByRole('status', { name: 'This meeting is being broadcast live' })).toBeVisible();
+        // Let a few seconds be recorded.
+        await rita.page.waitForTimeout(5000);
 
-      await panel.getByRole('button', { name: 'Stop broadcast' }).click();
-      await rita.page
-        .getByRole('dialog', { name: 'Stop the broadcast?' })
-        .getByRole('button', { name: 'Stop broadcast' })
-        .click();
-      await expect(panel.getByText('Ended', { exact: true })).toBeVisible({ timeout: 60_000 });
-      await expect(guest.page.getByRole('status', { name: 'This meeting is being broadcast live' })).toHaveCount(0, {
-        timeout: 15_000,
-      });
-      await expect(panel.getByRole('link', { name: /Watch the recording/ })).toBeVisible({ timeout: 120_000 });
-      await leave(guest);
+        await panel.getByRole('button', { name: 'Stop broadcast' }).click();
+        await rita.page
+          .getByRole('dialog', { name: 'Stop the broadcast?' })
+          .getByRole('button', { name: 'Stop broadcast' })
+          .click();
+        await expect(panel.getByText('Ended', { exact: true })).toBeVisible({ timeout: 60_000 });
+        await expect(guest.page.getByRole('status', { name: 'This meeting is being broadcast live' })).toHaveCount(0, {
+          timeout: 15_000,
+        });
+        await expect(panel.getByRole('link', { name: /Watch the recording/ })).toBeVisible({ timeout: 120_000 });
+        await leave(guest);
 
-      const page = rita.page;
-      // My Channel lists the account's recordings once there is a channel.
-      await callAs(host, 'create-channel.php', { name: 'Rita records', slug: uniqueSlug('rita') });
-      await page.goto('/my-channel');
-      await page.getByRole('button', { name: `Play the recording of ${meeting.name}` }).click();
-      const dialog = page.getByRole('dialog', { name: /Recording:/ });
-      const video = dialog.locator('video');
-      await expect(video).toHaveAttribute('controls', '');
-      const src = await video.getAttribute('src');
-      expect(src).toBeTruthy();
-      await expect(dialog.getByRole('link', { name: 'Download' })).toHaveAttribute('href', src ?? '');
-      // Seeking needs byte ranges: the player asks for them and the server answers 206.
-      const ranged = await page.request.get(src ?? '', { headers: { range: 'bytes=0-99' } });
-      expect(ranged.status()).toBe(206);
-      await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(2);
-      await leave(rita);
+        const page = rita.page;
+        // My Channel lists the account's recordings once there is a channel.
+        await callAs(host, 'create-channel.php', { name: 'Rita records', slug: uniqueSlug('rita') });
+        await page.goto('/my-channel');
+        await page.getByRole('button', { name: `Play the recording of ${meeting.name}` }).click();
+        const dialog = page.getByRole('dialog', { name: /Recording:/ });
+        const video = dialog.locator('video');
+        await expect(video).toHaveAttribute('controls', '');
+        const src = await video.getAttribute('src');
+        expect(src).toBeTruthy();
+        await expect(dialog.getByRole('link', { name: 'Download' })).toHaveAttribute('href', src ?? '');
+        // Seeking needs byte ranges: the player asks for them and the server answers 206.
+        const ranged = await page.request.get(src ?? '', { headers: { range: 'bytes=0-99' } });
+        expect(ranged.status()).toBe(206);
+        await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(2);
+        await leave(rita);
+      } finally {
+        // A failed step must not leave the composer busy for the next test (or this one's retry).
+        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+      }
     },
   );
 });

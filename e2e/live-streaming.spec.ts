@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
+import { apiPost } from './support/api';
 import { E2E_PORTS } from './support/ports';
 import { createMeeting, expectDecodingFrom, inCall, joinRoom, leave } from './support/room';
 import {
@@ -112,6 +113,8 @@ test.describe('live streaming', () => {
         expect(probe(file)).toMatchObject({ video: 'h264', width: 1280, height: 720, audio: 'aac' });
         expect(probeDuration(file)).toBeGreaterThan(liveSeconds - 2);
       } finally {
+        // A failed step must not leave the composer busy for the next test (or this one's retry).
+        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
         await leave(stella, gus);
         await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
       }

@@ -11,7 +11,10 @@ import type { Readable } from 'node:stream';
 export const COPY_FROM_ENCODE = [
   ...['-hide_banner', '-loglevel', 'error'],
   ...['-analyzeduration', '1000000', '-probesize', '5000000'],
-  ...['-f', 'mpegts', '-i', 'pipe:0', '-c', 'copy'],
+  ...['-f', 'mpegts', '-i', 'pipe:0'],
+  // Both streams by name: left to itself, ffmpeg drops a stream whose parameters its probe did not
+  // find (a picture with no size yet) and pushes sound alone; named, it fails and the reader retries.
+  ...['-map', '0:v:0', '-map', '0:a:0', '-c', 'copy'],
 ];
 
 /** The same arguments probing `seconds` instead (see COPY_FROM_ENCODE). */

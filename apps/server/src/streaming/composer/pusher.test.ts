@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../media/managed-janus.js';
 import { RtmpReceiver } from '../../../test/streaming/rtmp-receiver.js';
 import { ProcessLedger, waitFor } from './child-processes.js';
+import { copyFromEncodeProbing } from './ffmpeg-progress.js';
 import { MediaFanOut } from './media-fan-out.js';
 import { Pusher, type PusherState } from './pusher.js';
 
@@ -125,4 +126,60 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
       ledger.killAll();
     }
   }, 60_000);
+
+  it('never pushes sound alone when its probe saw no picture: it fails, and the next attempt probes longer', () => {
+    // An encode whose first pictures come a second after its sound (a busy machine's first seconds).
+    const lateVideo = join(folder, 'late-video.ts');
+    const made = spawnSync('ffmpeg', [
+      ...[
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-itsoffset',
+        '1',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x180:rate=30',
+      ],
+      ...['-f', 'lavfi', '-i', 'sine', '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac'],
+      ...['-f', 'mpegts', lateVideo],
+    ]);
+    expect(made.status).toBe(0);
+    const pushed = join(folder, 'first-attempt.flv');
+    const firstAttempt = spawnSync('sh', [
+      '-c',
+      `cat "$0" | ffmpeg "$@"`,
+      lateVideo,
+      ...copyFromEncodeProbing(0.3),
+      '-y',
+      '-f',
+      'flv',
+      pushed,
+    ]);
+    expect(firstAttempt.status).not.toBe(0);
+    expect(firstAttempt.stderr.toString()).toMatch(/dimensions not set/);
+    const retry = spawnSync('sh', [
+      '-c',
+      `cat "$0" | ffmpeg "$@"`,
+      lateVideo,
+      ...copyFromEncodeProbing(3),
+      '-y',
+      '-f',
+      'flv',
+      pushed,
+    ]);
+    expect(retry.status).toBe(0);
+    const streams = spawnSync('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_type',
+      '-of',
+      'csv=p=0',
+      pushed,
+    ]);
+    expect(streams.stdout.toString().split('\n').filter(Boolean).sort()).toEqual(['audio', 'video']);
+  });
 });
