@@ -127,6 +127,11 @@ export default defineConfig({
     sourcemap: false,
     // bench/bundle-size.ts reads the manifest to know which chunks each page loads.
     manifest: true,
+    rolldownOptions: {
+      // A live broadcast's page runs the early watch from its own script tag, before the app's entry
+      // has even been evaluated (apps/server/src/channels/og-page.ts): it must depend on no part of it.
+      input: { index: 'index.html', 'early-watch': 'src/features/channels/player/early-watch.ts' },
+    },
     // Pages are split per route (lazy imports in src/app/routes.ts); nothing here should be forced together.
     chunkSizeWarningLimit: 600,
   },

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BroadcastViewer } from '@meetcast/contracts';
+import { WATCH_STARTED_BY_PROXY_PARAM, type BroadcastViewer } from '@meetcast/contracts';
 import { eq, liveBroadcasts } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessLedger } from '../src/streaming/composer/child-processes.js';
@@ -187,6 +187,20 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
       expect(sdp).toMatch(/H264\/90000/);
       expect(sdp).toMatch(/opus\/48000/);
       viewer.socket.close();
+
+      // `start=1`: the proxy opens the session, attaches and asks to watch by itself; the page's
+      // first message is its answer, to the session and handle the offer's event names.
+      const started = await JanusBrowser.open(`${watchUrl(live.webrtc!.grant)}&${WATCH_STARTED_BY_PROXY_PARAM}=1`);
+      await expect
+        .poll(() => started.messages.find((m) => (m.jsep as { type?: string } | undefined)?.type === 'offer'))
+        .toBeTruthy();
+      const event = started.messages.find((m) => (m.jsep as { type?: string } | undefined)?.type === 'offer')!;
+      expect((event.jsep as { sdp: string }).sdp).toMatch(/H264\/90000/);
+      expect(typeof event.session_id).toBe('number');
+      expect(typeof event.sender).toBe('number');
+      // Still one session per connection: the page cannot open a second one.
+      expect((await started.request({ janus: 'create' })).janus).toBe('error');
+      started.socket.close();
 
       // A Janus that restarts has lost the mountpoint: the feed creates it again (Janus picks new
       // ports, so the RTP goes to those), and a new viewer is offered the broadcast again.

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { earlyWatchFiles, injectOpenGraph } from './og-page.js';
+import { earlyWatchAssets, injectOpenGraph } from './og-page.js';
 
 const PAGE = '<html><head><title>Meetcast</title><script src="/app.js"></script></head><body></body></html>';
 
@@ -17,26 +17,35 @@ describe('injectOpenGraph', () => {
   });
 });
 
-describe('earlyWatchFiles', () => {
-  it('lists the early watch and the chunks it imports, not the entry, from Vite’s manifest', () => {
+describe('earlyWatchAssets', () => {
+  it('runs the early watch ahead of the app’s entry and preloads what it imports, from Vite’s manifest', () => {
     const dist = mkdtempSync(join(tmpdir(), 'meetcast-manifest-'));
-    expect(earlyWatchFiles(dist)).toEqual([]);
+    expect(earlyWatchAssets(dist)).toBeUndefined();
     mkdirSync(join(dist, '.vite'));
     writeFileSync(
       join(dist, '.vite', 'manifest.json'),
       JSON.stringify({
         'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_shared-B.js'] },
-        '_early-watch-C.js': {
+        'src/features/channels/player/early-watch.ts': {
           file: 'assets/early-watch-C.js',
           name: 'early-watch',
-          imports: ['_shared-B.js', 'index.html', '_handoff-D.js'],
+          isEntry: true,
+          imports: ['_shared-B.js', '_handoff-D.js'],
         },
         '_shared-B.js': { file: 'assets/shared-B.js', imports: ['_handoff-D.js'] },
         '_handoff-D.js': { file: 'assets/handoff-D.js' },
       }),
     );
-    expect(earlyWatchFiles(dist)).toEqual(['/assets/early-watch-C.js', '/assets/shared-B.js', '/assets/handoff-D.js']);
-    const html = injectOpenGraph(PAGE, undefined, undefined, earlyWatchFiles(dist));
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/early-watch-C.js" />');
+    const assets = earlyWatchAssets(dist);
+    expect(assets).toEqual({
+      script: '/assets/early-watch-C.js',
+      imports: ['/assets/shared-B.js', '/assets/handoff-D.js'],
+    });
+    const page = PAGE.replace('<script src="/app.js">', '<script type="module" crossorigin src="/assets/index-A.js">');
+    const html = injectOpenGraph(page, undefined, undefined, assets);
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/handoff-D.js" />');
+    const early = html.indexOf('<script type="module" crossorigin src="/assets/early-watch-C.js"></script>');
+    expect(early).toBeGreaterThan(0);
+    expect(early).toBeLessThan(html.indexOf('src="/assets/index-A.js"'));
   });
 });

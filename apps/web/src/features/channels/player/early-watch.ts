@@ -30,11 +30,12 @@ const early = new Handoff<number, EarlyWatch>(
 );
 
 /**
- * On a live broadcast's page, starts watching before React has rendered anything: the page's
- * scripts, its route's chunk and its first render then run beside the connection instead of
- * before it (issue 13: the first frame within a second). The player takes the watch over.
+ * On a live broadcast's page, starts watching before the app's entry has been evaluated: the
+ * server's HTML runs this module from a script tag of its own, ahead of the entry's (og-page.ts),
+ * so the app's scripts, its route's chunk and its first render run beside the connection instead
+ * of before it (issue 13: the first frame within a second). The player takes the watch over.
  */
-export function startEarlyWatch() {
+function startEarlyWatch() {
   const viewer = readPageData(PAGE_DATA.broadcastViewer, pageSlug(), BroadcastViewerSchema);
   const access = viewer?.webrtc;
   if (!viewer || !access || viewer.state !== 'live' || viewer.broadcast_id === null) return;
@@ -59,3 +60,6 @@ export function takeEarlyWatch(
   taken?.lost.listen(onLost);
   return taken?.watch;
 }
+
+// Once per page load: a module is evaluated once, whether the page's HTML or the player imported it.
+startEarlyWatch();

@@ -1,4 +1,4 @@
-import type { BroadcastViewer } from '@meetcast/contracts';
+import { WATCH_STARTED_BY_PROXY_PARAM, type BroadcastViewer } from '@meetcast/contracts';
 import { z } from 'zod';
 
 /** No picture within this time: WebRTC is taken as blocked (UDP filtered) and HLS is used instead. */
@@ -9,6 +9,10 @@ const JanusReplySchema = z
   .object({
     janus: z.string(),
     transaction: z.string().optional(),
+    session_id: z.number().optional(),
+    /** The handle an event comes from. */
+    sender: z.number().optional(),
+    plugindata: z.object({ data: z.object({ error: z.string().optional() }).loose() }).optional(),
     data: z.object({ id: z.number() }).optional(),
     jsep: z.object({ type: z.enum(['offer', 'answer']), sdp: z.string() }).optional(),
     candidate: z
@@ -26,9 +30,10 @@ export interface WebRtcWatch {
 }
 
 /**
- * Watches a broadcast's Janus Streaming mountpoint through our viewer proxy (ADR 011): session,
- * Streaming handle, `watch` (the server fills in which mountpoint and its pin), the answer with
- * `start`. Resolves once the first video track arrives; rejects when that does not happen in time.
+ * Watches a broadcast's Janus Streaming mountpoint through our viewer proxy (ADR 011). The proxy
+ * opens the session, attaches the Streaming handle and asks to `watch` by itself (`start=1`), so
+ * nothing here waits on this page's scripts until the offer: the page answers it with `start`.
+ * Resolves once the first video track arrives; rejects when that does not happen in time.
  */
 export function watchOverWebRtc(
   access: NonNullable<BroadcastViewer['webrtc']>,
@@ -36,7 +41,8 @@ export function watchOverWebRtc(
   onLost: () => void,
 ): Promise<WebRtcWatch> {
   const origin = window.location.origin.replace(/^http/, 'ws');
-  const socket = new WebSocket(`${origin}${access.url}?grant=${encodeURIComponent(access.grant)}`, 'janus-protocol');
+  const query = `grant=${encodeURIComponent(access.grant)}&${WATCH_STARTED_BY_PROXY_PARAM}=1`;
+  const socket = new WebSocket(`${origin}${access.url}?${query}`, 'janus-protocol');
   const peer = new RTCPeerConnection({ iceServers: access.ice_servers });
   const stream = new MediaStream();
   const waiting = new Map<string, (reply: JanusReply) => void>();
@@ -86,7 +92,18 @@ export function watchOverWebRtc(
       if (!isClosed) onLost();
       return;
     }
-    if (message.janus === 'ack' || !message.transaction) return;
+    if (message.janus === 'ack') return;
+    if (handleId === undefined) {
+      // Until the offer, everything comes from the watch the proxy started: the offer, or its refusal.
+      const { jsep, session_id: session, sender } = message;
+      if (jsep?.type === 'offer' && session !== undefined && sender !== undefined) {
+        answerOffer(session, sender, jsep);
+      } else if (message.janus === 'error' || message.plugindata?.data.error) {
+        fail(new Error(message.error?.reason ?? message.plugindata?.data.error ?? 'watch_refused'));
+      }
+      return;
+    }
+    if (!message.transaction) return;
     const resolve = waiting.get(message.transaction);
     waiting.delete(message.transaction);
     resolve?.(message);
@@ -109,12 +126,31 @@ export function watchOverWebRtc(
     if (peer.connectionState === 'failed' && !isClosed) onLost();
   });
 
+  let fail: (error: unknown) => void = () => undefined;
+  const answerOffer = (session: number, handle: number, offer: RTCSessionDescriptionInit) => {
+    sessionId = session;
+    handleId = handle;
+    keepAlive = setInterval(() => send({ janus: 'keepalive', session_id: session }), KEEPALIVE_MS);
+    void (async () => {
+      await peer.setRemoteDescription(offer);
+      const answer = await peer.createAnswer();
+      await peer.setLocalDescription(answer);
+      await ask({
+        janus: 'message',
+        session_id: session,
+        handle_id: handle,
+        body: { request: 'start' },
+        jsep: { type: 'answer', sdp: answer.sdp },
+      });
+    })().catch(fail);
+  };
+
   const connected = new Promise<WebRtcWatch>((resolve, reject) => {
     const timer = setTimeout(() => {
       close();
       reject(new Error('webrtc_timeout'));
     }, CONNECT_TIMEOUT_MS);
-    const fail = (error: unknown) => {
+    fail = (error: unknown) => {
       clearTimeout(timer);
       close();
       reject(error instanceof Error ? error : new Error(String(error)));
@@ -124,30 +160,6 @@ export function watchOverWebRtc(
       if (event.track.kind !== 'video') return;
       clearTimeout(timer);
       resolve({ peer, close });
-    });
-    socket.addEventListener('open', () => {
-      void (async () => {
-        sessionId = (await ask({ janus: 'create' })).data?.id;
-        keepAlive = setInterval(() => send({ janus: 'keepalive', session_id: sessionId }), KEEPALIVE_MS);
-        handleId = (await ask({ janus: 'attach', session_id: sessionId, plugin: 'janus.plugin.streaming' })).data?.id;
-        const offer = await ask({
-          janus: 'message',
-          session_id: sessionId,
-          handle_id: handleId,
-          body: { request: 'watch' },
-        });
-        if (!offer.jsep) throw new Error('no_offer');
-        await peer.setRemoteDescription(offer.jsep);
-        const answer = await peer.createAnswer();
-        await peer.setLocalDescription(answer);
-        await ask({
-          janus: 'message',
-          session_id: sessionId,
-          handle_id: handleId,
-          body: { request: 'start' },
-          jsep: { type: 'answer', sdp: answer.sdp },
-        });
-      })().catch(fail);
     });
   });
   return connected;
