@@ -36,6 +36,8 @@ const JOIN_KEY = /^[A-Za-z0-9_-]{20,100}$/;
 /** How long an admission this process just answered waits for its connection's join, and how many wait. */
 const JUST_ADMITTED_MS = 60_000;
 const MAX_JUST_ADMITTED = 5000;
+/** join-room.php waits this long at most for Janus to answer the click's early join (it takes ~1 ms). */
+const JOIN_ANSWER_WAIT_MS = 150;
 
 export const JANUS_PROXY_PATH = '/janus';
 
@@ -58,7 +60,8 @@ interface Bridge {
   targetUrl: string;
   /** A pre-join connection's key: the join-room.php call that names it admits it at once (ADR 016). */
   joinKey: string | undefined;
-  admitByKey(admitted: Admitted): void;
+  /** Resolves once the join the click sent early has gone up and Janus' answer on to the browser. */
+  admitByKey(admitted: Admitted): Promise<void>;
   close(code: number, reason: string): void;
 }
 
@@ -136,7 +139,10 @@ export class JanusProxy {
       named.address === link?.address &&
       named.targetUrl === target.url
     ) {
-      named.admitByKey({ ...answered, target });
+      // The answer to the click's join reaches the page before join-room.php's does: the page's
+      // work on the HTTP answer (rendering the call) then no longer delays reading it (ADR 016).
+      const joined = named.admitByKey({ ...answered, target });
+      await Promise.race([joined, new Promise((resolve) => setTimeout(resolve, JOIN_ANSWER_WAIT_MS))]);
       return;
     }
     const now = Date.now();
@@ -246,17 +252,22 @@ export class JanusProxy {
       ...where,
       participantId: admitted?.participantId,
       targetUrl: target.url,
-      admitByKey: (found) => {
-        turn = turn
-          .then(async () => {
-            if (admitted || !this.bridges.has(bridge)) return;
-            becomeAdmitted(found);
-            const parked = parkedJoin;
-            parkedJoin = undefined;
-            if (parked) await receive(parked);
-          })
-          .catch(onFailure);
-      },
+      admitByKey: (found) =>
+        new Promise<void>((joinAnswered) => {
+          turn = turn
+            .then(async () => {
+              if (admitted || !this.bridges.has(bridge)) return joinAnswered();
+              becomeAdmitted(found);
+              const parked = parkedJoin;
+              parkedJoin = undefined;
+              if (parked) await receive(parked, joinAnswered);
+              else joinAnswered();
+            })
+            .catch((error: unknown) => {
+              joinAnswered();
+              onFailure(error);
+            });
+        }),
       close: (code, reason) => {
         clearTimeout(unadmittedTimer);
         if (browser.readyState === WebSocket.OPEN) browser.close(code, reason);
@@ -287,7 +298,8 @@ export class JanusProxy {
       return true;
     };
 
-    const receive = async (text: string) => {
+    /** `onJoinAnswered`: told once Janus' answer to this publisher join has been passed on (or it went nowhere). */
+    const receive = async (text: string, onJoinAnswered = () => undefined as void) => {
       const join = isPrepared ? publisherJoinOf(text) : undefined;
       if (!admitted) {
         if (join?.grant === undefined) {
@@ -323,10 +335,13 @@ export class JanusProxy {
         // given the new feed its id, any other feed under the same name is the one left behind.
         const display = `${current.participantId}:${result.publishes}`;
         relay.expectAnswer(String(result.message.transaction), (answer) => {
+          onJoinAnswered();
           if (answer.videoroom === 'joined' && typeof answer.id === 'number') {
             void this.media.kickFeed(current.placed, display, answer.id);
           }
         });
+      } else {
+        onJoinAnswered();
       }
       relay.forward(result, MAX_SESSIONS_PER_CONNECTION);
     };

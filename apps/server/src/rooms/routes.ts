@@ -66,6 +66,9 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
         password: body.password,
         browserId: body.browser_id,
       });
+      const language = requestLanguage(request);
+      // Read before the early join is admitted: once Janus has answered that, our answer goes at once.
+      const roomView = await roomMeeting(context, meeting, { user, language }, reached.hostName);
       if (placed) {
         // The page names the connection it prepared on the pre-join screen: it is admitted now (ADR 016).
         const key = request.headers[JOIN_KEY_HEADER];
@@ -81,7 +84,6 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
           link,
         );
       }
-      const language = requestLanguage(request);
       const state = participant.state === 'lobby' ? 'lobby' : 'admitted';
       return success(translate(language, state === 'lobby' ? 'room.waiting_in_lobby' : 'room.joined'), {
         grant: token,
@@ -89,7 +91,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
         display_name: participant.displayName,
         role: participant.role,
         state,
-        meeting: await roomMeeting(context, meeting, { user, language }, reached.hostName),
+        meeting: roomView,
         media: placed === undefined ? null : mediaAccess(context.config, placed.room),
       });
     },
