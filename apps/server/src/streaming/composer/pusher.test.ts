@@ -147,29 +147,23 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
       ...['-f', 'mpegts', lateVideo],
     ]);
     expect(made.status).toBe(0);
-    const pushed = join(folder, 'first-attempt.flv');
-    const firstAttempt = spawnSync('sh', [
-      '-c',
-      `cat "$0" | ffmpeg "$@"`,
-      lateVideo,
-      ...copyFromEncodeProbing(0.3),
-      '-y',
-      '-f',
-      'flv',
-      pushed,
-    ]);
+    const pushed = join(folder, 'pushed.flv');
+    /** The encode's bytes through a pusher's reading of them, probing `seconds`, into an FLV file. */
+    const push = (seconds: number) =>
+      spawnSync('sh', [
+        '-c',
+        `cat "$0" | ffmpeg "$@"`,
+        lateVideo,
+        ...copyFromEncodeProbing(seconds),
+        '-y',
+        '-f',
+        'flv',
+        pushed,
+      ]);
+    const firstAttempt = push(0.3);
     expect(firstAttempt.status).not.toBe(0);
     expect(firstAttempt.stderr.toString()).toMatch(/dimensions not set/);
-    const retry = spawnSync('sh', [
-      '-c',
-      `cat "$0" | ffmpeg "$@"`,
-      lateVideo,
-      ...copyFromEncodeProbing(3),
-      '-y',
-      '-f',
-      'flv',
-      pushed,
-    ]);
+    const retry = push(3);
     expect(retry.status).toBe(0);
     const streams = spawnSync('ffprobe', [
       '-v',
