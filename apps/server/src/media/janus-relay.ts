@@ -3,7 +3,8 @@ import WebSocket from 'ws';
 import { z } from 'zod';
 import { janusError, type FilterResult } from './janus-filter.js';
 
-const CreatedSessionSchema = z.object({
+/** Janus' success answer naming what it created: a session (`create`) or a handle (`attach`). */
+const CreatedSchema = z.object({
   janus: z.literal('success'),
   transaction: z.string(),
   data: z.object({ id: z.number() }),
@@ -34,6 +35,8 @@ export interface JanusRelay {
   forward(result: FilterResult, maxSessions: number): void;
   /** A plugin request going up: `onAnswer` gets the plugin's data of its final answer (once). */
   expectAnswer(transaction: string, onAnswer: (data: Record<string, unknown>) => void): void;
+  /** A `create` or `attach` going up: `onCreated` gets the new session's or handle's id (once). */
+  expectCreated(transaction: string, onCreated: (id: number) => void): void;
 }
 
 /**
@@ -52,6 +55,7 @@ export function relayJanusSocket(
   const sessions = new Set<number>();
   const pending = new Set<string>();
   const answers = new Map<string, (data: Record<string, unknown>) => void>();
+  const creations = new Map<string, (id: number) => void>();
   upstream.on('open', () => {
     for (const text of queue.splice(0)) upstream.send(text);
   });
@@ -59,17 +63,23 @@ export function relayJanusSocket(
     const text = String(raw);
     // Pass it on first: what we read of it below must not delay the browser.
     if (browser.readyState === WebSocket.OPEN) browser.send(text);
-    if (pending.size === 0 && answers.size === 0) return;
+    if (pending.size === 0 && answers.size === 0 && creations.size === 0) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       return; // Janus only sends JSON; anything else was passed on untouched.
     }
-    const created = CreatedSessionSchema.safeParse(parsed);
-    if (created.success && pending.delete(created.data.transaction)) {
-      sessions.add(created.data.data.id);
-      onSession?.(created.data.data.id);
+    const created = CreatedSchema.safeParse(parsed);
+    if (created.success) {
+      const { transaction, data } = created.data;
+      if (pending.delete(transaction)) {
+        sessions.add(data.id);
+        onSession?.(data.id);
+      }
+      const onCreated = creations.get(transaction);
+      creations.delete(transaction);
+      onCreated?.(data.id);
       return;
     }
     const answered = PluginAnswerSchema.safeParse(parsed);
@@ -101,6 +111,9 @@ export function relayJanusSocket(
     },
     expectAnswer(transaction, onAnswer) {
       answers.set(transaction, onAnswer);
+    },
+    expectCreated(transaction, onCreated) {
+      creations.set(transaction, onCreated);
     },
   };
 }

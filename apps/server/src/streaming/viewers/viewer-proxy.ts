@@ -112,23 +112,9 @@ function forwardViewerMessage(relay: JanusRelay, room: MountpointAccess, text: s
  * session and handle from the offer's event, and answers with `start`. A refusal reaches it too.
  */
 function startWatch(relay: JanusRelay, room: MountpointAccess) {
-  const ids = new Map<string, (id: number) => void>();
-  relay.upstream.on('message', (raw) => {
-    if (ids.size === 0) return;
-    let reply: { janus?: unknown; transaction?: unknown; data?: { id?: unknown } };
-    try {
-      reply = JSON.parse(String(raw)) as typeof reply;
-    } catch {
-      return;
-    }
-    const next = typeof reply.transaction === 'string' ? ids.get(reply.transaction) : undefined;
-    if (!next || reply.janus !== 'success' || typeof reply.data?.id !== 'number') return;
-    ids.delete(reply.transaction as string);
-    next(reply.data.id);
-  });
   const say = (message: Record<string, unknown>) => forwardViewerMessage(relay, room, JSON.stringify(message));
-  ids.set('proxy-create', (session) => {
-    ids.set('proxy-attach', (handle) =>
+  relay.expectCreated('proxy-create', (session) => {
+    relay.expectCreated('proxy-attach', (handle) =>
       say({
         janus: 'message',
         transaction: 'proxy-watch',

@@ -13,7 +13,6 @@ const JanusReplySchema = z
     /** The handle an event comes from. */
     sender: z.number().optional(),
     plugindata: z.object({ data: z.object({ error: z.string().optional() }).loose() }).optional(),
-    data: z.object({ id: z.number() }).optional(),
     jsep: z.object({ type: z.enum(['offer', 'answer']), sdp: z.string() }).optional(),
     candidate: z
       .object({ candidate: z.string().optional(), sdpMid: z.string().optional(), sdpMLineIndex: z.number().optional() })
