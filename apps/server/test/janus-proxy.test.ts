@@ -1,6 +1,9 @@
 import { eq, meetings } from '@meetcast/db';
+import { MediaStreamTrack, useVP8 } from 'werift';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LightJanusSocket, loopbackPeer } from '../../../bench/light-janus-socket.js';
 import { JanusClient } from '../src/media/janus-client.js';
+import { subscriberJoinFor } from '../src/media/janus-filter.js';
 import { JanusBrowser } from './janus-browser.js';
 import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
@@ -328,6 +331,92 @@ describe('the /janus media proxy and the managed Janus', () => {
     admin.close();
     browser.socket.close();
     hostClient.close();
+  });
+
+  it('subscribes the handle a publisher join names to the others’ feeds as soon as Janus answers the join', async () => {
+    const { meeting, hostGrant, hostClient } = await hostedMeeting();
+    // The host publishes for real (werift, in Node): Janus lists only feeds whose media is up.
+    const peer = loopbackPeer({ video: [useVP8()] });
+    peer.addTransceiver(new MediaStreamTrack({ kind: 'video' }), { direction: 'sendonly' });
+    const hostMedia = await LightJanusSocket.open(wsUrl(hostGrant), peer, 'janus.plugin.videoroom');
+    const hostJoin = await hostMedia.message({ request: 'join', ptype: 'publisher', display: 'camera' });
+    const hostFeed = hostJoin.plugindata!.data.id as number;
+    await peer.setLocalDescription(await peer.createOffer());
+    const configured = await hostMedia.message(
+      { request: 'configure', video: true },
+      { type: 'offer', sdp: peer.localDescription!.sdp },
+    );
+    await peer.setRemoteDescription(configured.jsep!);
+
+    const guest = (await join({ meetId: meeting.slug, display_name: 'Watcher' })).body.data!;
+    const browser = await JanusBrowser.open(wsUrl(guest.grant));
+    const session = ((await browser.request({ janus: 'create' })).data as { id: number }).id;
+    const attach = async () =>
+      (
+        (await browser.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' })).data as {
+          id: number;
+        }
+      ).id;
+    const [publisher, subscriber] = [await attach(), await attach()];
+    const joinNaming = async (subscriberHandle: number) => {
+      const joined = await browser.request(
+        {
+          janus: 'message',
+          session_id: session,
+          handle_id: publisher,
+          body: { request: 'join', ptype: 'publisher', display: 'camera', subscriber_handle: subscriberHandle },
+        },
+        (m) => m.janus === 'event',
+      );
+      return (joined.plugindata as { data: { publishers?: { id: number }[] } }).data.publishers ?? [];
+    };
+    await vi.waitFor(async () => expect(peer.connectionState).toBe('connected'), { timeout: 10_000 });
+    // Janus lists the host's feed once its media is up: the guest joins then.
+    await vi.waitFor(
+      async () => {
+        const admin = new JanusClient(server.built.context.media.managed!.url!, {
+          apiSecret: server.built.context.media.managed!.apiSecret,
+        });
+        await admin.connect();
+        const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meeting.id));
+        const feeds = await admin.listParticipants(placed!.janusRoomId!);
+        admin.close();
+        expect(feeds.find((feed) => feed.id === hostFeed)?.publisher).toBe(true);
+      },
+      { timeout: 10_000 },
+    );
+    expect((await joinNaming(subscriber)).map((feed) => feed.id)).toEqual([hostFeed]);
+
+    // The page asked nothing of its subscriber handle, and Janus offers it the host's feed.
+    await vi.waitFor(() => {
+      const offer = browser.messages.find((m) => m.sender === subscriber && m.jsep);
+      expect((offer?.jsep as { type: string } | undefined)?.type).toBe('offer');
+      const streams = (offer!.plugindata as { data: { streams: { feed_id?: number }[] } }).data.streams;
+      expect(streams.map((stream) => stream.feed_id).filter(Boolean)).toEqual([hostFeed]);
+    });
+    hostMedia.close();
+    await peer.close();
+    browser.socket.close();
+    hostClient.close();
+  });
+
+  it('asks for the others’ feeds only, and nothing when nobody else publishes', () => {
+    const join = { sessionId: 1, handleId: 2, transaction: 'abc' };
+    const publishers = [
+      { id: 10, display: 'me:camera' },
+      { id: 11, display: 'other:camera' },
+      { id: 12, display: 'other:screen' },
+      { id: 13, display: 'not ours' },
+    ];
+    const text = subscriberJoinFor(join, publishers, 'me');
+    expect(JSON.parse(text!)).toMatchObject({
+      janus: 'message',
+      session_id: 1,
+      handle_id: 2,
+      body: { request: 'join', ptype: 'subscriber', streams: [{ feed: 11 }, { feed: 12 }], use_msid: true },
+    });
+    expect(subscriberJoinFor(join, [{ id: 10, display: 'me:camera' }], 'me')).toBeUndefined();
+    expect(subscriberJoinFor(join, 'garbage', 'me')).toBeUndefined();
   });
 
   it('bounds the pre-join connections one address may hold', async () => {

@@ -18,6 +18,15 @@ export const JANUS_PATH = '/janus';
  */
 export const JOIN_KEY_HEADER = 'x-meetcast-join-key';
 
+/** What a participant publishes: each is one Janus feed, named `participantId:kind` by the proxy. */
+export type FeedKind = 'camera' | 'screen';
+export const feedDisplay = (participantId: string, kind: FeedKind) => `${participantId}:${kind}`;
+/** Whose feed a Janus display names, and of what kind; nothing for a name the proxy did not give. */
+export function parseFeedDisplay(display: string | undefined): { participantId: string; kind: FeedKind } | undefined {
+  const match = /^(.+):(camera|screen)$/.exec(display ?? '');
+  return match ? { participantId: match[1]!, kind: match[2] as FeedKind } : undefined;
+}
+
 /** `composer`: the broadcast composer's hidden seat (it only ever sees itself with this role). */
 export const PARTICIPANT_ROLES = ['host', 'cohost', 'participant', 'composer'] as const;
 export const ParticipantRoleSchema = z.enum(PARTICIPANT_ROLES);

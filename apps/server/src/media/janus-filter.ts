@@ -1,3 +1,4 @@
+import { feedDisplay, parseFeedDisplay, type FeedKind } from '@meetcast/contracts';
 import { z } from 'zod';
 
 /**
@@ -38,6 +39,11 @@ const JoinPublisher = z.object({
   ptype: z.literal('publisher'),
   /** The kind of feed this handle publishes; becomes `participantId:kind` in Janus. */
   display: z.enum(['camera', 'screen']).default('camera'),
+  /**
+   * The page's subscriber handle in the same session: once Janus answers `joined`, the proxy subscribes
+   * it to the feeds already there, as the page would on reading that answer (ADR 016).
+   */
+  subscriber_handle: z.number().int().positive().optional(),
   room: z.unknown().optional(),
   pin: z.unknown().optional(),
 });
@@ -115,7 +121,7 @@ export interface FilterContext {
 }
 
 export type FilterResult =
-  | { kind: 'forward'; message: Record<string, unknown>; publishes?: 'camera' | 'screen' }
+  | { kind: 'forward'; message: Record<string, unknown>; publishes?: FeedKind; subscribeWith?: number }
   | { kind: 'reject'; transaction: string | undefined; reason: string };
 
 type Refusal = Extract<FilterResult, { kind: 'reject' }>;
@@ -166,9 +172,14 @@ export function filterClientMessage(text: string, context: FilterContext): Filte
         ptype: 'publisher',
         room: context.room,
         pin: context.pin,
-        display: `${context.participantId}:${publisher.data.display}`,
+        display: feedDisplay(context.participantId, publisher.data.display),
       };
-      return { kind: 'forward', message: { ...message, body, ...secret }, publishes: publisher.data.display };
+      return {
+        kind: 'forward',
+        message: { ...message, body, ...secret },
+        publishes: publisher.data.display,
+        subscribeWith: publisher.data.subscriber_handle,
+      };
     }
     const subscriber = JoinSubscriber.safeParse(message.body);
     if (!subscriber.success) return rejectWith(raw, 'invalid_join');
@@ -237,4 +248,30 @@ export function janusAck(join: PublisherJoin) {
 /** A Janus-shaped error so that janus.js reports the refusal to its caller. */
 export function janusError(transaction: string | undefined, reason: string) {
   return JSON.stringify({ janus: 'error', transaction, error: { code: 403, reason } });
+}
+
+const JoinedPublishersSchema = z.array(z.object({ id: SessionId, display: z.string().optional() })).catch([]);
+
+/**
+ * The subscriber join a publisher join asked for with `subscriber_handle`, from Janus' `joined`
+ * answer: every feed it lists but the joiner's own, the request the page would send on reading it.
+ * Nothing when nobody else publishes. It is filtered like any message of the page.
+ */
+export function subscriberJoinFor(
+  join: { sessionId: number; handleId: number; transaction: string },
+  publishers: unknown,
+  participantId: string,
+): string | undefined {
+  const feeds = JoinedPublishersSchema.parse(publishers).filter((publisher) => {
+    const owner = parseFeedDisplay(publisher.display);
+    return owner !== undefined && owner.participantId !== participantId;
+  });
+  if (feeds.length === 0) return undefined;
+  return JSON.stringify({
+    janus: 'message',
+    session_id: join.sessionId,
+    handle_id: join.handleId,
+    transaction: `${join.transaction}:subscribe`.slice(-64),
+    body: { request: 'join', ptype: 'subscriber', streams: feeds.map(({ id }) => ({ feed: id })), use_msid: true },
+  });
 }

@@ -2,9 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
+import { feedDisplay } from '@meetcast/contracts';
 import type { AppContext } from '../context.js';
 import { clientAddress } from '../http/client-address.js';
-import { filterBeforeAdmission, filterClientMessage, janusAck, janusError, publisherJoinOf } from './janus-filter.js';
+import {
+  filterBeforeAdmission,
+  filterClientMessage,
+  janusAck,
+  janusError,
+  publisherJoinOf,
+  subscriberJoinFor,
+} from './janus-filter.js';
 import type { JanusTarget, MediaService, PlacedRoom } from './media-service.js';
 import { refuseUpgrade, relayJanusSocket } from './janus-relay.js';
 
@@ -321,24 +329,35 @@ export class JanusProxy {
         joinedHandle ??= join.handleId;
       }
       const current = admitted!;
-      const claimable = new Set([...relay.sessions, ...(ownSessions() ?? [])]);
-      const result = filterClientMessage(text, {
+      const filterContext = {
         participantId: current.participantId,
         room: current.placed.room,
         pin: current.placed.pin,
         apiSecret: target.apiSecret,
-        sessions: claimable,
-      });
+        sessions: new Set([...relay.sessions, ...(ownSessions() ?? [])]),
+      };
+      const result = filterClientMessage(text, filterContext);
       if (result.kind === 'forward' && result.publishes) {
-        // A participant coming back replaces the feed it left behind instead of doubling it. The
-        // join goes up at once (asking Janus first cost every join a round trip); once Janus has
-        // given the new feed its id, any other feed under the same name is the one left behind.
-        const display = `${current.participantId}:${result.publishes}`;
-        relay.expectAnswer(String(result.message.transaction), (answer) => {
-          onJoinAnswered();
+        const { session_id: sessionId, transaction } = result.message as { session_id: number; transaction: string };
+        const { publishes, subscribeWith } = result;
+        relay.expectAnswer(transaction, (answer) => {
           if (answer.videoroom === 'joined' && typeof answer.id === 'number') {
-            void this.media.kickFeed(current.placed, display, answer.id);
+            // The others' pictures are what the joiner waits for: their subscription goes up now,
+            // not after our answer has crossed to the page and its request has come back (ADR 016).
+            const subscribe =
+              subscribeWith &&
+              subscriberJoinFor(
+                { sessionId, handleId: subscribeWith, transaction },
+                answer.publishers,
+                current.participantId,
+              );
+            if (subscribe) relay.forward(filterClientMessage(subscribe, filterContext), MAX_SESSIONS_PER_CONNECTION);
+            // A participant coming back replaces the feed it left behind instead of doubling it. The
+            // join went up at once (asking Janus first cost every join a round trip); now that Janus
+            // has given the new feed its id, any other feed under the same name is the one left behind.
+            void this.media.kickFeed(current.placed, feedDisplay(current.participantId, publishes), answer.id);
           }
+          onJoinAnswered();
         });
       } else {
         onJoinAnswered();

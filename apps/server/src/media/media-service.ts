@@ -29,8 +29,6 @@ interface MeetingRef {
 
 type RoomCredentials = Pick<PlacedRoom, 'secret' | 'pin'>;
 
-/** Janus counts the display of every publisher as `participantId:kind` (see janus-proxy.ts). */
-export const feedDisplay = (participantId: string, kind: 'camera' | 'screen') => `${participantId}:${kind}`;
 const MAX_PUBLISHERS = 100;
 
 /**

@@ -98,6 +98,8 @@ export function attachVideoRoom(session: JanusSession, callbacks: HandleCallback
 export interface RoutedHandle {
   route(callbacks: (handle: PluginHandle) => HandleCallbacks): Promise<PluginHandle>;
   send(message: { request: string; [field: string]: unknown }): Promise<void>;
+  /** Janus' id of the handle, once attached. */
+  id(): number | undefined;
 }
 
 export function attachRoutedVideoRoom(session: JanusSession): RoutedHandle {
@@ -111,8 +113,13 @@ export function attachRoutedVideoRoom(session: JanusSession): RoutedHandle {
     webrtcState: (isConnected) => target?.webrtcState?.(isConnected),
     slowLink: (uplink, lost, mid) => target?.slowLink?.(uplink, lost, mid),
   });
-  attached.catch(() => undefined);
+  let id: number | undefined;
+  attached.then(
+    (handle) => (id = Number(handle.getId())),
+    () => undefined,
+  );
   return {
+    id: () => id,
     route: async (callbacks) => {
       const handle = await attached;
       const routed = callbacks(handle);

@@ -1,6 +1,7 @@
 /** The vocabulary of room media: feeds, statuses, what Janus tells about streams, and inbound figures. */
+import type { FeedKind } from '@meetcast/contracts';
 import type { FeedHealth } from './media-watchdog';
-export type FeedKind = 'camera' | 'screen';
+export type { FeedKind } from '@meetcast/contracts';
 export type MediaStatus = 'connecting' | 'connected' | 'reconnecting' | 'failed';
 export type Quality = 'good' | 'fair' | 'poor';
 
@@ -43,11 +44,6 @@ const isDebug = () => {
 export const debug = (...args: unknown[]) => {
   if (isDebug()) console.debug('[room-media]', ...args);
 };
-
-export function parseDisplay(display: string | undefined): { participantId: string; kind: FeedKind } | undefined {
-  const match = /^(.+):(camera|screen)$/.exec(display ?? '');
-  return match ? { participantId: match[1]!, kind: match[2] as FeedKind } : undefined;
-}
 
 export interface InboundVideo {
   feedId: number;

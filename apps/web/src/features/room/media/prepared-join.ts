@@ -69,8 +69,14 @@ function randomKey() {
 export function sendEarlyJoin(meetId: string): string | undefined {
   const pending = held.peek(meetId);
   const prepared = pending && opened.get(pending);
-  if (!prepared?.session.isConnected()) return undefined;
-  void prepared.publisher.send({ request: 'join', ptype: 'publisher', display: 'camera' }).catch(() => undefined);
+  // The proxy subscribes the other handle as soon as Janus answers: the others' pictures, which the
+  // person waits for, no longer wait for that answer's way to the page and back. The call's own
+  // join names the same handle, whichever of the two the proxy passes on.
+  const subscriberHandle = prepared?.subscriber.id();
+  if (!prepared?.session.isConnected() || subscriberHandle === undefined) return undefined;
+  void prepared.publisher
+    .send({ request: 'join', ptype: 'publisher', display: 'camera', subscriber_handle: subscriberHandle })
+    .catch(() => undefined);
   return prepared.key;
 }
 

@@ -1,3 +1,4 @@
+import { parseFeedDisplay } from '@meetcast/contracts';
 import {
   attachVideoRoom,
   cameraTrackOptions,
@@ -11,14 +12,12 @@ import {
   type JanusSession,
   type Jsep,
   type PluginHandle,
-  type RoutedHandle,
 } from './janus-api';
 import { ConnectionRecovery } from './connection-recovery';
 import { claimPreparedJoin, type PreparedJoin } from './prepared-join';
 import { MediaWatchdog, type RepairStep } from './media-watchdog';
 import {
   debug,
-  parseDisplay,
   type FeedKind,
   LatestUntilHeard,
   type InboundVideo,
@@ -52,6 +51,8 @@ export class RoomMedia {
   /** Participants whose camera is on, by the room's word, and since when. */
   private expectedVideo = new Map<string, number>();
   private joinedAt: number | undefined;
+  /** The camera's join named our subscriber handle: the proxy subscribes it on `joined` (ADR 016). */
+  private isSubscribedOnJoin = false;
   private cameraPublishedAt: number | undefined;
   /** The camera handle joined before any local track was ready: it publishes when one arrives. */
   private waitingForTracks: PluginHandle | undefined;
@@ -140,11 +141,17 @@ export class RoomMedia {
     // Both handles attach at once: the first subscription then only joins (one round trip less).
     if (prepared) this.subscriptions.adopt(prepared.subscriber);
     else this.subscriptions.prepare();
-    await this.joinAsPublisher(generation, prepared?.publisher);
+    await this.joinAsPublisher(generation, prepared);
   }
 
-  /** A prepared handle's join carries the grant that admits its connection (ADR 016). */
-  private async joinAsPublisher(generation: number, prepared?: RoutedHandle) {
+  /**
+   * A prepared handle's join carries the grant that admits its connection, and names the subscriber
+   * handle the proxy subscribes to the feeds already there (ADR 016; the click's early join did too).
+   */
+  private async joinAsPublisher(generation: number, preparedJoin?: PreparedJoin) {
+    const prepared = preparedJoin?.publisher;
+    const subscriberHandle = preparedJoin?.subscriber.id();
+    this.isSubscribedOnJoin = subscriberHandle !== undefined;
     this.publisher = prepared
       ? await prepared.route((handle) => {
           // Set before the answer to the click's join, held until now, reaches the callbacks.
@@ -157,7 +164,7 @@ export class RoomMedia {
         request: 'join',
         ptype: 'publisher',
         display: 'camera',
-        ...(prepared && { grant: this.options.grant }),
+        ...(prepared && { grant: this.options.grant, subscriber_handle: subscriberHandle }),
       },
       error: prepared ? () => this.recovery.rejoinNow() : undefined,
     });
@@ -210,7 +217,8 @@ export class RoomMedia {
         this.joinedAt = Date.now();
         // Subscribing first, and offering our camera once that is answered: the others' pictures are
         // what the person who joins waits for, and two offers at once slow both on a busy machine.
-        this.addPublishers((message.publishers as Publisher[] | undefined) ?? []);
+        this.addPublishers((message.publishers as Publisher[] | undefined) ?? [], this.isSubscribedOnJoin);
+        this.isSubscribedOnJoin = false;
         if (this.subscriptions?.isEmpty) this.markFirstPicture();
         void this.subscriptions?.settled(PUBLISH_AFTER_SUBSCRIBING_MS).then(() => {
           if (handle === this.publisher) return this.publishCamera(handle);
@@ -289,16 +297,16 @@ export class RoomMedia {
     this.screenShare = undefined;
   }
 
-  private addPublishers(list: Publisher[]) {
+  private addPublishers(list: Publisher[], isJoinedByProxy = false) {
     const fresh: number[] = [];
     for (const publisher of list) {
-      const owner = parseDisplay(publisher.display);
+      const owner = parseFeedDisplay(publisher.display);
       if (!owner) continue;
       this.publishers.set(publisher.id, owner);
       if (owner.participantId === this.options.participantId) continue;
       if (!this.subscriptions?.has(publisher.id)) fresh.push(publisher.id);
     }
-    if (fresh.length) this.subscriptions?.subscribe(fresh);
+    if (fresh.length) this.subscriptions?.subscribe(fresh, isJoinedByProxy);
   }
 
   private removePublisher(feedId: number) {

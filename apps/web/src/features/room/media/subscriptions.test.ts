@@ -127,3 +127,50 @@ describe('Subscriptions.watched', () => {
     expect(subscriptions.has(10)).toBe(false);
   });
 });
+
+describe('Subscriptions of a join the proxy subscribed (ADR 016)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  const requests = (sent: Record<string, unknown>[]) => sent.map((m) => m.request);
+
+  it('sends no join of its own, answers the offer, and goes on from there', async () => {
+    const { subscriptions, sent, offer, watched } = setup();
+    subscriptions.prepare();
+    await advance(0);
+    subscriptions.subscribe([7], true);
+    await advance(0);
+    expect(requests(sent)).toEqual([]);
+    offer([{ mid: '1', type: 'video', feed_id: 7 }]);
+    await advance(0);
+    expect(requests(sent)).toEqual(['start']);
+    expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt: Date.now() }]);
+    subscriptions.subscribe([8]);
+    await advance(0);
+    expect(requests(sent)).toEqual(['start', 'subscribe']);
+  });
+
+  it('takes an offer that came before the publisher’s `joined` as the answer to that join', async () => {
+    const { subscriptions, sent, offer } = setup();
+    subscriptions.prepare();
+    await advance(0);
+    offer([{ mid: '1', type: 'video', feed_id: 7 }]);
+    await advance(0);
+    subscriptions.subscribe([7], true);
+    subscriptions.subscribe([8]);
+    // Not held back by a negotiation waiting for an offer that has come already.
+    await advance(0);
+    expect(requests(sent)).toEqual(['start', 'subscribe']);
+  });
+
+  it('joins by itself when Janus refused the proxy’s join before', async () => {
+    const { subscriptions, sent, refuse } = setup();
+    subscriptions.prepare();
+    await advance(0);
+    refuse(8);
+    subscriptions.subscribe([7, 8], true);
+    await advance(0);
+    expect(sent.map((m) => [m.request, (m.streams as { feed: number }[]).map((r) => r.feed)])).toEqual([
+      ['join', [7, 8]],
+    ]);
+  });
+});

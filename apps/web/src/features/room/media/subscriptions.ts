@@ -1,3 +1,4 @@
+import { parseFeedDisplay } from '@meetcast/contracts';
 import {
   answer,
   attachVideoRoom,
@@ -13,7 +14,6 @@ import type { WatchedFeed } from './media-watchdog';
 import {
   debug,
   inboundVideoStats,
-  parseDisplay,
   type FeedKind,
   type InboundVideo,
   type RemoteFeed,
@@ -59,6 +59,11 @@ export class Subscriptions {
   private isJoinRefused = false;
   private resolveNegotiation: (() => void) | undefined;
   private isOpen = true;
+  /**
+   * What Janus said to the handle before we asked anything: the answer to the join the proxy sent
+   * for us (ADR 016) can reach the handle before the publisher's `joined` that makes us wait for it.
+   */
+  private unasked: 'offer' | 'refusal' | undefined;
 
   constructor(private readonly context: SubscriptionsContext) {}
 
@@ -70,7 +75,8 @@ export class Subscriptions {
     return this.subscribed.size === 0;
   }
 
-  subscribe(feedIds: number[]) {
+  /** `isJoinedByProxy`: the proxy already sent this handle's join for these feeds (ADR 016). */
+  subscribe(feedIds: number[], isJoinedByProxy = false) {
     for (const id of feedIds) this.subscribed.add(id);
     this.negotiate(async (handle) => {
       // A feed forgotten meanwhile (it left) is not asked for: Janus would refuse the whole request.
@@ -82,6 +88,13 @@ export class Subscriptions {
       if (handle && !this.isJoinRefused) return handle.send({ message: { request: 'subscribe', streams } });
       this.isJoinRefused = false;
       this.handle = handle ?? (await (this.prepared ?? this.attach()));
+      const unasked = this.unasked;
+      this.unasked = undefined;
+      if (isJoinedByProxy && unasked !== 'refusal') {
+        // Its offer is on its way, or has been answered already.
+        if (unasked === 'offer') this.resolveNegotiation?.();
+        return;
+      }
       this.handle.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: true } });
     });
   }
@@ -253,6 +266,7 @@ export class Subscriptions {
         if (feedId !== undefined && !this.startedAt.has(feedId)) this.startedAt.set(feedId, now);
       }
       this.asking = undefined;
+      if (!this.handle) this.unasked = 'offer';
       this.resolveNegotiation?.();
     } else if (message.error_code) {
       this.onRefused(Number(message.error_code), String(message.error ?? ''));
@@ -267,6 +281,7 @@ export class Subscriptions {
    */
   private onRefused(code: number, reason: string) {
     const asked = this.asking;
+    if (!asked && !this.handle) this.unasked = 'refusal';
     this.asking = undefined;
     if (asked?.isJoin) this.isJoinRefused = true;
     this.resolveNegotiation?.();
@@ -282,7 +297,7 @@ export class Subscriptions {
     const info = this.streams.get(mid);
     const feedId = info?.feed_id;
     if (feedId === undefined) return;
-    const owner = this.context.ownerOf(feedId) ?? parseDisplay(info?.feed_display);
+    const owner = this.context.ownerOf(feedId) ?? parseFeedDisplay(info?.feed_display);
     if (!owner) return;
     updateFeedTracks(this.context.feeds, { feedId, ...owner }, track, on);
     this.context.onFeedsChanged();
