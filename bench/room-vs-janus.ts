@@ -4,8 +4,9 @@
 // both timed from the click on "Join" to the first decoded frame of a participant already there.
 // Same Janus (the one our server manages), a room created with the same settings, same Chromium and
 // flags, the same in-page probe for both (join-probe.js). Budget: our median / bare median ≤ 1.0.
-// Prints median, p95, min, max per world, the ratio, where each join spends its time (median ms after
-// the click of each step), and the load average at start and end; one unmeasured join per world first.
+// Prints median, p95, min, max per world (also apart by which world joined just before), the ratio,
+// where each join spends its time (median ms after the click of each step), and the load average at
+// start and end; one unmeasured join per world first. Each joiner's tab closes with its unload handlers.
 // Needs the built web app (npm run build) and Debian's Chromium.
 //   node --import tsx bench/room-vs-janus.ts [--joins=N] [--simulcast]
 // `--simulcast` makes the bare page publish three layers, as our client does (default: one, janus.js's default);
@@ -47,6 +48,8 @@ interface Join {
   world: World;
   ms: number;
   marks: Record<string, number>;
+  /** The world of the join just before this one: Janus may still be tidying up after it. */
+  after?: World;
 }
 
 async function startServer(): Promise<{ child: ChildProcess; info: ServerInfo }> {
@@ -132,6 +135,9 @@ async function joinOnce(browser: Browser, info: ServerInfo, pageUrl: string, wor
     await page.waitForFunction(() => true);
     await page.getByRole('button', { name: world === 'our room' ? 'Join meeting' : 'Join', exact: true }).click();
     const probe = await readProbe(page);
+    // The tab closes as a person closes it: its unload handlers run (janus.js destroys its session
+    // there), instead of the connection just dropping and its session lingering in Janus.
+    await page.close({ runBeforeUnload: true });
     return { world, ms: probe.firstFrameMs ?? Number.POSITIVE_INFINITY, marks: probe.marks } satisfies Join;
   } finally {
     await context.close();
@@ -158,6 +164,14 @@ function printWorld(world: World, joins: Join[]) {
   console.log(
     `  ${world.padEnd(10)}: median ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, ` +
       `min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))}  (each: ${times.map((t) => ms(t).replace(' ms', '')).join(' ')})`,
+  );
+  // Each world's join right after its own previous one can be slower (Janus still tidying up after
+  // it): the medians apart show whether one world's figure carries more of that than the other's.
+  const after = (previous: World) => joins.filter((j) => j.world === world && j.after === previous).map((j) => j.ms);
+  const [own, other] = [after(world), after(world === 'our room' ? 'bare Janus' : 'our room')];
+  console.log(
+    `${''.padEnd(14)}right after a join of its own world: median ${ms(percentile(own, 50))} (${own.length}); ` +
+      `after the other world's: median ${ms(percentile(other, 50))} (${other.length})`,
   );
 }
 
@@ -225,7 +239,10 @@ try {
   for (let i = 0; i < JOINS; i++) {
     // Each round starts with the other world, so that neither always follows the same one.
     const order: World[] = i % 2 === 0 ? ['our room', 'bare Janus'] : ['bare Janus', 'our room'];
-    for (const world of order) joins.push(await joinOnce(browser, info, page.url, world, `Guest ${i + 1}`));
+    for (const world of order) {
+      const after = joins.at(-1)?.world ?? warmUp.at(-1)!.world;
+      joins.push({ ...(await joinOnce(browser, info, page.url, world, `Guest ${i + 1}`)), after });
+    }
   }
   await Promise.all(present.map((context) => context.close()));
 
