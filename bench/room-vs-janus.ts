@@ -253,13 +253,16 @@ try {
   );
   printWorld('bare Janus', joins);
   printWorld('our room', joins);
-  const median = (world: World) =>
+  const median = (world: World, after?: World) =>
     percentile(
-      joins.filter((j) => j.world === world).map((j) => j.ms),
+      joins.filter((j) => j.world === world && (after === undefined || j.after === after)).map((j) => j.ms),
       50,
     );
   const ratio = median('our room') / median('bare Janus');
   console.log(`  ratio our room / bare Janus (medians): ${ratio.toFixed(2)}× (budget ≤ 1.0×)`);
+  // What a strictly alternating bench (ours, bare, ours, bare…) would see: each join after the other world's.
+  const crossed = median('our room', 'bare Janus') / median('bare Janus', 'our room');
+  console.log(`  the same over the joins that followed the other world's: ${crossed.toFixed(2)}×`);
   console.log("where the time goes, phase by phase (each phase's own median, so they need not add up exactly):");
   printPhases(joins);
   console.log('and step by step (median ms after the click when each step first happened):');
