@@ -1,7 +1,7 @@
 import { eq, meetings } from '@meetcast/db';
 import { MediaStreamTrack, useVP8 } from 'werift';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LightJanusSocket, loopbackPeer } from '../../../bench/light-janus-socket.js';
+import { LightJanusSocket, loopbackPeer } from './light-janus-socket.js';
 import { JanusClient } from '../src/media/janus-client.js';
 import { subscriberJoinFor } from '../src/media/janus-filter.js';
 import { JanusBrowser } from './janus-browser.js';

@@ -1,7 +1,7 @@
 /**
- * The Janus side of the benches' light WebRTC clients (werift in Node, no browser): one WebSocket
- * to our proxy speaking janus-protocol as janus.js does — transactions, one session and one handle,
- * keepalives, and ICE candidates trickled both ways.
+ * The Janus side of light WebRTC clients (werift in Node, no browser), for the server's tests and the
+ * benches: one WebSocket to our proxy speaking janus-protocol as janus.js does — transactions, one
+ * session and one handle, keepalives, and ICE candidates trickled both ways.
  */
 import { RTCPeerConnection, type RTCIceCandidate, type RTCPeerConnectionConfig } from 'werift';
 import WebSocket from 'ws';
