@@ -1,4 +1,5 @@
-import type { FeedKind, RemoteFeed, StreamInfo } from './media-types';
+import { parseFeedDisplay } from '@meetcast/contracts';
+import type { FeedKind, Publisher, RemoteFeed, StreamInfo } from './media-types';
 
 /**
  * A remote track came or went: keep one MediaStream per feed with at most one track of each kind.
@@ -32,6 +33,26 @@ export function updateFeedTracks(
 /** The subscription mids that carry a feed's video (one per simulcast subscription). */
 export function videoMidsOf(streams: Map<string, StreamInfo>, feedId: number): string[] {
   return [...streams.values()].filter((s) => s.feed_id === feedId && s.type === 'video').map((s) => s.mid);
+}
+
+/**
+ * Notes whose feed each publisher Janus listed is (its display, which the proxy set), and answers the
+ * feeds of others that `isSubscribed` does not have yet: those to subscribe to.
+ */
+export function recordPublishers(
+  owners: Map<number, { participantId: string; kind: FeedKind }>,
+  list: Publisher[],
+  self: string,
+  isSubscribed: (feedId: number) => boolean,
+): number[] {
+  const fresh: number[] = [];
+  for (const publisher of list) {
+    const owner = parseFeedDisplay(publisher.display);
+    if (!owner) continue;
+    owners.set(publisher.id, owner);
+    if (owner.participantId !== self && !isSubscribed(publisher.id)) fresh.push(publisher.id);
+  }
+  return fresh;
 }
 
 /** Participants whose camera is on (`expected`, since when) but who have no camera feed among `publishers`. */

@@ -1,4 +1,3 @@
-import { parseFeedDisplay } from '@meetcast/contracts';
 import {
   attachVideoRoom,
   cameraTrackOptions,
@@ -26,7 +25,7 @@ import {
   type RemoteFeed,
   type RoomMediaListener,
 } from './media-types';
-import { missingCameraFeeds } from './remote-feeds';
+import { missingCameraFeeds, recordPublishers } from './remote-feeds';
 import { ScreenShare } from './screen-share';
 import { Subscriptions } from './subscriptions';
 
@@ -298,14 +297,8 @@ export class RoomMedia {
   }
 
   private addPublishers(list: Publisher[], isJoinedByProxy = false) {
-    const fresh: number[] = [];
-    for (const publisher of list) {
-      const owner = parseFeedDisplay(publisher.display);
-      if (!owner) continue;
-      this.publishers.set(publisher.id, owner);
-      if (owner.participantId === this.options.participantId) continue;
-      if (!this.subscriptions?.has(publisher.id)) fresh.push(publisher.id);
-    }
+    const isSubscribed = (feedId: number) => Boolean(this.subscriptions?.has(feedId));
+    const fresh = recordPublishers(this.publishers, list, this.options.participantId, isSubscribed);
     if (fresh.length) this.subscriptions?.subscribe(fresh, isJoinedByProxy);
   }
 
