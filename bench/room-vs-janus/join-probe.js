@@ -63,6 +63,20 @@
     return nativeSetRemote.call(this, description, ...rest);
   };
 
+  // The subscriber's answer, step by step: the browser's own work between the offer and `start`.
+  for (const [method, step] of [
+    ['createAnswer', 'answer created'],
+    ['setLocalDescription', 'local description set'],
+  ]) {
+    const native = RTCPeerConnection.prototype[method];
+    RTCPeerConnection.prototype[method] = async function (...args) {
+      const isAnswering = this.remoteDescription?.type === 'offer';
+      const result = await native.apply(this, args);
+      if (isAnswering) mark(`subscriber pc: ${step}`);
+      return result;
+    };
+  }
+
   const nativeGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
   navigator.mediaDevices.getUserMedia = async (constraints) => {
     mark('getUserMedia asked');

@@ -113,6 +113,41 @@ describe('the /janus proxy before the click', () => {
     hostClient.close();
   });
 
+  it('holds the answer of a join-room.php call that named its key until the click’s join, sent after it, is answered', async () => {
+    const { meeting, hostClient } = await proxy.hostedMeeting();
+    const key = 'late'.repeat(5) + Date.now().toString(36);
+    const browser = await JanusBrowser.open(
+      `${proxy.server.baseUrl.replace('http', 'ws')}/janus?meeting=${meeting.slug}&key=${key}`,
+    );
+    const session = ((await browser.request({ janus: 'create' })).data as { id: number }).id;
+    const handle = await browser.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' });
+
+    // The call reaches the server first; its answer waits for the join the page sent right behind it.
+    let isAnswered = false;
+    const answer = proxy
+      .join({ meetId: meeting.slug, display_name: 'Late' }, { 'x-meetcast-join-key': key })
+      .finally(() => (isAnswered = true));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(isAnswered).toBe(false);
+    browser.socket.send(
+      JSON.stringify({
+        janus: 'message',
+        session_id: session,
+        handle_id: (handle.data as { id: number }).id,
+        transaction: 'late',
+        body: { request: 'join', ptype: 'publisher', display: 'camera' },
+      }),
+    );
+    const guest = (await answer).body.data!;
+    // Janus' answer to that join was passed on before join-room.php's.
+    const joined = browser.messages.find((m) => m.transaction === 'late' && m.janus === 'event');
+    expect((joined?.plugindata as { data: { videoroom: string } } | undefined)?.data.videoroom).toBe('joined');
+    const feeds = await proxy.roomFeeds(meeting.id);
+    expect(feeds.filter((f) => f.display === `${guest.participant_id}:camera`)).toHaveLength(1);
+    browser.socket.close();
+    hostClient.close();
+  });
+
   it('subscribes the handle a publisher join names to the others’ feeds as soon as Janus answers the join', async () => {
     const { meeting, hostGrant, hostClient } = await proxy.hostedMeeting();
     // The host publishes for real (werift, in Node): Janus lists only feeds whose media is up.
@@ -182,9 +217,10 @@ describe('the /janus proxy before the click', () => {
       { id: 12, display: 'other:screen' },
       { id: 13, display: 'not ours' },
     ];
-    const text = subscriberJoinFor(join, publishers, 'me');
-    expect(JSON.parse(text!)).toMatchObject({
+    const subscribe = subscriberJoinFor(join, publishers, 'me');
+    expect(JSON.parse(subscribe!.text)).toMatchObject({
       janus: 'message',
+      transaction: subscribe!.transaction,
       session_id: 1,
       handle_id: 2,
       body: { request: 'join', ptype: 'subscriber', streams: [{ feed: 11 }, { feed: 12 }], use_msid: true },

@@ -261,17 +261,19 @@ export function subscriberJoinFor(
   join: { sessionId: number; handleId: number; transaction: string },
   publishers: unknown,
   participantId: string,
-): string | undefined {
+): { text: string; transaction: string } | undefined {
   const feeds = JoinedPublishersSchema.parse(publishers).filter((publisher) => {
     const owner = parseFeedDisplay(publisher.display);
     return owner !== undefined && owner.participantId !== participantId;
   });
   if (feeds.length === 0) return undefined;
-  return JSON.stringify({
+  const transaction = `${join.transaction}:subscribe`.slice(-64);
+  const text = JSON.stringify({
     janus: 'message',
     session_id: join.sessionId,
     handle_id: join.handleId,
-    transaction: `${join.transaction}:subscribe`.slice(-64),
+    transaction,
     body: { request: 'join', ptype: 'subscriber', streams: feeds.map(({ id }) => ({ feed: id })), use_msid: true },
   });
+  return { text, transaction };
 }

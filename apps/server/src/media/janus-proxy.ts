@@ -256,6 +256,8 @@ export class JanusProxy {
     let parkedJoin: string | undefined;
     /** The handle whose publisher join went up first: the page repeats it with the grant, and is told it went. */
     let joinedHandle: number | undefined;
+    /** join-room.php admitted this connection before its early join arrived: told when that join is answered. */
+    let onEarlyJoinAnswered: (() => void) | undefined;
     const bridge: Bridge = {
       ...where,
       participantId: admitted?.participantId,
@@ -268,8 +270,9 @@ export class JanusProxy {
               becomeAdmitted(found);
               const parked = parkedJoin;
               parkedJoin = undefined;
+              // The click's join may reach us after its join-room.php call: the answer then waits for it.
               if (parked) await receive(parked, joinAnswered);
-              else joinAnswered();
+              else onEarlyJoinAnswered = joinAnswered;
             })
             .catch((error: unknown) => {
               joinAnswered();
@@ -307,8 +310,13 @@ export class JanusProxy {
     };
 
     /** `onJoinAnswered`: told once Janus' answer to this publisher join has been passed on (or it went nowhere). */
-    const receive = async (text: string, onJoinAnswered = () => undefined as void) => {
+    const receive = async (text: string, onAnswered?: () => void) => {
       const join = isPrepared ? publisherJoinOf(text) : undefined;
+      let onJoinAnswered = onAnswered ?? (() => undefined);
+      if (join && !onAnswered && onEarlyJoinAnswered) {
+        onJoinAnswered = onEarlyJoinAnswered;
+        onEarlyJoinAnswered = undefined;
+      }
       if (!admitted) {
         if (join?.grant === undefined) {
           // A join without a grant waits for the join-room.php call that names this connection's key.
@@ -351,11 +359,16 @@ export class JanusProxy {
                 answer.publishers,
                 current.participantId,
               );
-            if (subscribe) relay.forward(filterClientMessage(subscribe, filterContext), MAX_SESSIONS_PER_CONNECTION);
+            if (subscribe) {
+              // join-room.php answers once the offer is on its way too: the page, idle until then, answers it first.
+              relay.expectAnswer(subscribe.transaction, () => onJoinAnswered());
+              relay.forward(filterClientMessage(subscribe.text, filterContext), MAX_SESSIONS_PER_CONNECTION);
+            }
             // A participant coming back replaces the feed it left behind instead of doubling it. The
             // join went up at once (asking Janus first cost every join a round trip); now that Janus
             // has given the new feed its id, any other feed under the same name is the one left behind.
             void this.media.kickFeed(current.placed, feedDisplay(current.participantId, publishes), answer.id);
+            if (subscribe) return;
           }
           onJoinAnswered();
         });

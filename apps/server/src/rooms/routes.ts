@@ -17,11 +17,6 @@ import { reopenForOwner, requireReachableMeeting } from './meeting-restart.js';
 import { joinMeeting, mediaAccess, roomMeeting } from './room-service.js';
 import type { MediaConnections } from './room-sockets.js';
 
-/** Lets Node read what arrived meanwhile: each check phase runs before the poll phase that follows it. */
-async function eventLoopTurns(count: number) {
-  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
-
 const ROOM_LIMITS = {
   joinByAddress: { name: 'room-join-address', limit: 60, windowSeconds: 300 },
   passwordByMeeting: { name: 'room-password-meeting', limit: 30, windowSeconds: 300 },
@@ -73,11 +68,8 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
         // The page names the connection it prepared on the pre-join screen: it is admitted now (ADR 016).
         const key = request.headers[JOIN_KEY_HEADER];
         const link = typeof key === 'string' ? { key, address: request.ip } : undefined;
-        // The page sent its publisher join right after this request, but the embedded database's
-        // statements above resolve without giving the event loop a turn: it may be waiting unread. Two
-        // turns (the first check phase comes before the next poll) read it, so that admitting the
-        // connection sends it to Janus now instead of after our answer (ADR 016).
-        if (link) await eventLoopTurns(2);
+        // The page sent its publisher join right beside this request: admitting the connection sends it
+        // to Janus, now or as soon as it arrives, and our answer waits for Janus' (ADR 016).
         await mediaConnections.expectJoin(
           token,
           { participantId: participant.id, meetingId: meeting.id, placed },

@@ -8,13 +8,18 @@ import { ApiError, apiPost } from '../../lib/api';
 import { useCurrentUser } from '../session';
 import { DeviceSettings, MicLevel } from './device-settings';
 import { startEarlyMedia } from './media/early-media';
-import { dropPreparedJoin, prepareJoin, sendEarlyJoin } from './media/prepared-join';
+import { answerEarly, dropPreparedJoin, prepareJoin, sendEarlyJoin } from './media/prepared-join';
 import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 import { VideoView } from './video-view';
 import { browserIdentity } from '../../lib/browser-identity';
 
 export type Joined = JoinRoomOutput['data'];
+
+/** A prepared join usually shows the call sooner than this: only a slower one says it is joining. */
+const JOINING_SHOWN_AFTER_MS = 150;
+/** The call renders after the prepared subscriber's answer to Janus, unless that takes longer than this. */
+const EARLY_ANSWER_WAIT_MS = 150;
 
 /** Camera preview, microphone level, device pickers, name and password, then Join. */
 export function PreJoin({
@@ -90,11 +95,16 @@ export function PreJoin({
     if (hasHostArrived) void joinRef.current?.();
   }, [hasHostArrived]);
 
+  const isJoiningRef = useRef(false);
   const join = async () => {
+    if (isJoiningRef.current) return;
+    isJoiningRef.current = true;
     // First, before anything renders: the join goes up through the connection prepared for it.
     const joinKey = sendEarlyJoin(meeting.slug);
     setHasHostArrived(false);
-    setIsJoining(true);
+    // The screen's re-render would keep the page busy while Janus' answers arrive (ADR 016): a join
+    // that goes quickly shows the call instead; a slow one shows that it is joining.
+    const showJoining = setTimeout(() => setIsJoining(true), joinKey ? JOINING_SHOWN_AFTER_MS : 0);
     try {
       const answer = await apiPost(
         'join-room.php',
@@ -107,6 +117,7 @@ export function PreJoin({
         { schema: JoinRoomOutputSchema, headers: joinKey ? { [JOIN_KEY_HEADER]: joinKey } : undefined },
       );
       const { grant, participant_id: participantId, media } = answer.data;
+      if (joinKey && media) await answerEarly(meeting.slug, media.ice_servers, EARLY_ANSWER_WAIT_MS);
       if (media) {
         startEarlyMedia(
           { meetId: meeting.slug, grant, participantId, media },
@@ -135,6 +146,8 @@ export function PreJoin({
         setError(message);
       }
     } finally {
+      clearTimeout(showJoining);
+      isJoiningRef.current = false;
       setIsJoining(false);
     }
   };

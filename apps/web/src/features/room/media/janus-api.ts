@@ -72,7 +72,8 @@ function createSession(server: string, iceServers: RTCIceServer[], onError: (err
 }
 
 export interface HandleCallbacks {
-  onmessage?: (message: JanusMessage, jsep?: Jsep) => void;
+  /** `isAnswered`: the offer this message carried was answered before we owned the handle. */
+  onmessage?: (message: JanusMessage, jsep?: Jsep, isAnswered?: boolean) => void;
   onlocaltrack?: (track: MediaStreamTrack, on: boolean) => void;
   onremotetrack?: (track: MediaStreamTrack, mid: string, on: boolean) => void;
   iceState?: (state: 'connected' | 'failed' | 'disconnected' | 'closed') => void;
@@ -100,17 +101,57 @@ export interface RoutedHandle {
   send(message: { request: string; [field: string]: unknown }): Promise<void>;
   /** Janus' id of the handle, once attached. */
   id(): number | undefined;
+  /** Once the offers that came before the owner have been answered. */
+  answered(): Promise<void>;
 }
 
-export function attachRoutedVideoRoom(session: JanusSession): RoutedHandle {
+/** What a subscriber sends back: nothing but its answer (a data channel keeps the connection's shape). */
+export const SUBSCRIBER_TRACKS: TrackOption[] = [{ type: 'data', capture: false }];
+
+/**
+ * `answersOffersOnce`: an offer that comes before the owner is answered (`start`) as soon as this
+ * resolves, unless the owner has come by then, and the owner is told it was: the proxy subscribes a
+ * joiner's handle itself (ADR 016), and the page answers before it renders the call.
+ */
+export function attachRoutedVideoRoom(session: JanusSession, answersOffersOnce?: Promise<void>): RoutedHandle {
   let target: HandleCallbacks | undefined;
-  const early: [JanusMessage, Jsep | undefined][] = [];
+  /** Everything said before the owner took over, in order; an early answer is made before it is replayed. */
+  const early: ((callbacks: HandleCallbacks) => void)[] = [];
+  let answering: Promise<unknown> = Promise.resolve();
+  let isOwnerComing = false;
+  let ownerComes = () => undefined as void;
+  const ownerCame = new Promise<void>((resolve) => (ownerComes = resolve));
+  const onEarlyMessage = (message: JanusMessage, jsep: Jsep | undefined) => {
+    if (!answersOffersOnce || jsep?.type !== 'offer') {
+      early.push((callbacks) => callbacks.onmessage?.(message, jsep));
+      return;
+    }
+    let isAnswered = false;
+    early.push((callbacks) =>
+      isAnswered ? callbacks.onmessage?.(message, undefined, true) : callbacks.onmessage?.(message, jsep),
+    );
+    answering = answering
+      .then(async () => {
+        await Promise.race([answersOffersOnce, ownerCame]);
+        if (isOwnerComing) return; // The owner answers it.
+        const handle = await attached;
+        const local = await answer(handle, jsep, SUBSCRIBER_TRACKS);
+        handle.send({ message: { request: 'start' }, jsep: local });
+        isAnswered = true;
+      })
+      .catch(() => undefined);
+  };
   const attached = attachVideoRoom(session, {
-    onmessage: (message, jsep) => (target ? target.onmessage?.(message, jsep) : early.push([message, jsep])),
-    onlocaltrack: (track, on) => target?.onlocaltrack?.(track, on),
-    onremotetrack: (track, mid, on) => target?.onremotetrack?.(track, mid, on),
-    iceState: (state) => target?.iceState?.(state),
-    webrtcState: (isConnected) => target?.webrtcState?.(isConnected),
+    onmessage: (message, jsep) => (target ? target.onmessage?.(message, jsep) : onEarlyMessage(message, jsep)),
+    onlocaltrack: (track, on) =>
+      target ? target.onlocaltrack?.(track, on) : early.push((callbacks) => callbacks.onlocaltrack?.(track, on)),
+    onremotetrack: (track, mid, on) =>
+      target
+        ? target.onremotetrack?.(track, mid, on)
+        : early.push((callbacks) => callbacks.onremotetrack?.(track, mid, on)),
+    iceState: (state) => (target ? target.iceState?.(state) : early.push((callbacks) => callbacks.iceState?.(state))),
+    webrtcState: (isConnected) =>
+      target ? target.webrtcState?.(isConnected) : early.push((callbacks) => callbacks.webrtcState?.(isConnected)),
     slowLink: (uplink, lost, mid) => target?.slowLink?.(uplink, lost, mid),
   });
   let id: number | undefined;
@@ -118,14 +159,25 @@ export function attachRoutedVideoRoom(session: JanusSession): RoutedHandle {
     (handle) => (id = Number(handle.getId())),
     () => undefined,
   );
+  const answered = async () => {
+    for (let settled = answering; ; settled = answering) {
+      await settled;
+      if (settled === answering) return;
+    }
+  };
   return {
     id: () => id,
+    answered,
     route: async (callbacks) => {
+      isOwnerComing = true;
+      ownerComes();
       const handle = await attached;
       const routed = callbacks(handle);
+      // Answers under way finish first, so that the owner hears of them as made.
+      await answered();
       target = routed;
       // After the owner has finished taking over, as a later message would reach it.
-      for (const [message, jsep] of early.splice(0)) queueMicrotask(() => routed.onmessage?.(message, jsep));
+      for (const replay of early.splice(0)) queueMicrotask(() => replay(routed));
       return handle;
     },
     send: async (message) => {

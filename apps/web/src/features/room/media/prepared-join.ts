@@ -15,6 +15,8 @@ export interface PreparedJoin {
   iceServers: RTCIceServer[];
   /** The session's connection failing once it is open: heard by the call once it takes over. */
   lost: HeldCallback<[unknown]>;
+  /** Lets the subscriber answer an offer that came before the call: its STUN/TURN servers are in. */
+  allowEarlyAnswer: () => void;
 }
 
 function close(prepared: Promise<PreparedJoin>) {
@@ -37,13 +39,16 @@ export function prepareJoin(meetId: string) {
   const lost = new HeldCallback<[unknown]>();
   const iceServers: RTCIceServer[] = [];
   const key = randomKey();
+  let allowEarlyAnswer = () => undefined as void;
+  const isEarlyAnswerAllowed = new Promise<void>((resolve) => (allowEarlyAnswer = resolve));
   const prepared = openSession({ meetId, key }, iceServers, lost.call).then((session) => ({
     key,
     session,
     publisher: attachRoutedVideoRoom(session),
-    subscriber: attachRoutedVideoRoom(session),
+    subscriber: attachRoutedVideoRoom(session, isEarlyAnswerAllowed),
     iceServers,
     lost,
+    allowEarlyAnswer,
   }));
   prepared.then(
     (value) => opened.set(prepared, value),
@@ -78,6 +83,20 @@ export function sendEarlyJoin(meetId: string): string | undefined {
     .send({ request: 'join', ptype: 'publisher', display: 'camera', subscriber_handle: subscriberHandle })
     .catch(() => undefined);
   return prepared.key;
+}
+
+/**
+ * The join was answered with the room's STUN/TURN servers: the prepared subscriber answers the offer
+ * the proxy's subscription brought (ADR 016) now, while the page is otherwise idle, and the promise
+ * resolves once that answer is sent (at most `capMs`), for the call to render after it.
+ */
+export function answerEarly(meetId: string, iceServers: RTCIceServer[], capMs: number): Promise<void> {
+  const pending = held.peek(meetId);
+  const prepared = pending && opened.get(pending);
+  if (!prepared) return Promise.resolve();
+  prepared.iceServers.splice(0, prepared.iceServers.length, ...iceServers);
+  prepared.allowEarlyAnswer();
+  return Promise.race([prepared.subscriber.answered(), new Promise<void>((resolve) => setTimeout(resolve, capMs))]);
 }
 
 /** The join prepared for this meeting, if any, now owned by the caller (once). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { JanusSession, PluginHandle } from './janus-api';
+import { attachRoutedVideoRoom, type JanusSession, type PluginHandle } from './janus-api';
 import { Subscriptions } from './subscriptions';
 
 // janus.js only loads in a browser; these tests never open a real session.
@@ -13,6 +13,7 @@ function setup() {
   const sent: Record<string, unknown>[] = [];
   let onmessage: ((message: Record<string, unknown>, jsep?: unknown) => void) | undefined;
   const handle = {
+    getId: () => 42,
     send: ({ message }: { message: Record<string, unknown> }) => sent.push(message),
     createAnswer: ({ success }: { success: (jsep: unknown) => void }) => success({ type: 'answer', sdp: '' }),
   } as unknown as PluginHandle;
@@ -38,7 +39,7 @@ function setup() {
   /** Janus refuses the last request: one of its feeds is not published (any more). */
   const refuse = (feedId: number) =>
     onmessage?.({ videoroom: 'event', error_code: 428, error: `No such feed (${feedId})` });
-  return { subscriptions, sent, offer, watched, refuse };
+  return { subscriptions, session, sent, offer, watched, refuse };
 }
 
 async function advance(ms: number) {
@@ -172,5 +173,46 @@ describe('Subscriptions of a join the proxy subscribed (ADR 016)', () => {
     expect(sent.map((m) => [m.request, (m.streams as { feed: number }[]).map((r) => r.feed)])).toEqual([
       ['join', [7, 8]],
     ]);
+  });
+});
+
+describe('A subscriber handle prepared on the pre-join screen (ADR 016)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  const requests = (sent: Record<string, unknown>[]) => sent.map((m) => m.request);
+
+  it('answers an offer that came before the call once allowed, and the call takes it as answered', async () => {
+    const { subscriptions, session, sent, offer, watched } = setup();
+    let allow = () => undefined as void;
+    const routed = attachRoutedVideoRoom(session, new Promise<void>((resolve) => (allow = resolve)));
+    offer([{ mid: '1', type: 'video', feed_id: 7 }]);
+    await advance(0);
+    // Not before the join's answer has brought the STUN/TURN servers.
+    expect(requests(sent)).toEqual([]);
+    allow();
+    await routed.answered();
+    expect(requests(sent)).toEqual(['start']);
+
+    subscriptions.adopt(routed);
+    subscriptions.subscribe([7], true);
+    await advance(0);
+    expect(requests(sent)).toEqual(['start']);
+    expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt: Date.now() }]);
+    subscriptions.subscribe([8]);
+    await advance(0);
+    expect(requests(sent)).toEqual(['start', 'subscribe']);
+  });
+
+  it('leaves the offer to the call when the call takes the handle first', async () => {
+    const { subscriptions, session, sent, offer } = setup();
+    let allow = () => undefined as void;
+    const routed = attachRoutedVideoRoom(session, new Promise<void>((resolve) => (allow = resolve)));
+    offer([{ mid: '1', type: 'video', feed_id: 7 }]);
+    subscriptions.adopt(routed);
+    subscriptions.subscribe([7], true);
+    await advance(0);
+    allow();
+    await advance(0);
+    expect(requests(sent)).toEqual(['start']);
   });
 });

@@ -9,6 +9,7 @@ import {
   type Jsep,
   type PluginHandle,
   type RoutedHandle,
+  SUBSCRIBER_TRACKS,
 } from './janus-api';
 import type { WatchedFeed } from './media-watchdog';
 import {
@@ -237,9 +238,9 @@ export class Subscriptions {
 
   private callbacks(handleOf: () => PluginHandle | undefined): HandleCallbacks {
     return {
-      onmessage: (message, jsep) => {
+      onmessage: (message, jsep, isAnswered) => {
         const handle = handleOf();
-        if (this.isOpen && handle) void this.onMessage(handle, message, jsep);
+        if (this.isOpen && handle) void this.onMessage(handle, message, jsep, isAnswered);
       },
       onremotetrack: (track, mid, on) => {
         if (this.isOpen) this.onRemoteTrack(track, mid, on);
@@ -250,16 +251,18 @@ export class Subscriptions {
     };
   }
 
-  private async onMessage(handle: PluginHandle, message: JanusMessage, jsep?: Jsep) {
+  private async onMessage(handle: PluginHandle, message: JanusMessage, jsep?: Jsep, isAnswered = false) {
     debug('subscriber', JSON.stringify(message), Boolean(jsep));
     const streams = message.streams as StreamInfo[] | undefined;
     if (streams) {
       this.streams.clear();
       for (const stream of streams) this.streams.set(stream.mid, stream);
     }
-    if (jsep) {
-      const local = await answer(handle, jsep, [{ type: 'data', capture: false }]);
-      handle.send({ message: { request: 'start' }, jsep: local });
+    if (jsep || isAnswered) {
+      if (jsep) {
+        const local = await answer(handle, jsep, SUBSCRIBER_TRACKS);
+        handle.send({ message: { request: 'start' }, jsep: local });
+      }
       const now = Date.now();
       for (const stream of this.streams.values()) {
         const feedId = stream.feed_id;
