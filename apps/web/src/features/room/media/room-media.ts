@@ -1,17 +1,15 @@
 import {
   attachVideoRoom,
-  cameraTrackOptions,
   offer,
   openSession,
   peerConnection,
-  switchAudioTrack,
-  switchVideoTrack,
   type JanusMessage,
   type HandleCallbacks,
   type JanusSession,
   type Jsep,
   type PluginHandle,
 } from './janus-api';
+import { CameraPublication } from './camera-publication';
 import { ConnectionRecovery } from './connection-recovery';
 import { claimPreparedJoin, type PreparedJoin } from './prepared-join';
 import { MediaWatchdog, type RepairStep } from './media-watchdog';
@@ -52,9 +50,11 @@ export class RoomMedia {
   private joinedAt: number | undefined;
   /** The camera's join named our subscriber handle: the proxy subscribes it on `joined` (ADR 016). */
   private isSubscribedOnJoin = false;
-  private cameraPublishedAt: number | undefined;
-  /** The camera handle joined before any local track was ready: it publishes when one arrives. */
-  private waitingForTracks: PluginHandle | undefined;
+  private readonly camera = new CameraPublication(
+    () => this.local,
+    () => this.publisher,
+    () => this.recovery.trouble('signalling'),
+  );
   private readonly recovery: ConnectionRecovery;
   readonly watchdog: MediaWatchdog;
   /** Until the call's page listens (the click starts the media before it renders), the latest of each. */
@@ -91,7 +91,7 @@ export class RoomMedia {
       watchedFeeds: () => this.subscriptions?.watched((id) => this.expectedVideo.get(id)) ?? [],
       missingFeeds: () =>
         missingCameraFeeds(this.publishers.values(), this.expectedVideo, this.options.participantId, this.joinedAt),
-      publishingSince: () => (this.local.video() ? this.cameraPublishedAt : undefined),
+      publishingSince: () => (this.local.video() ? this.camera.sendingSince : undefined),
       isBusy: () => this.recovery.isBusy(),
       repair: (step, feedId) => this.repair(step, feedId),
       onHealth: (health) => this.listener.onHealth(health),
@@ -220,7 +220,7 @@ export class RoomMedia {
         this.isSubscribedOnJoin = false;
         if (this.subscriptions?.isEmpty) this.markFirstPicture();
         void this.subscriptions?.settled(PUBLISH_AFTER_SUBSCRIBING_MS).then(() => {
-          if (handle === this.publisher) return this.publishCamera(handle);
+          if (handle === this.publisher) return this.camera.publish(handle);
         });
       } else {
         void this.screenShare?.publish(handle);
@@ -239,50 +239,13 @@ export class RoomMedia {
     if (message.error_code === 426 || message.error_code === 428) this.recovery.trouble('signalling');
   }
 
-  private async publishCamera(handle: PluginHandle) {
-    const audio = this.local.audio();
-    const video = this.local.video();
-    const tracks = cameraTrackOptions(audio, video);
-    if (tracks.length === 0) {
-      // Joined before the camera and microphone were ready (a reload goes straight back into the
-      // call, and a remembered background effect takes a moment to start): publish once one is.
-      this.waitingForTracks = handle;
-      return;
-    }
-    this.waitingForTracks = undefined;
-    debug('publishing camera', tracks.length);
-    const jsep = await offer(handle, { tracks }).catch((error: unknown) => {
-      debug('offer failed', String(error));
-      throw error;
-    });
-    debug('offer ready');
-    handle.send({
-      message: { request: 'configure', audio: Boolean(audio), video: Boolean(video) },
-      jsep,
-      error: (error: string) => debug('configure refused', error),
-    });
-    this.cameraPublishedAt = Date.now();
-  }
-
-  /** A local track arrived while the camera handle waited for one: publish now. */
-  private publishIfWaiting() {
-    const handle = this.waitingForTracks;
-    if (!handle || handle !== this.publisher) return false;
-    this.waitingForTracks = undefined;
-    void this.publishCamera(handle).catch(() => this.recovery.trouble('signalling'));
-    return true;
-  }
-
   /** The camera was turned on or off, or switched: replace (or add) the sending track. */
-  async setVideoTrack(track: MediaStreamTrack | undefined) {
-    if (track && this.publishIfWaiting()) return;
-    if (this.publisher) await switchVideoTrack(this.publisher, track);
-    // Sending starts over: the watchdog counts from now.
-    if (track && this.cameraPublishedAt !== undefined) this.cameraPublishedAt = Date.now();
+  setVideoTrack(track: MediaStreamTrack | undefined) {
+    return this.camera.setVideoTrack(track);
   }
 
-  async setAudioTrack(track: MediaStreamTrack) {
-    if (!this.publishIfWaiting()) await switchAudioTrack(this.publisher, track);
+  setAudioTrack(track: MediaStreamTrack) {
+    return this.camera.setAudioTrack(track);
   }
 
   async startScreen(track: MediaStreamTrack) {
@@ -331,7 +294,7 @@ export class RoomMedia {
   private async republish() {
     const old = this.publisher;
     if (!old || !this.session) return;
-    this.cameraPublishedAt = undefined;
+    this.camera.reset();
     old.send({ message: { request: 'leave' } });
     old.detach();
     await this.joinAsPublisher(this.generation).catch(() => this.recovery.trouble('signalling'));
@@ -361,8 +324,7 @@ export class RoomMedia {
     this.feeds.clear();
     this.publishers.clear();
     this.joinedAt = undefined;
-    this.cameraPublishedAt = undefined;
-    this.waitingForTracks = undefined;
+    this.camera.reset();
     this.emitFeeds();
     session?.destroy({ cleanupHandles: true, notifyDestroyed: false });
   }
