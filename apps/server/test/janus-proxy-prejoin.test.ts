@@ -10,6 +10,17 @@ import { insertMeeting, RoomClient } from './room-helpers.js';
 describe('the /janus proxy before the click', () => {
   const proxy = useProxyServer();
 
+  /** A pre-join connection named by a fresh key, with a session and a VideoRoom handle, as the page opens it. */
+  const openKeyed = async (meetId: string) => {
+    const key = `key-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`.padEnd(24, 'k');
+    const browser = await JanusBrowser.open(
+      `${proxy.server.baseUrl.replace('http', 'ws')}/janus?meeting=${meetId}&key=${key}`,
+    );
+    const session = ((await browser.request({ janus: 'create' })).data as { id: number }).id;
+    const handle = await browser.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' });
+    return { key, browser, session, handleId: (handle.data as { id: number }).id };
+  };
+
   it('lets a pre-join screen prepare a session and handles, and admits it by the grant its publisher join carries', async () => {
     const prepareUrl = (meetId: string) => `${proxy.server.baseUrl.replace('http', 'ws')}/janus?meeting=${meetId}`;
     const meeting = await insertMeeting(proxy.server, { hostId: proxy.host.user.id });
@@ -69,13 +80,7 @@ describe('the /janus proxy before the click', () => {
 
   it('admits a pre-join connection when the join-room.php call names its key, and sends the join the click parked there', async () => {
     const { meeting, hostClient } = await proxy.hostedMeeting();
-    const key = 'k'.repeat(20) + Date.now().toString(36);
-    const browser = await JanusBrowser.open(
-      `${proxy.server.baseUrl.replace('http', 'ws')}/janus?meeting=${meeting.slug}&key=${key}`,
-    );
-    const session = ((await browser.request({ janus: 'create' })).data as { id: number }).id;
-    const handle = await browser.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' });
-    const handleId = (handle.data as { id: number }).id;
+    const { key, browser, session, handleId } = await openKeyed(meeting.slug);
     const publisherJoin = (transaction: string, grant?: string) =>
       JSON.stringify({
         janus: 'message',
@@ -115,12 +120,7 @@ describe('the /janus proxy before the click', () => {
 
   it('holds the answer of a join-room.php call that named its key until the click’s join, sent after it, is answered', async () => {
     const { meeting, hostClient } = await proxy.hostedMeeting();
-    const key = 'late'.repeat(5) + Date.now().toString(36);
-    const browser = await JanusBrowser.open(
-      `${proxy.server.baseUrl.replace('http', 'ws')}/janus?meeting=${meeting.slug}&key=${key}`,
-    );
-    const session = ((await browser.request({ janus: 'create' })).data as { id: number }).id;
-    const handle = await browser.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' });
+    const { key, browser, session, handleId } = await openKeyed(meeting.slug);
 
     // The call reaches the server first; its answer waits for the join the page sent right behind it.
     let isAnswered = false;
@@ -133,7 +133,7 @@ describe('the /janus proxy before the click', () => {
       JSON.stringify({
         janus: 'message',
         session_id: session,
-        handle_id: (handle.data as { id: number }).id,
+        handle_id: handleId,
         transaction: 'late',
         body: { request: 'join', ptype: 'publisher', display: 'camera' },
       }),

@@ -46,6 +46,19 @@ async function advance(ms: number) {
   await vi.advanceTimersByTimeAsync(ms);
 }
 
+/** Feed 7's offer was answered once: it is watched from then on, and the next feed is only added. */
+async function expectAnsweredOnce({
+  subscriptions,
+  sent,
+  watched,
+}: Pick<ReturnType<typeof setup>, 'subscriptions' | 'sent' | 'watched'>) {
+  expect(sent.map((m) => m.request)).toEqual(['start']);
+  expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt: Date.now() }]);
+  subscriptions.subscribe([8]);
+  await advance(0);
+  expect(sent.map((m) => m.request)).toEqual(['start', 'subscribe']);
+}
+
 describe('Subscriptions.watched', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -143,11 +156,7 @@ describe('Subscriptions of a join the proxy subscribed (ADR 016)', () => {
     expect(requests(sent)).toEqual([]);
     offer([{ mid: '1', type: 'video', feed_id: 7 }]);
     await advance(0);
-    expect(requests(sent)).toEqual(['start']);
-    expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt: Date.now() }]);
-    subscriptions.subscribe([8]);
-    await advance(0);
-    expect(requests(sent)).toEqual(['start', 'subscribe']);
+    await expectAnsweredOnce({ subscriptions, sent, watched });
   });
 
   it('takes an offer that came before the publisher’s `joined` as the answer to that join', async () => {
@@ -196,11 +205,7 @@ describe('A subscriber handle prepared on the pre-join screen (ADR 016)', () => 
     subscriptions.adopt(routed);
     subscriptions.subscribe([7], true);
     await advance(0);
-    expect(requests(sent)).toEqual(['start']);
-    expect(watched()).toEqual([{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt: Date.now() }]);
-    subscriptions.subscribe([8]);
-    await advance(0);
-    expect(requests(sent)).toEqual(['start', 'subscribe']);
+    await expectAnsweredOnce({ subscriptions, sent, watched });
   });
 
   it('leaves the offer to the call when the call takes the handle first', async () => {
