@@ -15,6 +15,7 @@ import {
 } from './janus-filter.js';
 import type { JanusTarget, MediaService, PlacedRoom } from './media-service.js';
 import { refuseUpgrade, relayJanusSocket } from './janus-relay.js';
+import { JustAdmitted } from './just-admitted.js';
 
 /** What the proxy needs to know of an admitted participant and their meeting. */
 export interface MediaAdmission {
@@ -41,9 +42,6 @@ const MAX_PREPARED = 2000;
 const PREPARED_MS = 10 * 60_000;
 /** What a pre-join connection's `key` may be: the page's own random name for it, which its join-room.php call repeats. */
 const JOIN_KEY = /^[A-Za-z0-9_-]{20,100}$/;
-/** How long an admission this process just answered waits for its connection's join, and how many wait. */
-const JUST_ADMITTED_MS = 60_000;
-const MAX_JUST_ADMITTED = 5000;
 /** join-room.php waits this long at most for Janus to answer the click's early join (it takes ~1 ms). */
 const JOIN_ANSWER_WAIT_MS = 150;
 
@@ -98,7 +96,7 @@ export class JanusProxy {
   /** Janus sessions each participant created: only those may be claimed back after a drop. */
   private readonly sessionsByParticipant = new Map<string, Set<number>>();
   /** Grants join-room.php admitted in this process moments ago, each taken by its first connection. */
-  private readonly justAdmitted = new Map<string, { admitted: Admitted; until: number }>();
+  private readonly justAdmitted = new JustAdmitted<Admitted>();
 
   constructor(
     private readonly context: AppContext,
@@ -153,10 +151,7 @@ export class JanusProxy {
       await Promise.race([joined, new Promise((resolve) => setTimeout(resolve, JOIN_ANSWER_WAIT_MS))]);
       return;
     }
-    const now = Date.now();
-    for (const [key, entry] of this.justAdmitted) if (entry.until <= now) this.justAdmitted.delete(key);
-    if (!target || this.justAdmitted.size >= MAX_JUST_ADMITTED) return;
-    this.justAdmitted.set(grant, { admitted: { ...answered, target }, until: now + JUST_ADMITTED_MS });
+    if (target) this.justAdmitted.remember(grant, { ...answered, target });
   }
 
   /** Drops every media connection of a participant (removed, or the meeting ended). */
@@ -164,17 +159,14 @@ export class JanusProxy {
     const matches = (held: { participantId?: string; meetingId: number }) =>
       (!filter.participantId || held.participantId === filter.participantId) &&
       (!filter.meetingId || held.meetingId === filter.meetingId);
-    for (const [grant, { admitted }] of this.justAdmitted) if (matches(admitted)) this.justAdmitted.delete(grant);
+    this.justAdmitted.forget(matches);
     for (const bridge of this.bridges) if (matches(bridge)) bridge.close(4003, 'removed');
   }
 
   /** The grant's participant and the placed room, or why the grant does not open it. */
   private async admit(grant: string | null): Promise<Admitted | { refused: 401 | 503 }> {
-    const remembered = grant === null ? undefined : this.justAdmitted.get(grant);
-    if (remembered) {
-      this.justAdmitted.delete(grant!);
-      if (remembered.until > Date.now()) return remembered.admitted;
-    }
+    const remembered = this.justAdmitted.take(grant);
+    if (remembered) return remembered;
     const found = await this.findAdmission(grant);
     if (!found || found.participant.state !== 'admitted' || found.meeting.state === 'ended') return { refused: 401 };
     const placed = await this.media.ensureRoom(found.meeting);
