@@ -1,5 +1,6 @@
 import type { MediaAccess } from '@meetcast/contracts';
 import { Handoff } from '../../../lib/handoff';
+import { atMost } from './media-types';
 import { takePreparedJoin } from './prepared-join';
 import { RoomMedia } from './room-media';
 
@@ -35,8 +36,7 @@ export function startEarlyMedia(
   );
   media.start().catch(() => media.retry());
   early.hold(keyOf(joined.grant, joined.media.room), media);
-  const waited = new Promise<void>((resolve) => setTimeout(resolve, MEDIA_FIRST_MS));
-  lastStarted = { grant: joined.grant, firstPicture: Promise.race([media.firstPicture, waited]) };
+  lastStarted = { grant: joined.grant, firstPicture: atMost(media.firstPicture, MEDIA_FIRST_MS) };
 }
 
 /**

@@ -45,6 +45,15 @@ export const debug = (...args: unknown[]) => {
   if (isDebug()) console.debug('[room-media]', ...args);
 };
 
+/** Settles when `promise` does (either way), or after `ms`, whichever comes first. */
+export function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  const settled = promise.then(
+    () => undefined,
+    () => undefined,
+  );
+  return Promise.race([settled, new Promise<void>((resolve) => setTimeout(resolve, ms))]);
+}
+
 export interface InboundVideo {
   feedId: number;
   participantId: string;

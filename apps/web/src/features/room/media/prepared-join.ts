@@ -1,5 +1,6 @@
 import { Handoff, HeldCallback } from '../../../lib/handoff';
 import { attachRoutedVideoRoom, openSession, type JanusSession, type RoutedHandle } from './janus-api';
+import { atMost } from './media-types';
 
 /** The proxy closes a pre-join connection after 10 minutes without a join; we let it go a little sooner. */
 const UNCLAIMED_MS = 9 * 60_000;
@@ -29,6 +30,17 @@ function close(prepared: Promise<PreparedJoin>) {
 const held = new Handoff<string, Promise<PreparedJoin>>(close, UNCLAIMED_MS);
 /** Each prepared join once its session is open: the click reads it without waiting. */
 const opened = new WeakMap<Promise<PreparedJoin>, PreparedJoin>();
+
+/** The join prepared for this meeting, if its session is open by now (not taken). */
+function openedFor(meetId: string): PreparedJoin | undefined {
+  const pending = held.peek(meetId);
+  return pending && opened.get(pending);
+}
+
+/** janus.js reads the array it was given when it creates a peer connection: fill that one in. */
+function fillIceServers(prepared: PreparedJoin, iceServers: RTCIceServer[]) {
+  prepared.iceServers.splice(0, prepared.iceServers.length, ...iceServers);
+}
 
 /**
  * While the person is on the pre-join screen of a live meeting, everything that does not need a
@@ -72,8 +84,7 @@ function randomKey() {
  * no connection is ready: the call then joins once the grant is there.
  */
 export function sendEarlyJoin(meetId: string): string | undefined {
-  const pending = held.peek(meetId);
-  const prepared = pending && opened.get(pending);
+  const prepared = openedFor(meetId);
   // The proxy subscribes the other handle as soon as Janus answers: the others' pictures, which the
   // person waits for, no longer wait for that answer's way to the page and back. The call's own
   // join names the same handle, whichever of the two the proxy passes on.
@@ -91,12 +102,11 @@ export function sendEarlyJoin(meetId: string): string | undefined {
  * resolves once that answer is sent (at most `capMs`), for the call to render after it.
  */
 export function answerEarly(meetId: string, iceServers: RTCIceServer[], capMs: number): Promise<void> {
-  const pending = held.peek(meetId);
-  const prepared = pending && opened.get(pending);
+  const prepared = openedFor(meetId);
   if (!prepared) return Promise.resolve();
-  prepared.iceServers.splice(0, prepared.iceServers.length, ...iceServers);
+  fillIceServers(prepared, iceServers);
   prepared.allowEarlyAnswer();
-  return Promise.race([prepared.subscriber.answered(), new Promise<void>((resolve) => setTimeout(resolve, capMs))]);
+  return atMost(prepared.subscriber.answered(), capMs);
 }
 
 /** The join prepared for this meeting, if any, now owned by the caller (once). */
@@ -118,7 +128,7 @@ export async function claimPreparedJoin(
     prepared?.session.destroy({ cleanupHandles: true, notifyDestroyed: false });
     return undefined;
   }
-  prepared.iceServers.splice(0, prepared.iceServers.length, ...iceServers);
+  fillIceServers(prepared, iceServers);
   prepared.lost.listen(onLost);
   return prepared;
 }

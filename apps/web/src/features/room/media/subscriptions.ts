@@ -13,6 +13,7 @@ import {
 } from './janus-api';
 import type { WatchedFeed } from './media-watchdog';
 import {
+  atMost,
   debug,
   inboundVideoStats,
   type FeedKind,
@@ -102,7 +103,7 @@ export class Subscriptions {
 
   /** Once the negotiations asked for so far are answered (at most `capMs` from now). */
   settled(capMs: number) {
-    return Promise.race([this.queue, new Promise((resolve) => setTimeout(resolve, capMs))]).then(() => undefined);
+    return atMost(this.queue, capMs);
   }
 
   /** Attaches the handle now, beside the publisher's, so that the first subscription only joins. */
