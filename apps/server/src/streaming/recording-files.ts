@@ -8,7 +8,7 @@ import { translate } from '../i18n/messages.js';
 /** Recording names are made by the composer: `{broadcast id}-{32 random hex}.mp4`. */
 const RECORDING_NAME = /^\d+-[0-9a-f]{32}\.mp4$/;
 /** The finished file or the fragments a recorder writes beside it while the broadcast runs. */
-const RECORDING_OR_PART = /^\d+-[0-9a-f]{32}(\.part)?\.mp4$/;
+const RECORDING_OR_PART = /^\d+-[0-9a-f]{32}(\.part\d*)?\.mp4$/;
 
 export const recordingsFolder = (dataDir: string) => join(dataDir, 'recordings');
 

@@ -120,7 +120,12 @@ export class BroadcastSession {
     if (broadcast.record) {
       mkdirSync(this.options.recordingsDir, { recursive: true });
       this.recordingName = newRecordingName(broadcast);
-      this.recorder = new Recorder(this.ledger, this.fanOut, join(this.options.recordingsDir, this.recordingName));
+      this.recorder = new Recorder(
+        this.ledger,
+        this.fanOut,
+        join(this.options.recordingsDir, this.recordingName),
+        (message) => this.log(message),
+      );
       this.recorder.start();
     }
     const [wentLive] = await context.db
