@@ -176,6 +176,8 @@ try {
   );
 
   const order = [
+    'htmlLoaded',
+    'document',
     'viewerApi',
     'socket',
     'peer',

@@ -4,8 +4,9 @@
  * requestVideoFrameCallback: the first one's time since navigation start (performance.now), and,
  * once `reading` is set, the painted clock read from each frame (drawn 480×270 into a canvas, read
  * with the composer bench's reader) against Date.now(): glass-to-glass. It also notes when the way
- * to the first frame passed each step (the viewer API's answer, the /janus-watch socket, the offer,
- * ICE and DTLS, the track), by wrapping the page's WebSocket and RTCPeerConnection.
+ * to the first frame passed each step (the page's HTML received, its document created in the
+ * renderer, the viewer API's answer, the /janus-watch socket, the offer, ICE and DTLS, the track),
+ * by wrapping the page's WebSocket and RTCPeerConnection.
  */
 import type { Page } from '@playwright/test';
 import { READER_SOURCE } from '../composer/timestamp-code.js';
@@ -33,6 +34,9 @@ export const VIEWER_PROBE_SCRIPT = `(() => {
   const mark = (name) => {
     if (probe.marks[name] === undefined) probe.marks[name] = performance.now();
   };
+  // Init scripts run when the document is created: before that, the browser was still starting the
+  // page's renderer (a process of its own in a fresh context), whatever the page and server do.
+  mark('document');
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (entry.name.includes('get-broadcast-viewer')) probe.marks.viewerApi ??= entry.responseEnd;
@@ -69,6 +73,8 @@ export const VIEWER_PROBE_SCRIPT = `(() => {
   }
   document.addEventListener('DOMContentLoaded', () => {
     probe.loadedMs = performance.now();
+    const [navigation] = performance.getEntriesByType('navigation');
+    probe.marks.htmlLoaded = navigation?.responseEnd;
   });
   window.__channelProbe = probe;
   let canvas;
