@@ -8,6 +8,9 @@
 //  - the same over the HLS fallback (?transport=hls) (budget p50 ≤ 5 s);
 //  - VIEWERS light WebRTC viewers (werift, through /janus-watch like the page): how many received no
 //    RTP (budget 0), Janus and server CPU per viewer, server RSS growth.
+// The clock participant is a light client, as in bench/composer.ts (composer/light-clock.ts): its
+// browser would run on its own machine, and a headless Chromium encoding a 720p camera beside the
+// composer and the viewers took a core of the two. BENCH_IN_CHROMIUM=1 joins it in Chromium instead.
 // Env: BENCH_OPENS (20), BENCH_VIEWERS (50), BENCH_SECONDS (30, each measuring window).
 // Needs the built web app (npm run build), Debian's Chromium, Xvfb, PulseAudio, ffmpeg and Janus.
 // The machine is shared: figures are printed next to the load average.
@@ -23,6 +26,8 @@ import {
   stopComposerServer,
   type ServerInfo,
 } from './composer/bench-server';
+import { LightClock } from './composer/light-clock';
+import { LightParticipant } from './composer/light-participant';
 import { coresBetween, snapshot } from './composer/processes';
 import { BenchReceiver } from './composer/receivers';
 import { LightViewer } from './channel-player/light-viewers';
@@ -32,6 +37,7 @@ import { percentile } from './percentile';
 const OPENS = Number(process.env.BENCH_OPENS ?? 20);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const IN_CHROMIUM = process.env.BENCH_IN_CHROMIUM === '1';
 /** Light viewers connecting at once. */
 const CONNECTING = 5;
 /** The local RTMP receiver that decodes the broadcast (ffmpeg listens 100 above); the composer bench uses 19351–19353. */
@@ -123,8 +129,10 @@ const receiver = new BenchReceiver(
 const { child, info } = await startComposerServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 const lightViewers: LightViewer[] = [];
+let lightClock: LightParticipant | undefined;
 try {
-  await joinParticipants(browser, info, 1);
+  if (IN_CHROMIUM) await joinParticipants(browser, info, 1);
+  else lightClock = await LightParticipant.join(info, 'Clock', LightClock.start);
   // The worker's spare stage starts with the server: let it be ready, as it is on a running server.
   await sleep(5000);
   const { id: destination } = await api<{ id: number }>(info, 'add-rtmp-destination.php', {
@@ -140,7 +148,7 @@ try {
   const liveMs = await waitForLive(info, 60_000);
   await sleep(3000);
   console.log(
-    `channel player bench: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), one participant (the painted clock), ` +
+    `channel player bench: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), one participant (the painted clock, ${IN_CHROMIUM ? 'in Chromium' : 'a light client'}), ` +
       `live after ${ms(liveMs)}; load average ${loadavg()}`,
   );
 
@@ -286,6 +294,7 @@ try {
   console.log(`machine load average at the end: ${loadavg()}`);
 } finally {
   await Promise.all(lightViewers.map((viewer) => viewer.close().catch(() => undefined)));
+  await lightClock?.leave().catch(() => undefined);
   await browser.close();
   await receiver.stop();
   await stopComposerServer(child);
