@@ -1,11 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
 import { JanusError, STREAMING_NO_SUCH_MOUNTPOINT, type JanusClient } from '../../media/janus-client.js';
 import { liveStreamFolder, mountpointId } from '../viewers/viewer-keys.js';
-import { stopChild, type ProcessLedger } from './child-processes.js';
-import { keepTail } from './ffmpeg-progress.js';
+import type { ProcessLedger } from './child-processes.js';
+import { EncodeReader } from './encode-reader.js';
 import type { MediaFanOut } from './media-fan-out.js';
 
 const FROM_ENCODE = [
@@ -13,53 +12,8 @@ const FROM_ENCODE = [
   ...['-analyzeduration', '3000000', '-probesize', '5000000'],
   ...['-f', 'mpegts', '-i', 'pipe:0'],
 ];
-const RESTART_MS = 1000;
 /** How often the mountpoint is checked: a Janus that restarted has lost it (and its ports). */
 const MOUNTPOINT_CHECK_MS = 5000;
-/** A reader further behind than this (seconds of video) is restarted rather than waited for. */
-const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
-
-/** One ffmpeg reading the encode from the fan-out, brought back if it exits while the broadcast runs. */
-class EncodeReader {
-  private child: ChildProcess | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private isStopped = false;
-  private tail: () => string = () => '';
-
-  constructor(
-    private readonly ledger: ProcessLedger,
-    private readonly source: MediaFanOut,
-    private readonly args: string[],
-    private readonly log: (message: string) => void,
-  ) {}
-
-  start() {
-    if (this.isStopped) return;
-    const child = this.ledger.spawn('ffmpeg', [...FROM_ENCODE, ...this.args], { stdio: ['pipe', 'ignore', 'pipe'] });
-    this.child = child;
-    child.stdin?.on('error', () => undefined);
-    this.tail = keepTail(child.stderr);
-    this.unsubscribe = this.source.add((chunk) => {
-      const stdin = child.stdin;
-      if (!stdin?.writable) return;
-      if (stdin.writableLength > MAX_BACKLOG_BYTES) child.kill('SIGKILL');
-      else stdin.write(chunk);
-    });
-    child.once('exit', (code) => {
-      this.unsubscribe?.();
-      if (this.isStopped) return;
-      this.log(`viewer feed exited (${String(code)}): ${this.tail()}`);
-      setTimeout(() => this.start(), RESTART_MS).unref();
-    });
-  }
-
-  async stop() {
-    this.isStopped = true;
-    this.unsubscribe?.();
-    this.child?.stdin?.end();
-    await stopChild(this.child, 3000, null);
-  }
-}
 
 /**
  * What the public channel page plays (ADR 011), fed by the broadcast's one encode: a Janus
@@ -81,6 +35,20 @@ export class ViewerFeed {
     private readonly broadcastId: number,
     private readonly log: (message: string) => void,
   ) {}
+
+  /** A reader of the encode that falls behind is restarted, live, rather than waited for. */
+  private reader(name: string, args: string[]) {
+    const options = {
+      name,
+      args: () => [...FROM_ENCODE, ...args],
+      backlog: { maxBytes: 4 * 1024 * 1024, then: 'restart' as const },
+      stopTimeoutMs: 3000,
+    };
+    const reader = new EncodeReader(this.ledger, this.source, options, this.log);
+    this.readers.push(reader);
+    reader.start();
+    return reader;
+  }
 
   private get hlsFolder() {
     return liveStreamFolder(this.context.config, this.broadcastId);
@@ -138,39 +106,24 @@ export class ViewerFeed {
     });
     this.mountpoint = { client: place.client, id, secret: place.secret };
     const rtp = (port: number) => `rtp://${place.rtpHost}:${port}?pkt_size=1200`;
-    const reader = new EncodeReader(
-      this.ledger,
-      this.source,
-      [
-        ...['-map', '0:v:0', '-c:v', 'copy', '-f', 'rtp', '-payload_type', '96', rtp(ports.video)],
-        ...['-map', '0:a:0', '-c:a', 'libopus', '-b:a', '96k', '-ar', '48000', '-ac', '2'],
-        ...['-f', 'rtp', '-payload_type', '111', rtp(ports.audio)],
-      ],
-      this.log,
-    );
-    this.readers.push(reader);
-    this.webRtcReader = reader;
-    reader.start();
+    this.webRtcReader = this.reader('WebRTC viewer feed', [
+      ...['-map', '0:v:0', '-c:v', 'copy', '-f', 'rtp', '-payload_type', '96', rtp(ports.video)],
+      ...['-map', '0:a:0', '-c:a', 'libopus', '-b:a', '96k', '-ar', '48000', '-ac', '2'],
+      ...['-f', 'rtp', '-payload_type', '111', rtp(ports.audio)],
+    ]);
   }
 
   private startHls() {
     rmSync(this.hlsFolder, { recursive: true, force: true });
     mkdirSync(this.hlsFolder, { recursive: true });
-    const reader = new EncodeReader(
-      this.ledger,
-      this.source,
-      [
-        ...['-c', 'copy', '-f', 'hls'],
-        // Segments can only be cut at keyframes (every 2 s): ask for 1 s and get each GOP.
-        ...['-hls_time', '1', '-hls_list_size', '6'],
-        ...['-hls_flags', 'delete_segments+omit_endlist+temp_file+independent_segments'],
-        ...['-hls_segment_filename', join(this.hlsFolder, 'segment-%d.ts')],
-        join(this.hlsFolder, 'index.m3u8'),
-      ],
-      this.log,
-    );
-    this.readers.push(reader);
-    reader.start();
+    this.reader('HLS viewer feed', [
+      ...['-c', 'copy', '-f', 'hls'],
+      // Segments can only be cut at keyframes (every 2 s): ask for 1 s and get each GOP.
+      ...['-hls_time', '1', '-hls_list_size', '6'],
+      ...['-hls_flags', 'delete_segments+omit_endlist+temp_file+independent_segments'],
+      ...['-hls_segment_filename', join(this.hlsFolder, 'segment-%d.ts')],
+      join(this.hlsFolder, 'index.m3u8'),
+    ]);
   }
 
   async stop() {
