@@ -215,17 +215,34 @@ export async function setOverlay(
 ) {
   const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
   const value = (text: string | undefined) => (text === undefined ? undefined : text.trim() || null);
+  const updated = await writeOverlay(context, broadcast.id, {
+    logoUrl: value(input.logoUrl),
+    banner: value(input.banner),
+    ticker: value(input.ticker),
+  });
+  return { broadcast: updated ?? broadcast, meeting };
+}
+
+/**
+ * The overlay columns the composer's layout page follows, for the Live panel and for a viewer-chat
+ * message put on the stream; a field left undefined stays, null clears it.
+ */
+export async function writeOverlay(
+  context: AppContext,
+  broadcastId: number,
+  overlay: { logoUrl?: string | null; banner?: string | null; ticker?: string | null },
+) {
   const [updated] = await context.db
     .update(liveBroadcasts)
     .set({
-      overlayLogoUrl: value(input.logoUrl),
-      overlayBanner: value(input.banner),
-      overlayTicker: value(input.ticker),
+      overlayLogoUrl: overlay.logoUrl,
+      overlayBanner: overlay.banner,
+      overlayTicker: overlay.ticker,
       updatedAt: new Date(),
     })
-    .where(eq(liveBroadcasts.id, broadcast.id))
+    .where(eq(liveBroadcasts.id, broadcastId))
     .returning();
-  return { broadcast: updated ?? broadcast, meeting };
+  return updated;
 }
 
 /** Recordings of the meetings the user hosts, newest first. */

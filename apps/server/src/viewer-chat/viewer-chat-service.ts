@@ -19,6 +19,7 @@ import {
 } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/app-error.js';
+import { writeOverlay } from '../streaming/broadcast-service.js';
 import { isRunning, type ChatScope } from './viewer-chat-access.js';
 import { isModeratorAccount } from './viewer-identity.js';
 
@@ -283,11 +284,7 @@ export async function showAsBanner(context: AppContext, scope: ChatScope, id: nu
   const message = id === undefined ? undefined : await requireMessage(context, scope, id);
   const banner = message ? `${message.displayName}: ${message.text}`.replace(/\s+/g, ' ') : null;
   const limit = STREAMING_LIMITS.overlayText;
-  await context.db
-    .update(liveBroadcasts)
-    .set({
-      overlayBanner: banner && banner.length > limit ? `${banner.slice(0, limit - 1)}…` : banner,
-      updatedAt: new Date(),
-    })
-    .where(eq(liveBroadcasts.id, broadcast.id));
+  await writeOverlay(context, broadcast.id, {
+    banner: banner && banner.length > limit ? `${banner.slice(0, limit - 1)}…` : banner,
+  });
 }
