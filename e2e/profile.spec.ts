@@ -24,14 +24,16 @@ test.describe('profile', () => {
     await page.getByLabel('Protect instant meetings with a password').check();
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await expect(page.getByText('Your profile was saved.').first()).toBeVisible();
-    const profile = await callAs<{
-      data: { time_zone: string; reminder_minutes: number; default_meeting_password: boolean };
-    }>(account, 'get-profile.php');
-    expect(profile.data).toMatchObject({
-      time_zone: 'Europe/Paris',
-      reminder_minutes: 30,
-      default_meeting_password: true,
-    });
+    // The toast seen may still be the username's: the server is asked until the second save is there.
+    const preferences = async () =>
+      (
+        await callAs<{
+          data: { time_zone: string; reminder_minutes: number; default_meeting_password: boolean };
+        }>(account, 'get-profile.php')
+      ).data;
+    await expect
+      .poll(preferences)
+      .toMatchObject({ time_zone: 'Europe/Paris', reminder_minutes: 30, default_meeting_password: true });
   });
 
   test('uploads a real picture and refuses a fake one', async ({ page, account, signIn }) => {

@@ -137,6 +137,13 @@ export function useLocalMedia(): LocalMedia {
         toast.warning(t('devices.speaker_lost'));
       }
     };
+    // Listed at once, not only once the camera and microphone are open: a capture that takes long
+    // (a camera another program holds, a busy machine) would show "No device found" until then.
+    let hasListAfterCapture = false;
+    void listDevices().then(
+      (list) => !isCancelled && !hasListAfterCapture && setDevices(list),
+      () => undefined,
+    );
     void (async () => {
       const remembered = choiceRef.current;
       const [audio, video] = await Promise.allSettled([
@@ -158,6 +165,7 @@ export function useLocalMedia(): LocalMedia {
         setError('camera');
       }
       const list = await listDevices().catch(() => EMPTY);
+      hasListAfterCapture = true;
       if (!isCancelled) setDevices(list);
     })();
     const listener = () => void onDeviceChange();
