@@ -10,6 +10,7 @@ import { and, channelFollowers, channels, count, eq, isNotNull, isNull, or, sql,
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireAdmin } from '../accounts/authenticate.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
+import { deleteChannel, setChannelHidden } from '../channels/channel-records.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { notFound } from '../http/app-error.js';
@@ -112,11 +113,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
       if (!row) throw notFound('admin.channel_not_found');
       // Already so: nothing changes and nothing is recorded.
       if ((row.hiddenAt !== null) === isHidden) return row;
-      const now = new Date();
-      await tx
-        .update(channels)
-        .set({ hiddenAt: isHidden ? now : null, updatedAt: now })
-        .where(eq(channels.id, row.id));
+      await setChannelHidden(tx, row.id, isHidden);
       await writeAudit(tx, actorOf(session, request), [
         {
           action: isHidden ? 'channel.hidden' : 'channel.unhidden',
@@ -159,7 +156,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
     handler: async (body, request) => {
       const session = await requireAdmin(context, request);
       const channel = await context.db.transaction(async (tx) => {
-        const [row] = await tx.delete(channels).where(eq(channels.id, body.id)).returning();
+        const row = await deleteChannel(tx, body.id);
         if (!row) throw notFound('admin.channel_not_found');
         await new MeetingRepository(tx).detachChannel(row.id);
         await writeAudit(tx, actorOf(session, request), [

@@ -13,6 +13,11 @@ import { and, contactMessages, count, eq, or, sql } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../accounts/authenticate.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
+import {
+  deleteContactMessage,
+  setContactMessageStatus,
+  type ContactMessageRow,
+} from '../contact-us/contact-messages.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { notFound } from '../http/app-error.js';
@@ -20,8 +25,6 @@ import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageSlice, searchedId, type Slice } from './list-query.js';
-
-type ContactRow = typeof contactMessages.$inferSelect;
 
 const SORT_COLUMNS = {
   id: contactMessages.id,
@@ -32,7 +35,7 @@ const SORT_COLUMNS = {
   created_at: contactMessages.createdAt,
 } as const;
 
-function toDto(row: ContactRow): AdminContactMessage {
+function toDto(row: ContactMessageRow): AdminContactMessage {
   return {
     id: row.id,
     user_id: row.userId,
@@ -126,11 +129,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
           .for('update');
         if (!row) throw notFound('admin.contact_not_found');
         if (row.status === body.status) return row;
-        const [changed] = await tx
-          .update(contactMessages)
-          .set({ status: body.status })
-          .where(eq(contactMessages.id, row.id))
-          .returning();
+        const changed = await setContactMessageStatus(tx, row.id, body.status);
         await writeAudit(tx, actorOf(session, request), [
           {
             action: 'contact_message.status_changed',
@@ -176,11 +175,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
         ].join('\n'),
       });
       const answered = await context.db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(contactMessages)
-          .set({ status: 'answered' })
-          .where(eq(contactMessages.id, original.id))
-          .returning();
+        const row = await setContactMessageStatus(tx, original.id, 'answered');
         await writeAudit(tx, actorOf(session, request), [
           {
             action: 'contact_message.replied',
@@ -207,7 +202,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
     handler: async (body, request) => {
       const session = await requireAdmin(context, request);
       await context.db.transaction(async (tx) => {
-        const [row] = await tx.delete(contactMessages).where(eq(contactMessages.id, body.id)).returning();
+        const row = await deleteContactMessage(tx, body.id);
         if (!row) throw notFound('admin.contact_not_found');
         await writeAudit(tx, actorOf(session, request), [
           {

@@ -18,8 +18,6 @@ import {
   desc,
   eq,
   gt,
-  inArray,
-  isNotNull,
   isNull,
   meetings,
   sessions,
@@ -30,6 +28,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireAdmin } from '../accounts/authenticate.js';
 import { CODE_LIFETIME_MINUTES, issueCode } from '../accounts/codes.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
+import { deleteUsers, disableUsers, enableUsers, setUserRole } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { conflict, notFound } from '../http/app-error.js';
@@ -143,7 +142,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
         const [target] = await findUsers(tx, [body.id]);
         if (!target) throw notFound('admin.user_not_found');
         if (target.roleId === roleId) return target;
-        await tx.update(users).set({ roleId, updatedAt: new Date() }).where(eq(users.id, target.id));
+        await setUserRole(tx, target.id, roleId);
         await writeAudit(tx, actorOf(session, request), [
           {
             action: 'user.role_changed',
@@ -173,12 +172,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
       if (ids.includes(session.user.id)) throw conflict('admin.cannot_disable_self');
       const disabled = await context.db.transaction(async (tx) => {
         await assertAdministratorsRemain(tx, ids);
-        const now = new Date();
-        const rows = await tx
-          .update(users)
-          .set({ disabledAt: now, updatedAt: now })
-          .where(and(inArray(users.id, ids), isNull(users.disabledAt)))
-          .returning({ id: users.id, email: users.email });
+        const rows = await disableUsers(tx, ids);
         await writeAudit(
           tx,
           actorOf(session, request),
@@ -209,11 +203,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
       const session = await requireAdmin(context, request);
       const ids = [...new Set(body.ids)];
       const enabled = await context.db.transaction(async (tx) => {
-        const rows = await tx
-          .update(users)
-          .set({ disabledAt: null, updatedAt: new Date() })
-          .where(and(inArray(users.id, ids), isNotNull(users.disabledAt)))
-          .returning({ id: users.id, email: users.email });
+        const rows = await enableUsers(tx, ids);
         await writeAudit(
           tx,
           actorOf(session, request),
@@ -246,10 +236,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
       const { deleted, liveMeetings } = await context.db.transaction(async (tx) => {
         await assertAdministratorsRemain(tx, ids);
         const live = await new MeetingRepository(tx).liveIdsHostedBy(ids);
-        const rows = await tx
-          .delete(users)
-          .where(inArray(users.id, ids))
-          .returning({ id: users.id, email: users.email, username: users.username });
+        const rows = await deleteUsers(tx, ids);
         await writeAudit(
           tx,
           actorOf(session, request),

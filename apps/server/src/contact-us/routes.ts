@@ -1,5 +1,5 @@
 import { ContactUsInputSchema, MessageBodySchema, ROLE } from '@meetcast/contracts';
-import { and, contactMessages, eq, isNull, users } from '@meetcast/db';
+import { and, eq, isNull, users } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { requestToken } from '../accounts/authenticate.js';
 import { languageOf } from '../contacts/calls.js';
@@ -9,6 +9,7 @@ import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { escapeHtml } from '../notifications/notifier.js';
 import { enforceLimits } from '../platform/limits.js';
+import { storeContactMessage } from './contact-messages.js';
 
 const CONTACT_US_BY_ADDRESS = { name: 'contact-us-address', limit: 5, windowSeconds: 3600 };
 const CONTACT_US_BY_EMAIL = { name: 'contact-us-email', limit: 3, windowSeconds: 3600 };
@@ -36,16 +37,13 @@ export function registerContactUsRoutes(app: FastifyInstance, context: AppContex
       ]);
       const token = requestToken(request);
       const sender = token && token.length <= 512 ? (await context.sessions.verify(token))?.user : undefined;
-      const [stored] = await context.db
-        .insert(contactMessages)
-        .values({
-          userId: sender?.id ?? null,
-          name: body.name,
-          email: body.email,
-          subject: body.subject,
-          message: body.message,
-        })
-        .returning({ id: contactMessages.id });
+      const stored = await storeContactMessage(context.db, {
+        userId: sender?.id ?? null,
+        name: body.name,
+        email: body.email,
+        subject: body.subject,
+        message: body.message,
+      });
       const admins = await context.db
         .select()
         .from(users)

@@ -34,6 +34,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../accounts/authenticate.js';
 import { toEpochSeconds, type UserRow } from '../accounts/user-dto.js';
+import { claimCalendarFeedToken, setCalendarFeedToken } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { badRequest, notFound } from '../http/app-error.js';
@@ -222,12 +223,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
       const [current] = await db.select({ token: users.calendarFeedToken }).from(users).where(eq(users.id, user.id));
       let token = current?.token;
       if (!token) {
-        const [claimed] = await db
-          .update(users)
-          .set({ calendarFeedToken: newFeedToken() })
-          .where(and(eq(users.id, user.id), isNull(users.calendarFeedToken)))
-          .returning({ token: users.calendarFeedToken });
-        token = claimed?.token;
+        token = await claimCalendarFeedToken(db, user.id, newFeedToken());
         if (!token) {
           const [again] = await db.select({ token: users.calendarFeedToken }).from(users).where(eq(users.id, user.id));
           token = again?.token;
@@ -248,7 +244,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     handler: async (_body, request) => {
       const { user } = await requireUser(context, request);
       const token = newFeedToken();
-      await db.update(users).set({ calendarFeedToken: token }).where(eq(users.id, user.id));
+      await setCalendarFeedToken(db, user.id, token);
       return success(message(request, 'meetings.feed_reset'), { url: feedUrl(token) });
     },
   });

@@ -1,6 +1,7 @@
 import { and, eq, externalIdentities, isUniqueViolation, users } from '@meetcast/db';
 import { createAccount, type RequestMeta } from '../accounts/account-service.js';
 import type { UserRow } from '../accounts/user-dto.js';
+import { claimUnconfirmedAccount, setAvatar } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import { storeImage } from '../uploads/images.js';
@@ -92,16 +93,7 @@ async function linkExisting(context: AppContext, existing: UserRow, profile: Ext
   if (!existing.emailVerifiedAt) {
     // A sign-up nobody confirmed: whoever started it never proved the address, the provider did.
     // Their password goes, so that it cannot open the account the real owner now holds.
-    const [claimed] = await context.db
-      .update(users)
-      .set({
-        passwordHash: null,
-        emailVerifiedAt: new Date(),
-        username: usernameFrom(profile.names, existing.email),
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, existing.id))
-      .returning();
+    const claimed = await claimUnconfirmedAccount(context.db, existing.id, usernameFrom(profile.names, existing.email));
     user = claimed ?? existing;
     await context.sessions.revokeAllForUser(existing.id);
   }
@@ -115,11 +107,7 @@ async function withPicture(context: AppContext, user: UserRow, profile: External
   try {
     const image = await fetchPicture(profile.picture, profile.issuer);
     const avatar = await storeImage(context, image, 'avatar');
-    const [updated] = await context.db
-      .update(users)
-      .set({ avatar, updatedAt: new Date() })
-      .where(eq(users.id, user.id))
-      .returning();
+    const updated = await setAvatar(context.db, user.id, avatar);
     await context.sessions.forgetUser(user.id);
     return updated ?? user;
   } catch (error) {

@@ -21,6 +21,8 @@ import {
   users,
 } from '@meetcast/db';
 import { toUserDto, type UserRow } from '../accounts/user-dto.js';
+import { deleteUser } from '../accounts/user-records.js';
+import { deleteContactMessagesOf } from '../contact-us/contact-messages.js';
 import { formatWhen, languageOf } from '../contacts/calls.js';
 import type { AppContext } from '../context.js';
 import { InviteeRepository } from '../meeting-records/invitee-repository.js';
@@ -238,11 +240,9 @@ export async function deleteAccount(
   const [channel] = await context.db.select().from(channels).where(eq(channels.ownerId, current.id));
   await context.sessions.revokeAllForUser(current.id);
   await context.db.transaction(async (tx) => {
-    await tx
-      .delete(contactMessages)
-      .where(or(eq(contactMessages.userId, current.id), eq(contactMessages.email, current.email)));
+    await deleteContactMessagesOf(tx, { userId: current.id, email: current.email });
     await new InviteeRepository(tx).removeAddressEverywhere(current.email);
-    await tx.delete(users).where(eq(users.id, current.id));
+    await deleteUser(tx, current.id);
   });
   await removeImage(context, current.avatar);
   await removeImage(context, channel?.avatar);

@@ -3,6 +3,7 @@ import { and, desc, eq, gt, isNull, isUniqueViolation, ne, sessions, users, veri
 import { CODE_LIFETIME_MINUTES, consumeCode, issueCode } from '../accounts/codes.js';
 import { hashPassword, verifyPassword } from '../accounts/secrets.js';
 import { toEpochSeconds, toUserDto, type UserRow } from '../accounts/user-dto.js';
+import { setAvatar, setEmail, setPasswordHash, updateUserSettings } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../http/app-error.js';
 import { translate } from '../i18n/messages.js';
@@ -81,10 +82,7 @@ export async function updateProfile(context: AppContext, user: UserRow, changes:
   };
   const set = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
   if (Object.keys(set).length > 0) {
-    await context.db
-      .update(users)
-      .set({ ...set, updatedAt: new Date() })
-      .where(eq(users.id, user.id));
+    await updateUserSettings(context.db, user.id, set);
     await context.sessions.forgetUser(user.id);
   }
   let emailSentTo: string | undefined;
@@ -138,7 +136,7 @@ export async function confirmEmailChange(context: AppContext, user: UserRow, cod
     .limit(1);
   if (holder) throw conflict('profile.email_taken');
   try {
-    await context.db.update(users).set({ email: newEmail, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await setEmail(context.db, user.id, newEmail);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict('profile.email_taken');
     throw error;
@@ -161,7 +159,7 @@ export async function uploadAvatar(context: AppContext, user: UserRow, bytes: Ui
   await enforceLimits(context, [[AVATAR_BY_ACCOUNT, String(user.id)]]);
   const path = await storeImage(context, bytes, 'avatar');
   const current = await loadUser(context, user.id);
-  await context.db.update(users).set({ avatar: path, updatedAt: new Date() }).where(eq(users.id, user.id));
+  await setAvatar(context.db, user.id, path);
   await context.sessions.forgetUser(user.id);
   await removeImage(context, current.avatar);
   return profileOf(context, user.id);
@@ -169,7 +167,7 @@ export async function uploadAvatar(context: AppContext, user: UserRow, bytes: Ui
 
 export async function removeAvatar(context: AppContext, user: UserRow) {
   const current = await loadUser(context, user.id);
-  await context.db.update(users).set({ avatar: null, updatedAt: new Date() }).where(eq(users.id, user.id));
+  await setAvatar(context.db, user.id, null);
   await context.sessions.forgetUser(user.id);
   await removeImage(context, current.avatar);
   return profileOf(context, user.id);
@@ -194,7 +192,7 @@ export async function changePassword(
 ) {
   await confirmPassword(context, session.user, input.current_password);
   const passwordHash = await hashPassword(input.password);
-  await context.db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, session.user.id));
+  await setPasswordHash(context.db, session.user.id, passwordHash);
   await context.sessions.revokeAllForUser(session.user.id, session.sessionId);
 }
 
