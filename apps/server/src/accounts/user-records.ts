@@ -105,8 +105,3 @@ export async function deleteUsers(db: Database, ids: number[]) {
     .where(inArray(users.id, ids))
     .returning({ id: users.id, email: users.email, username: users.username });
 }
-
-/** Deletes one account (the database cascades to its rows). */
-export async function deleteUser(db: Database, userId: number) {
-  await db.delete(users).where(eq(users.id, userId));
-}

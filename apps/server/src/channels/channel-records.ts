@@ -1,12 +1,11 @@
 import { channels, eq, type Database } from '@meetcast/db';
+import type { ChannelRow } from './channel-queries.js';
 
 /**
  * The administrators' writes on `channels`, which channels/ owns (ADR 013, lint rule
  * `meetcast/table-owners`); the owner's own changes are in channel-service.ts. Each takes the
  * caller's transaction, so that the change and its audit entry stay one atomic step.
  */
-
-export type ChannelRow = typeof channels.$inferSelect;
 
 /** A hidden channel leaves browsing, and its public page says it is unavailable. */
 export async function setChannelHidden(db: Database, id: number, isHidden: boolean) {

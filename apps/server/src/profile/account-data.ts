@@ -21,7 +21,7 @@ import {
   users,
 } from '@meetcast/db';
 import { toUserDto, type UserRow } from '../accounts/user-dto.js';
-import { deleteUser } from '../accounts/user-records.js';
+import { deleteUsers } from '../accounts/user-records.js';
 import { deleteContactMessagesOf } from '../contact-us/contact-messages.js';
 import { formatWhen, languageOf } from '../contacts/calls.js';
 import type { AppContext } from '../context.js';
@@ -242,7 +242,7 @@ export async function deleteAccount(
   await context.db.transaction(async (tx) => {
     await deleteContactMessagesOf(tx, { userId: current.id, email: current.email });
     await new InviteeRepository(tx).removeAddressEverywhere(current.email);
-    await deleteUser(tx, current.id);
+    await deleteUsers(tx, [current.id]);
   });
   await removeImage(context, current.avatar);
   await removeImage(context, channel?.avatar);
