@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { cn } from '../../lib/cn';
@@ -8,29 +8,39 @@ import type { LocalMedia } from './use-local-media';
 
 export function MicLevel({ track, isOn }: { track: MediaStreamTrack | undefined; isOn: boolean }) {
   const { t } = useTranslation('room');
-  const [level, setLevel] = useState(0);
+  const meterRef = useRef<HTMLDivElement>(null);
+  const barRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    // Ten readings a second go straight to the element: the page is not rendered again for each.
+    const show = (level: number) => {
+      const percent = Math.round(level * 100);
+      meterRef.current?.setAttribute('aria-valuenow', String(percent));
+      // Scaled, not resized: the browser animates it without laying the page out at every frame.
+      if (barRef.current) barRef.current.style.transform = `scaleX(${percent / 100})`;
+    };
     if (!track || !isOn) return undefined;
     const meter = new LevelMeter(track);
-    const timer = setInterval(() => setLevel(meter.level()), 100);
+    const timer = setInterval(() => show(meter.level()), 100);
     return () => {
       clearInterval(timer);
       meter.close();
-      setLevel(0);
+      show(0);
     };
   }, [track, isOn]);
   return (
     <div
+      ref={meterRef}
       role="meter"
       aria-label={t('prejoin.mic_level')}
       aria-valuemin={0}
       aria-valuemax={100}
-      aria-valuenow={Math.round(level * 100)}
+      aria-valuenow={0}
       className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
     >
       <div
-        className="h-full bg-emerald-500 transition-[width] duration-100"
-        style={{ width: `${Math.round(level * 100)}%` }}
+        ref={barRef}
+        className="h-full origin-left bg-emerald-500 transition-transform duration-100 rtl:origin-right"
+        style={{ transform: 'scaleX(0)' }}
       />
     </div>
   );

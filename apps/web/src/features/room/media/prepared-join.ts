@@ -18,13 +18,34 @@ export interface PreparedJoin {
   lost: HeldCallback<[unknown]>;
   /** Lets the subscriber answer an offer that came before the call: its STUN/TURN servers are in. */
   allowEarlyAnswer: () => void;
+  /** Closes the connection that warmed WebRTC up (once the call's own are there, or on leaving). */
+  stopWarmUp: () => void;
 }
 
 function close(prepared: Promise<PreparedJoin>) {
   void prepared.then(
-    ({ session }) => session.destroy({ cleanupHandles: true, notifyDestroyed: false }),
+    ({ session, stopWarmUp }) => {
+      stopWarmUp();
+      session.destroy({ cleanupHandles: true, notifyDestroyed: false });
+    },
     () => undefined,
   );
+}
+
+/**
+ * A page's first peer connection starts the browser's WebRTC machinery (its threads, codecs, the
+ * list of network interfaces): started here, with a connection that connects to nothing, it is
+ * ready when Janus' offer comes after the click. Kept until the call's own connections exist.
+ */
+function warmUpWebRtc(): () => void {
+  const connection = new RTCPeerConnection();
+  connection.addTransceiver('audio', { direction: 'recvonly' });
+  connection.addTransceiver('video', { direction: 'recvonly' });
+  void connection
+    .createOffer()
+    .then((offer) => connection.setLocalDescription(offer))
+    .catch(() => undefined);
+  return () => connection.close();
 }
 
 const held = new Handoff<string, Promise<PreparedJoin>>(close, UNCLAIMED_MS);
@@ -51,6 +72,7 @@ export function prepareJoin(meetId: string) {
   const lost = new HeldCallback<[unknown]>();
   const iceServers: RTCIceServer[] = [];
   const key = randomKey();
+  const stopWarmUp = warmUpWebRtc();
   let allowEarlyAnswer = () => undefined as void;
   const isEarlyAnswerAllowed = new Promise<void>((resolve) => (allowEarlyAnswer = resolve));
   const prepared = openSession({ meetId, key }, iceServers, lost.call).then((session) => ({
@@ -61,6 +83,7 @@ export function prepareJoin(meetId: string) {
     iceServers,
     lost,
     allowEarlyAnswer,
+    stopWarmUp,
   }));
   prepared.then(
     (value) => opened.set(prepared, value),
@@ -125,11 +148,13 @@ export async function claimPreparedJoin(
 ): Promise<PreparedJoin | undefined> {
   const prepared = await pending?.catch(() => undefined);
   if (!prepared?.session.isConnected()) {
+    prepared?.stopWarmUp();
     prepared?.session.destroy({ cleanupHandles: true, notifyDestroyed: false });
     return undefined;
   }
   fillIceServers(prepared, iceServers);
   prepared.lost.listen(onLost);
+  prepared.stopWarmUp();
   return prepared;
 }
 

@@ -14,6 +14,7 @@ import { ConnectionRecovery } from './connection-recovery';
 import { claimPreparedJoin, type PreparedJoin } from './prepared-join';
 import { MediaWatchdog, type RepairStep } from './media-watchdog';
 import {
+  atMost,
   debug,
   type FeedKind,
   LatestUntilHeard,
@@ -27,8 +28,8 @@ import { missingCameraFeeds, recordPublishers } from './remote-feeds';
 import { ScreenShare } from './screen-share';
 import { Subscriptions } from './subscriptions';
 
-/** The longest our camera's offer waits for the first subscription's answer. */
-const PUBLISH_AFTER_SUBSCRIBING_MS = 1000;
+/** The longest our camera's offer waits for the others' first picture. */
+const PUBLISH_AFTER_FIRST_PICTURE_MS = 1000;
 
 /**
  * One participant's media in a meeting, over janus.js: a publisher handle for the camera and
@@ -214,12 +215,13 @@ export class RoomMedia {
       if (kind === 'camera') {
         this.recovery.recovered();
         this.joinedAt = Date.now();
-        // Subscribing first, and offering our camera once that is answered: the others' pictures are
-        // what the person who joins waits for, and two offers at once slow both on a busy machine.
+        // Subscribing first, and offering our camera once the others' first picture is there: it is
+        // what the person who joins waits for, and our camera's offer, connection and encoders
+        // slowed it on a busy machine; the others see us a moment later instead.
         this.addPublishers((message.publishers as Publisher[] | undefined) ?? [], this.isSubscribedOnJoin);
         this.isSubscribedOnJoin = false;
         if (this.subscriptions?.isEmpty) this.markFirstPicture();
-        void this.subscriptions?.settled(PUBLISH_AFTER_SUBSCRIBING_MS).then(() => {
+        void atMost(this.firstPicture, PUBLISH_AFTER_FIRST_PICTURE_MS).then(() => {
           if (handle === this.publisher) return this.camera.publish(handle);
         });
       } else {

@@ -13,7 +13,6 @@ import {
 } from './janus-api';
 import type { WatchedFeed } from './media-watchdog';
 import {
-  atMost,
   debug,
   inboundVideoStats,
   type FeedKind,
@@ -99,11 +98,6 @@ export class Subscriptions {
       }
       this.handle.send({ message: { request: 'join', ptype: 'subscriber', streams, use_msid: true } });
     });
-  }
-
-  /** Once the negotiations asked for so far are answered (at most `capMs` from now). */
-  settled(capMs: number) {
-    return atMost(this.queue, capMs);
   }
 
   /** Attaches the handle now, beside the publisher's, so that the first subscription only joins. */
