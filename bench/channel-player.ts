@@ -194,7 +194,11 @@ try {
     'iceConnected',
     'dtlsConnected',
     'track',
+    'decoded',
     'video',
+    'attached',
+    'loadeddata',
+    'playing',
   ];
   console.log(
     `  on the way (p50 since navigation start): ${order

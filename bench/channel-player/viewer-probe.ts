@@ -5,8 +5,9 @@
  * once `reading` is set, the painted clock read from each frame (drawn 480×270 into a canvas, read
  * with the composer bench's reader) against Date.now(): glass-to-glass. It also notes when the way
  * to the first frame passed each step (the page's HTML received, its document created in the
- * renderer, the viewer API's answer, the /janus-watch socket, the offer, ICE and DTLS, the track),
- * by wrapping the page's WebSocket and RTCPeerConnection.
+ * renderer, the viewer API's answer, the /janus-watch socket, the offer, ICE and DTLS, the track,
+ * the connection's first decoded frame, the <video> given its stream, its first data and playing),
+ * by wrapping the page's WebSocket, RTCPeerConnection and media elements.
  */
 import type { Page } from '@playwright/test';
 import { READER_SOURCE } from '../composer/timestamp-code.js';
@@ -64,6 +65,17 @@ export const VIEWER_PROBE_SCRIPT = `(() => {
         this.addEventListener('connectionstatechange', () => {
           if (this.connectionState === 'connected') mark('dtlsConnected');
         });
+        // The first frame decoded by the connection, whether or not a <video> shows it yet.
+        const decoded = () =>
+          this.getStats().then((report) => {
+            let frames = 0;
+            report.forEach((entry) => {
+              if (entry.type === 'inbound-rtp' && entry.kind === 'video') frames += entry.framesDecoded ?? 0;
+            });
+            if (frames > 0) mark('decoded');
+            else if (this.connectionState !== 'closed') setTimeout(decoded, 20);
+          }, () => undefined);
+        decoded();
       }
       setRemoteDescription(description) {
         mark('offer');
@@ -71,6 +83,18 @@ export const VIEWER_PROBE_SCRIPT = `(() => {
       }
     };
   }
+  // The player's <video> given its stream, then its first data and playing (media events do not
+  // bubble: heard while they go down to the element).
+  const source = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'srcObject');
+  Object.defineProperty(HTMLMediaElement.prototype, 'srcObject', {
+    ...source,
+    set(value) {
+      if (value) mark('attached');
+      source.set.call(this, value);
+    },
+  });
+  document.addEventListener('loadeddata', () => mark('loadeddata'), true);
+  document.addEventListener('playing', () => mark('playing'), true);
   document.addEventListener('DOMContentLoaded', () => {
     probe.loadedMs = performance.now();
     const [navigation] = performance.getEntriesByType('navigation');

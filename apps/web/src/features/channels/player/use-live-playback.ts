@@ -1,5 +1,5 @@
 import type { BroadcastViewer } from '@meetcast/contracts';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { playHls, type HlsPlayback } from './hls-playback';
 import { isHlsForced, takeEarlyWatch } from './early-watch';
 import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
@@ -49,13 +49,15 @@ export function useLivePlayback(video: RefObject<HTMLVideoElement | null>, viewe
   const [attempt, setAttempt] = useState(0);
   const [figures, setFigures] = useState<PlaybackFigures>({ latency: undefined, height: undefined });
   const latest = useRef(viewer);
-  useEffect(() => {
+  useLayoutEffect(() => {
     latest.current = viewer;
   });
   const hls = useRef<HlsPlayback | undefined>(undefined);
   const isLive = viewer.state === 'live';
 
-  useEffect(() => {
+  // Before the browser paints the player, not after: the connection usually has a picture already,
+  // and a passive effect came a frame or more later (118 ms on a busy machine, bench/channel-player.ts).
+  useLayoutEffect(() => {
     const element = video.current;
     if (!isLive || !element) return;
     let isCancelled = false;
