@@ -22,14 +22,13 @@ export interface PreparedJoin {
   stopWarmUp: () => void;
 }
 
+function closeOpened({ session, stopWarmUp }: PreparedJoin) {
+  stopWarmUp();
+  session.destroy({ cleanupHandles: true, notifyDestroyed: false });
+}
+
 function close(prepared: Promise<PreparedJoin>) {
-  void prepared.then(
-    ({ session, stopWarmUp }) => {
-      stopWarmUp();
-      session.destroy({ cleanupHandles: true, notifyDestroyed: false });
-    },
-    () => undefined,
-  );
+  void prepared.then(closeOpened, () => undefined);
 }
 
 /**
@@ -85,6 +84,8 @@ export function prepareJoin(meetId: string) {
     allowEarlyAnswer,
     stopWarmUp,
   }));
+  // A session the proxy refused leaves nothing to close but the warm-up.
+  prepared.catch(stopWarmUp);
   prepared.then(
     (value) => opened.set(prepared, value),
     () => undefined,
@@ -148,8 +149,7 @@ export async function claimPreparedJoin(
 ): Promise<PreparedJoin | undefined> {
   const prepared = await pending?.catch(() => undefined);
   if (!prepared?.session.isConnected()) {
-    prepared?.stopWarmUp();
-    prepared?.session.destroy({ cleanupHandles: true, notifyDestroyed: false });
+    if (prepared) closeOpened(prepared);
     return undefined;
   }
   fillIceServers(prepared, iceServers);
