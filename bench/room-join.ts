@@ -27,7 +27,9 @@ const GROUPS = flag('joins-only') ? [] : (process.env.BENCH_GROUPS ?? '2,4,6').s
 const CPU_HOGS = flag('cpu-hog') ? Number(flagValue('cpu-hog') ?? 2) : 0;
 /** A join whose either side has no video this long after the click counts as a join without video. */
 const NO_VIDEO_MS = 10_000;
-const CLOCK_TICKS = 100; // getconf CLK_TCK on Linux
+const CLOCK_TICKS = 100;
+/** After a joiner's tab closes: its feed leaves the room before the next join. */
+const SETTLE_MS = 1000; // getconf CLK_TCK on Linux
 
 interface ServerInfo {
   url: string;
@@ -73,6 +75,11 @@ async function open(
   const page = await context.newPage();
   await page.goto(`${info.url}/room/${info.slug}`);
   await page.getByLabel('Your name').fill(name);
+  // A person reads the pre-join screen before clicking: the join it prepares (ADR 016) is ready by
+  // then, as in bench/room-vs-janus.ts. Playwright's page script, injected on its first wait for a
+  // function, is injected now rather than during the join.
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => true);
   return { context, page };
 }
 
@@ -170,7 +177,12 @@ async function measureJoins(browser: Browser, info: ServerInfo): Promise<JoinRes
     const cost = costBetween(costBefore, await joinCost(info), idle, (Date.now() - clickedAt) / 1000);
     const repairs = [...(await repairsSince(joiner.page, clickedAt)), ...(await repairsSince(anchor.page, clickedAt))];
     results.push({ cost, newcomerMs, anchorMs, repairs });
+    // The tab closes as a person closes it (its unload handlers leave the room), and its feed is
+    // gone before the next join: closing the context alone left it to the session timeout, and the
+    // next joins met its frozen feed (watchdog keyframe repairs in 17 of 20 joins).
+    await joiner.page.close({ runBeforeUnload: true });
     await joiner.context.close();
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   }
   await anchor.context.close();
   return results;

@@ -41,6 +41,9 @@ export const VIEWER_PROBE_SCRIPT = `(() => {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (entry.name.includes('get-broadcast-viewer')) probe.marks.viewerApi ??= entry.responseEnd;
+      for (const script of ['early-watch-', 'fields-', 'index-']) {
+        if (entry.name.includes('/assets/' + script)) probe.marks[script + 'fetched'] ??= entry.responseEnd;
+      }
     }
   }).observe({ type: 'resource', buffered: true });
   const NativeSocket = window.WebSocket;

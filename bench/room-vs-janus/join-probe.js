@@ -60,7 +60,9 @@
         if (this.connectionState === 'connected') mark(`${role} pc: DTLS connected`);
       });
     }
-    return nativeSetRemote.call(this, description, ...rest);
+    const applied = nativeSetRemote.call(this, description, ...rest);
+    applied.then(() => mark(`${role} pc: remote ${description?.type} applied`));
+    return applied;
   };
 
   // The subscriber's answer, step by step: the browser's own work between the offer and `start`.
@@ -71,6 +73,7 @@
     const native = RTCPeerConnection.prototype[method];
     RTCPeerConnection.prototype[method] = async function (...args) {
       const isAnswering = this.remoteDescription?.type === 'offer';
+      if (isAnswering) mark(`subscriber pc: ${method} called`);
       const result = await native.apply(this, args);
       if (isAnswering) mark(`subscriber pc: ${step}`);
       return result;
