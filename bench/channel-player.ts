@@ -307,3 +307,6 @@ try {
   await stopComposerServer(child);
   rmSync(dirname(receiver.file), { recursive: true, force: true });
 }
+// The light clients' WebRTC (werift) can keep the process alive after they closed (as in
+// bench/composer.ts): everything is stopped by now, so it ends here.
+process.exit(0);
