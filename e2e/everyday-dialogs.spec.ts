@@ -145,6 +145,9 @@ test.describe('everyday dialogs', () => {
     await starts.click();
     const calendar = dialog.locator('.flatpickr-calendar.open');
     await expect(calendar).toBeVisible();
+    // Next month holds no selected day: on the first of a month, this month's first day is the selected
+    // one, in the selected day's own colours.
+    await calendar.locator('.flatpickr-next-month').click();
     // Colours as sRGB through a canvas, whatever colour space the stylesheet wrote them in.
     const [background, day] = await calendar.evaluate((element) => {
       const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true });

@@ -95,75 +95,89 @@ export async function startInstallation(): Promise<Installation> {
   // other process was about to take.
   const ports: number[] = [];
   const servers: ChildProcess[] = [];
-  for (const dataDir of dataDirs) {
-    const port = await freePort();
-    const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl.toString(),
-        REDIS_URL,
-        REDIS_PREFIX: prefix,
-        SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
-        WEB_DIST_DIR: resolve('apps/web/dist'),
-        TRUST_PROXY: '127.0.0.1',
-        RATE_LIMIT_MULTIPLIER: '100',
-        LOG_LEVEL: 'warn',
-        ROOM_EMPTY_GRACE_SECONDS: '60',
-      },
-      stdio: ['ignore', openSync(join(dataDir, 'server.log'), 'a'), openSync(join(dataDir, 'server.log'), 'a')],
-    });
-    ports.push(port);
-    servers.push(server);
-    await waitFor(`http://127.0.0.1:${port}/readyz`);
-    if (server.exitCode !== null) throw new Error(`the server process for port ${port} exited at start`);
-  }
-
-  const folder = mkdtempSync(join(tmpdir(), 'meetcast-nginx-'));
-  const listen = await freePort();
-  writeFileSync(join(folder, 'nginx.conf'), nginxConfig(folder, listen, ports));
-  const nginx = spawn('nginx', ['-p', folder, '-c', join(folder, 'nginx.conf'), '-g', 'daemon off;'], {
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${listen}`;
-  await waitFor(`${url}/healthz`, 20_000);
-
-  // Which cookie reaches which process: try values until each process has one.
-  const cookieFor: string[] = [];
-  for (let value = 0; value < 200 && cookieFor.filter(Boolean).length < 2; value++) {
-    const answer = await fetch(`${url}/healthz`, { headers: { cookie: `backend=b${value}` } });
-    const upstream = answer.headers.get('x-upstream') ?? '';
-    const index = ports.findIndex((port) => upstream.endsWith(`:${port}`));
-    if (index >= 0 && !cookieFor[index]) cookieFor[index] = `b${value}`;
-  }
-  if (!cookieFor[0] || !cookieFor[1]) throw new Error('nginx did not spread cookies over both processes');
-
-  return {
-    url,
-    cookieFor: [cookieFor[0], cookieFor[1]],
-    servers,
-    logs: () =>
-      [...dataDirs.map((dir) => join(dir, 'server.log')), join(folder, 'error.log')]
-        .map((file) => `== ${file}\n${readIfThere(file).slice(-20_000)}`)
-        .join('\n'),
-    stop: async () => {
-      nginx.kill('SIGTERM');
-      for (const server of servers) if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
-      await new Promise((done) => setTimeout(done, 1000));
-      // A process killed outright leaves its Janus behind: end whatever still runs from its folder.
-      for (const folder of dataDirs) spawnSync('pkill', ['-KILL', '-f', folder]);
-      // ... and its spare composer stage, whose Xvfb does not name the folder: its ledger does.
-      for (const folder of dataDirs) {
-        const composers = join(folder, 'composers');
-        for (const worker of existsSync(composers) ? readdirSync(composers) : [])
-          killWorkerLeftovers(join(composers, worker));
-      }
-      const cleaner = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
-      await cleaner.connect();
-      await cleaner.query(`drop database if exists ${database} with (force)`);
-      await cleaner.end();
-    },
+  let nginx: ChildProcess | undefined;
+  const stop = async () => {
+    nginx?.kill('SIGTERM');
+    for (const server of servers) if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+    await new Promise((done) => setTimeout(done, 1000));
+    // A process killed outright leaves its Janus behind: end whatever still runs from its folder.
+    for (const folder of dataDirs) spawnSync('pkill', ['-KILL', '-f', folder]);
+    // ... and its spare composer stage, whose Xvfb does not name the folder: its ledger does.
+    for (const folder of dataDirs) {
+      const composers = join(folder, 'composers');
+      for (const worker of existsSync(composers) ? readdirSync(composers) : [])
+        killWorkerLeftovers(join(composers, worker));
+    }
+    const cleaner = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+    await cleaner.connect();
+    await cleaner.query(`drop database if exists ${database} with (force)`);
+    await cleaner.end();
   };
+  // A start that fails or times out stops what it started: a retry finds the machine as it was.
+  try {
+    return await startProcesses();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  async function startProcesses(): Promise<Installation> {
+    for (const dataDir of dataDirs) {
+      const port = await freePort();
+      const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl.toString(),
+          REDIS_URL,
+          REDIS_PREFIX: prefix,
+          SMTP_URL: `smtp://127.0.0.1:${E2E_PORTS.smtp}`,
+          WEB_DIST_DIR: resolve('apps/web/dist'),
+          TRUST_PROXY: '127.0.0.1',
+          RATE_LIMIT_MULTIPLIER: '100',
+          LOG_LEVEL: 'warn',
+          ROOM_EMPTY_GRACE_SECONDS: '60',
+          // No idle composer stage (a browser each) beside the calls: nothing here broadcasts.
+          COMPOSER_SPARES: '0',
+        },
+        stdio: ['ignore', openSync(join(dataDir, 'server.log'), 'a'), openSync(join(dataDir, 'server.log'), 'a')],
+      });
+      ports.push(port);
+      servers.push(server);
+      await waitFor(`http://127.0.0.1:${port}/readyz`);
+      if (server.exitCode !== null) throw new Error(`the server process for port ${port} exited at start`);
+    }
+
+    const folder = mkdtempSync(join(tmpdir(), 'meetcast-nginx-'));
+    const listen = await freePort();
+    writeFileSync(join(folder, 'nginx.conf'), nginxConfig(folder, listen, ports));
+    nginx = spawn('nginx', ['-p', folder, '-c', join(folder, 'nginx.conf'), '-g', 'daemon off;'], {
+      stdio: 'ignore',
+    });
+    const url = `http://127.0.0.1:${listen}`;
+    await waitFor(`${url}/healthz`, 20_000);
+
+    // Which cookie reaches which process: try values until each process has one.
+    const cookieFor: string[] = [];
+    for (let value = 0; value < 200 && cookieFor.filter(Boolean).length < 2; value++) {
+      const answer = await fetch(`${url}/healthz`, { headers: { cookie: `backend=b${value}` } });
+      const upstream = answer.headers.get('x-upstream') ?? '';
+      const index = ports.findIndex((port) => upstream.endsWith(`:${port}`));
+      if (index >= 0 && !cookieFor[index]) cookieFor[index] = `b${value}`;
+    }
+    if (!cookieFor[0] || !cookieFor[1]) throw new Error('nginx did not spread cookies over both processes');
+
+    return {
+      url,
+      cookieFor: [cookieFor[0], cookieFor[1]],
+      servers,
+      logs: () =>
+        [...dataDirs.map((dir) => join(dir, 'server.log')), join(folder, 'error.log')]
+          .map((file) => `== ${file}\n${readIfThere(file).slice(-20_000)}`)
+          .join('\n'),
+      stop,
+    };
+  }
 }
