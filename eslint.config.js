@@ -25,10 +25,13 @@ export default tseslint.config(
     },
   },
   {
-    // A table with one owner is written only by that owner's repository (ADR 013).
+    // A table with one owner is written only by that owner's repository (ADR 013), and the server's
+    // layers import downwards only.
     files: ['apps/server/src/**/*.ts'],
     plugins: { meetcast },
     rules: {
+      // No feature below imports one above (docs/ARCHITECTURE.md, "Layers of the server").
+      'meetcast/server-layers': 'error',
       'meetcast/table-owners': [
         'error',
         {

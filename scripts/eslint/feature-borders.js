@@ -1,3 +1,4 @@
+import { serverLayers } from './server-layers.js';
 import { tableOwners } from './table-owners.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 
@@ -54,4 +55,6 @@ export const featureBorders = {
   },
 };
 
-export default { rules: { 'feature-borders': featureBorders, 'table-owners': tableOwners } };
+export default {
+  rules: { 'feature-borders': featureBorders, 'server-layers': serverLayers, 'table-owners': tableOwners },
+};

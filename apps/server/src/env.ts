@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { parseSecretsKey } from './streaming/secrets-box.js';
+import { parseSecretsKey } from './platform/secrets-box.js';
 
 const optionalUrl = z.url().optional();
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);

@@ -1,7 +1,7 @@
 import type { StreamConnection } from '@meetcast/contracts';
 import { eq, streamConnections, streamOauthStates } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretsBoxFor } from '../src/streaming/secrets-box.js';
+import { secretsBoxFor } from '../src/platform/secrets-box.js';
 import { startFakeGoogle, type FakeGoogle } from './fake-platforms/fake-google.js';
 import { followConsent } from './fake-platforms/fake-oauth.js';
 import { startFakeTwitch, type FakeTwitch } from './fake-platforms/fake-twitch.js';

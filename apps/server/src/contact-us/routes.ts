@@ -2,11 +2,10 @@ import { ContactUsInputSchema, MessageBodySchema, ROLE } from '@meetcast/contrac
 import { and, eq, isNull, users } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { requestToken } from '../accounts/authenticate.js';
-import { languageOf } from '../contacts/calls.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
-import { translate } from '../i18n/messages.js';
+import { languageOf, translate } from '../i18n/messages.js';
 import { escapeHtml } from '../notifications/notifier.js';
 import { enforceLimits } from '../platform/limits.js';
 import { storeContactMessage } from './contact-messages.js';

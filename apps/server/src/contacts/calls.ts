@@ -1,9 +1,9 @@
-import { isLanguage, type Language } from '@meetcast/contracts';
+import { type Language } from '@meetcast/contracts';
 import { eq, users } from '@meetcast/db';
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../http/app-error.js';
-import { translate } from '../i18n/messages.js';
+import { languageOf, translate } from '../i18n/messages.js';
 import { escapeHtml } from '../notifications/notifier.js';
 import { enforceLimits } from '../platform/limits.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
@@ -15,9 +15,6 @@ import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 
 const CALLS_BY_ACCOUNT = { name: 'contact-call-account', limit: 20, windowSeconds: 600 };
 const INVITES_BY_ACCOUNT = { name: 'contact-invite-account', limit: 60, windowSeconds: 600 };
-
-export const languageOf = (user: Pick<UserRow, 'language'>): Language =>
-  isLanguage(user.language) ? user.language : 'en';
 
 export function roomUrl(context: AppContext, slug: string, password?: string | null) {
   const query = password ? `?password=${encodeURIComponent(password)}` : '';

@@ -1,15 +1,20 @@
+import type { DatabaseHandle } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { Redis } from 'ioredis';
 
-export function registerHealthRoutes(app: FastifyInstance, context: AppContext) {
+/** Ready once the database and, where configured, Redis answer. */
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  stores: { database: DatabaseHandle; redis: Redis | undefined },
+) {
   app.get('/healthz', { schema: { hide: true } }, () => ({
     status: 'success',
     message: 'alive',
   }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await context.database.ping();
-      if (context.redis) await context.redis.ping();
+      await stores.database.ping();
+      if (stores.redis) await stores.redis.ping();
       return { status: 'success', message: 'ready' };
     } catch {
       return reply.status(503).send({ status: 'error', message: 'not ready' });

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from '@meetcast/contracts';
+import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@meetcast/contracts';
 import accounts from './locales/en/accounts.json' with { type: 'json' };
 import calendar from './locales/en/calendar.json' with { type: 'json' };
 import admin from './locales/en/admin.json' with { type: 'json' };
@@ -68,3 +68,7 @@ export function englishCatalog(): Record<MessageKey, string> {
 export function catalogFor(language: Language): Catalog {
   return catalogs.get(language) ?? {};
 }
+
+/** A person's chosen language for what we send them (mail, notifications), English when unset. */
+export const languageOf = (person: { language: string }): Language =>
+  isLanguage(person.language) ? person.language : 'en';

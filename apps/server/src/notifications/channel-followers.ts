@@ -1,7 +1,6 @@
 import { and, channelFollowers, channels, eq, isNull, meetings, users } from '@meetcast/db';
 import type { AppContext } from '../context.js';
-import { languageOf } from '../contacts/calls.js';
-import { translate } from '../i18n/messages.js';
+import { languageOf, translate } from '../i18n/messages.js';
 import { escapeHtml } from './notifier.js';
 
 /**

@@ -1,6 +1,5 @@
-import type { AppContext } from '../context.js';
 import { tooManyRequests } from '../http/app-error.js';
-import type { RateLimitRule } from './rate-limiter.js';
+import type { RateLimiter, RateLimitRule } from './rate-limiter.js';
 
 export const RATE_LIMITS = {
   loginByAddress: { name: 'login-address', limit: 30, windowSeconds: 300 },
@@ -22,9 +21,9 @@ export const RATE_LIMITS = {
 } satisfies Record<string, RateLimitRule>;
 
 /** Counts one attempt under each rule and refuses with 429 when any limit is exceeded. */
-export async function enforceLimits(context: AppContext, checks: [RateLimitRule, string][]) {
+export async function enforceLimits({ limiter }: { limiter: RateLimiter }, checks: [RateLimitRule, string][]) {
   for (const [rule, key] of checks) {
-    const verdict = await context.limiter.hit(rule, key);
+    const verdict = await limiter.hit(rule, key);
     if (!verdict.allowed) throw tooManyRequests(verdict.retryAfterSeconds);
   }
 }

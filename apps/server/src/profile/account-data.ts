@@ -23,12 +23,12 @@ import {
 import { toUserDto, type UserRow } from '../accounts/user-dto.js';
 import { deleteUsers } from '../accounts/user-records.js';
 import { deleteContactMessagesOf } from '../contact-us/contact-messages.js';
-import { formatWhen, languageOf } from '../contacts/calls.js';
+import { formatWhen } from '../contacts/calls.js';
 import type { AppContext } from '../context.js';
 import { InviteeRepository } from '../meeting-records/invitee-repository.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { badRequest, conflict } from '../http/app-error.js';
-import { translate } from '../i18n/messages.js';
+import { languageOf, translate } from '../i18n/messages.js';
 import { escapeHtml } from '../notifications/notifier.js';
 import { removeImage } from '../uploads/images.js';
 import { confirmPassword, loadUser } from './profile-service.js';

@@ -6,9 +6,8 @@ import { toEpochSeconds, toUserDto, type UserRow } from '../accounts/user-dto.js
 import { setAvatar, setEmail, setPasswordHash, updateUserSettings } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../http/app-error.js';
-import { translate } from '../i18n/messages.js';
+import { languageOf, translate } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
-import { languageOf } from '../contacts/calls.js';
 import { removeImage, storeImage } from '../uploads/images.js';
 
 const EMAIL_CHANGE_BY_ACCOUNT = { name: 'email-change-account', limit: 5, windowSeconds: 3600 };

@@ -9,7 +9,7 @@ import type { ConnectionRow } from './destination-driver.js';
 import { NoChannelError, oauthPlatform, PLATFORM_LABELS, type OAuthPlatform } from './oauth-platforms.js';
 import { isTransient, PlatformHttpError, PlatformShapeError } from './platform-http.js';
 import { freshAccessToken } from './platform-tokens.js';
-import { secretsBoxFor } from './secrets-box.js';
+import { secretsBoxFor } from '../platform/secrets-box.js';
 
 /** How long the consent screen may take before the state runs out. */
 export const STATE_LIFETIME_MS = 10 * 60 * 1000;

@@ -4,7 +4,7 @@ import type { MessageKey } from '../i18n/messages.js';
 import { DestinationError, type ConnectionRow } from './destination-driver.js';
 import { oauthPlatform, validateTwitchToken, type OAuthPlatform } from './oauth-platforms.js';
 import { isTransient, PlatformHttpError, PlatformShapeError } from './platform-http.js';
-import { secretsBoxFor, SecretsUnreadableError } from './secrets-box.js';
+import { secretsBoxFor, SecretsUnreadableError } from '../platform/secrets-box.js';
 
 /** A token this close to its expiry is refreshed before use, so no call fails half-way for it. */
 const REFRESH_MARGIN_MS = 5 * 60 * 1000;

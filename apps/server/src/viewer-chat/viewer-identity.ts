@@ -4,7 +4,7 @@ import { channels, eq, type MeetingRow, type users } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { findGrant } from '../rooms/grants.js';
 import { managesMeeting } from '../rooms/room-service.js';
-import { secretsBoxFor, SecretsUnreadableError } from '../streaming/secrets-box.js';
+import { secretsBoxFor, SecretsUnreadableError } from '../platform/secrets-box.js';
 
 type UserRow = typeof users.$inferSelect;
 

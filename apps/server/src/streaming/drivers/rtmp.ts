@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { DestinationError, type DestinationDriver } from '../destination-driver.js';
 import { usableConnection } from '../platform-tokens.js';
-import { secretsBoxFor, SecretsUnreadableError } from '../secrets-box.js';
+import { secretsBoxFor, SecretsUnreadableError } from '../../platform/secrets-box.js';
 
 /** The stored address with the key as its last path segment, whether or not the address ends in a slash. */
 export function rtmpIngestUrl(address: string, streamKey: string): string {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import type { AppConfig } from '../../env.js';
-import { secretsBoxFor } from '../secrets-box.js';
+import { secretsBoxFor } from '../../platform/secrets-box.js';
 
 /** A viewer grant opens the media connection within this time; the connection then lasts. */
 export const VIEWER_GRANT_SECONDS = 60;
