@@ -209,6 +209,15 @@ try {
       .map((step) => `${step} ${ms(percentile(steps.get(step)!, 50))}`)
       .join(', ')}, first frame ${ms(percentile(firstFrames, 50))}`,
   );
+  const others = [...steps.keys()]
+    .filter((step) => !order.includes(step))
+    .map((step) => ({ step, p50: percentile(steps.get(step)!, 50) }));
+  console.log(
+    `  and the page's other steps (p50): ${others
+      .sort((a, b) => a.p50 - b.p50)
+      .map(({ step, p50 }) => `${step} ${ms(p50)}`)
+      .join(', ')}`,
+  );
 
   // 2. Glass-to-glass over WebRTC.
   const webrtc = await glassToGlass(browser, info, receiver, '', SECONDS);

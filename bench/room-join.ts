@@ -111,18 +111,26 @@ async function timeAnchorSeesNewcomer(anchor: Page, known: Set<string>, clickedA
   }
 }
 
-const repairsSince = (page: Page, since: number) =>
-  page.evaluate(
-    (after) =>
-      (
+interface Repair {
+  step: string;
+  /** Whose page repaired, and why (the watchdog's own words). */
+  where: string;
+}
+
+const repairsSince = async (page: Page, since: number, side: string): Promise<Repair[]> =>
+  (
+    await page.evaluate(
+      (after) =>
         (
-          window as unknown as { __meetcastRoom?: { repairs(): { at: number; step: string }[] } }
-        ).__meetcastRoom?.repairs() ?? []
-      )
-        .filter((r) => r.at >= after && r.step !== 'recovered')
-        .map((r) => r.step),
-    since,
-  );
+          (
+            window as unknown as {
+              __meetcastRoom?: { repairs(): { at: number; step: string; reason: string }[] };
+            }
+          ).__meetcastRoom?.repairs() ?? []
+        ).filter((r) => r.at >= after && r.step !== 'recovered'),
+      since,
+    )
+  ).map((r) => ({ step: r.step, where: `${side}: ${r.reason}` }));
 
 interface JoinCost {
   queries: number;
@@ -154,7 +162,7 @@ interface JoinResult {
   /** Click to the anchor's first decoded frame from the newcomer. */
   anchorMs: number;
   /** The watchdog's steps on either side during this join (keyframe, resubscribe, ...). */
-  repairs: string[];
+  repairs: Repair[];
 }
 
 async function measureJoins(browser: Browser, info: ServerInfo): Promise<JoinResult[]> {
@@ -175,7 +183,10 @@ async function measureJoins(browser: Browser, info: ServerInfo): Promise<JoinRes
     // The join's last steps (attendance, presence) may land just after the first frames.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const cost = costBetween(costBefore, await joinCost(info), idle, (Date.now() - clickedAt) / 1000);
-    const repairs = [...(await repairsSince(joiner.page, clickedAt)), ...(await repairsSince(anchor.page, clickedAt))];
+    const repairs = [
+      ...(await repairsSince(joiner.page, clickedAt, 'newcomer')),
+      ...(await repairsSince(anchor.page, clickedAt, 'the one already there')),
+    ];
     results.push({ cost, newcomerMs, anchorMs, repairs });
     // The tab closes as a person closes it (its unload handlers leave the room), and its feed is
     // gone before the next join: closing the context alone left it to the session timeout, and the
@@ -280,12 +291,17 @@ try {
   console.log(`  the one already there sees the newcomer after: ${joins.map((j) => seconds(j.anchorMs)).join(' ')}`);
   const repaired = joins.filter((j) => j.repairs.length > 0).length;
   const steps = new Map<string, number>();
-  for (const step of joins.flatMap((j) => j.repairs)) steps.set(step, (steps.get(step) ?? 0) + 1);
+  for (const { step } of joins.flatMap((j) => j.repairs)) steps.set(step, (steps.get(step) ?? 0) + 1);
   const withoutVideo = joins.filter((j) => Math.max(j.newcomerMs, j.anchorMs) > NO_VIDEO_MS).length;
   console.log(
     `joins that needed a watchdog repair: ${repaired} of ${joins.length} (steps: ${[...steps].map(([step, n]) => `${step} ${n}`).join(', ') || 'none'}); ` +
       `joins without video on either side after ${NO_VIDEO_MS / 1000} s: ${withoutVideo} (target 0)`,
   );
+  const reasons = new Map<string, number>();
+  for (const { step, where } of joins.flatMap((j) => j.repairs)) {
+    reasons.set(`${step} on ${where}`, (reasons.get(`${step} on ${where}`) ?? 0) + 1);
+  }
+  for (const [reason, n] of reasons) console.log(`  ${n}× ${reason}`);
   for (const size of GROUPS) {
     const r = await measureGroup(browser, info, size);
     console.log(

@@ -44,6 +44,9 @@ export const VIEWER_PROBE_SCRIPT = `(() => {
       for (const script of ['early-watch-', 'fields-', 'index-']) {
         if (entry.name.includes('/assets/' + script)) probe.marks[script + 'fetched'] ??= entry.responseEnd;
       }
+      // Every other file and call, by its name without the build's hash: when it arrived.
+      const path = new URL(entry.name).pathname.replace(/-[A-Za-z0-9_-]{8}(?=\\.)/, '');
+      if (/^\\/(assets|locales|api)\\//.test(path)) probe.marks['got ' + path.split('/').slice(2).join('/')] ??= entry.responseEnd;
     }
   }).observe({ type: 'resource', buffered: true });
   const NativeSocket = window.WebSocket;
@@ -139,7 +142,17 @@ export const VIEWER_PROBE_SCRIPT = `(() => {
       follow(video);
     }
   };
-  new MutationObserver(look).observe(document, { childList: true, subtree: true });
+  new MutationObserver(() => {
+    look();
+    if (document.getElementById('root')?.firstElementChild) mark('app rendered');
+  }).observe(document, { childList: true, subtree: true });
+  // The main thread's long tasks (over 50 ms) before the player's <video>: what the page's own work costs.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (probe.marks.video !== undefined) continue;
+      probe.marks['long tasks (sum, ms)'] = (probe.marks['long tasks (sum, ms)'] ?? 0) + entry.duration;
+    }
+  }).observe({ type: 'longtask', buffered: true });
 })();`;
 
 export const readProbe = (page: Page) =>
