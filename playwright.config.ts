@@ -8,6 +8,8 @@ const CHROMIUM_PROJECT = { ...devices['Desktop Chrome'], channel: undefined };
 const COMPOSER = /@composer/;
 /** Multi-participant calls that must keep their video on a busy machine (issue 16), and a Janus restart. */
 const UNDER_LOAD = /@under-load/;
+/** The call tests: three or four browsers each, with cameras. */
+const CALL_FILES = ['room*.spec.ts', 'two-processes.spec.ts'];
 
 /**
  * End-to-end suite: Debian's Chromium (never `npx playwright install`), a real SMTP sink, and the real
@@ -38,13 +40,24 @@ export default defineConfig({
   // The suite is sized for a two-core machine. Every test takes its share of the cores, so the heavy
   // kinds are kept apart: the composers first, one at a time and alone (a composer beside the other
   // tests starved both on a slower two-core machine: the same tests took 2-4 times as long and the
-  // page loads beside it timed out), then everything else on two workers, and the calls under load
-  // last, alone with the process that busy-loops beside them (e2e/fixtures.ts, `cpuHog`).
+  // page loads beside it timed out); then the calls one at a time beside everything else on the
+  // other worker (two calls at once took 2.5 times as long each, 2026-12-01: more time in all than
+  // one after the other); and the calls under load last, alone with the process that busy-loops
+  // beside them (e2e/fixtures.ts, `cpuHog`).
   projects: [
     { name: 'streaming', use: CHROMIUM_PROJECT, grep: COMPOSER, workers: 1 },
     {
+      name: 'calls',
+      use: CHROMIUM_PROJECT,
+      testMatch: CALL_FILES,
+      grepInvert: [COMPOSER, UNDER_LOAD],
+      dependencies: ['streaming'],
+      workers: 1,
+    },
+    {
       name: 'chromium',
       use: CHROMIUM_PROJECT,
+      testIgnore: CALL_FILES,
       grepInvert: [COMPOSER, UNDER_LOAD],
       dependencies: ['streaming'],
     },
@@ -52,7 +65,7 @@ export default defineConfig({
       name: 'under-load',
       use: CHROMIUM_PROJECT,
       grep: UNDER_LOAD,
-      dependencies: ['chromium'],
+      dependencies: ['chromium', 'calls'],
       workers: 1,
       metadata: { cpuHog: true },
     },

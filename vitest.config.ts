@@ -4,9 +4,9 @@ export default defineConfig({
   test: {
     exclude: ['**/node_modules/**', 'e2e/**'],
     pool: 'forks',
-    // Two files at a time even on two cores: most server tests spend their time waiting on sockets,
-    // timers and databases, not on the processor.
-    maxWorkers: 2,
+    // Three files at a time on two cores: most server tests spend their time waiting on sockets,
+    // timers, databases and outages they stage (15-30 s each), not on the processor.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
