@@ -1,6 +1,7 @@
 import { serverLayers } from './server-layers.js';
 import { tableOwners } from './table-owners.js';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
+import { onRelativeImports } from './relative-imports.js';
 
 const WEB_SOURCE = resolve(import.meta.dirname, '../../apps/web/src');
 
@@ -31,11 +32,8 @@ export const featureBorders = {
   create(context) {
     const from = placeOf(context.filename);
     if (from.kind === 'other') return {};
-    function check(node) {
-      const source = node.source;
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
-      if (!source.value.startsWith('.')) return;
-      const target = placeOf(resolve(dirname(context.filename), source.value));
+    return onRelativeImports(context, (source, file) => {
+      const target = placeOf(file);
       if (target.kind !== 'feature') return;
       if (from.kind === 'shared') {
         context.report({ node: source, messageId: 'shared', data: { name: from.name, feature: target.feature } });
@@ -45,13 +43,7 @@ export const featureBorders = {
       if (target.rest === '' || target.rest === 'index' || target.rest === 'index.ts') return;
       const suggestion = source.value.slice(0, source.value.length - target.rest.length - 1);
       context.report({ node: source, messageId: 'deep', data: { feature: target.feature, suggestion } });
-    }
-    return {
-      ImportDeclaration: check,
-      ExportNamedDeclaration: check,
-      ExportAllDeclaration: check,
-      ImportExpression: check,
-    };
+    });
   },
 };
 

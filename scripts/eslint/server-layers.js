@@ -1,4 +1,5 @@
-import { dirname, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
+import { onRelativeImports } from './relative-imports.js';
 
 const SERVER_SOURCE = resolve(import.meta.dirname, '../../apps/server/src');
 
@@ -64,23 +65,14 @@ export const serverLayers = {
         },
       };
     }
-    function check(node) {
-      const source = node.source;
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
-      if (!source.value.startsWith('.')) return;
-      const to = layerOf(resolve(dirname(context.filename), source.value));
+    return onRelativeImports(context, (source, file) => {
+      const to = layerOf(file);
       if (!to || to.index <= from.index) return;
       context.report({
         node: source,
         messageId: 'upward',
         data: { from: from.entry, fromLayer: from.name, to: to.entry, toLayer: to.name ?? 'no layer' },
       });
-    }
-    return {
-      ImportDeclaration: check,
-      ExportNamedDeclaration: check,
-      ExportAllDeclaration: check,
-      ImportExpression: check,
-    };
+    });
   },
 };
