@@ -1,7 +1,7 @@
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
 import { closeWithin } from './platform/close-within.js';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { requireAdmin, requireUser } from './accounts/authenticate.js';
+import { optionalCaller, requireAdmin, requireUser } from './accounts/authenticate.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { SessionStore } from './accounts/session-store.js';
@@ -100,8 +100,12 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     log: app.log,
   };
 
-  app.decorate('authenticateRequest', (request: FastifyRequest, level: 'user' | 'admin') =>
-    level === 'admin' ? requireAdmin(context, request) : requireUser(context, request),
+  app.decorate('authenticateRequest', (request: FastifyRequest, level: 'optional' | 'user' | 'admin') =>
+    level === 'admin'
+      ? requireAdmin(context, request)
+      : level === 'user'
+        ? requireUser(context, request)
+        : optionalCaller(context, request),
   );
   registerHealthRoutes(app, context);
   registerAccountRoutes(app, context);

@@ -2,6 +2,7 @@ import { ROLE } from '@meetcast/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { forbidden, unauthorized } from '../http/app-error.js';
+import type { Caller } from '../http/api-route.js';
 import type { VerifiedSession } from './session-store.js';
 
 /** The token travels as the form field `token`; `Authorization: Bearer` is accepted as well. */
@@ -12,7 +13,16 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
 }
 
-type RequestSession = VerifiedSession & { token: string };
+declare module '../http/api-route.js' {
+  /** Who called: their session, their account and the token they sent. */
+  interface Caller {
+    sessionId: VerifiedSession['sessionId'];
+    user: VerifiedSession['user'];
+    token: string;
+  }
+}
+
+type RequestSession = Caller;
 
 /** The session a request was authenticated with, so the route's check and its handler verify once. */
 const verifiedSessions = new WeakMap<FastifyRequest, RequestSession>();
@@ -36,9 +46,15 @@ export async function requireAdmin(context: AppContext, request: FastifyRequest)
   return session;
 }
 
-/** The signed-in user, when the request carries a valid token; for calls open to guests too. */
-export async function optionalUser(context: AppContext, request: FastifyRequest) {
+/** The caller, when the request carries a valid token; for calls open to guests too. */
+export async function optionalCaller(context: AppContext, request: FastifyRequest): Promise<Caller | undefined> {
   const token = requestToken(request);
   if (!token || token.length > 512) return undefined;
-  return (await context.sessions.verify(token).catch(() => undefined))?.user;
+  const session = await context.sessions.verify(token).catch(() => undefined);
+  return session && { sessionId: session.sessionId, user: session.user, token };
+}
+
+/** The signed-in user, when the request carries a valid token; for calls open to guests too. */
+export async function optionalUser(context: AppContext, request: FastifyRequest) {
+  return (await optionalCaller(context, request))?.user;
 }

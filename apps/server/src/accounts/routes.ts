@@ -13,7 +13,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
 import {
   confirmSignUp,
   logIn,
@@ -23,7 +22,6 @@ import {
   signUp,
   type RequestMeta,
 } from './account-service.js';
-import { requireUser } from './authenticate.js';
 import { toUserDto } from './user-dto.js';
 
 function requestMeta(request: FastifyRequest): RequestMeta {
@@ -34,55 +32,55 @@ function requestMeta(request: FastifyRequest): RequestMeta {
   };
 }
 
-function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
-  return translate(requestLanguage(request), key, params);
-}
-
 export function registerAccountRoutes(app: FastifyInstance, context: AppContext) {
   const tag = 'accounts';
 
   apiRoute(app, {
     name: 'signup.php',
+    auth: 'none',
     tag,
     summary: 'Create an account; a 6-digit confirmation code is e-mailed',
     input: SignupInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, t }) => {
       await signUp(context, body, requestMeta(request));
-      return done(message(request, 'accounts.signup_sent', { email: body.email }));
+      return done(t('accounts.signup_sent', { email: body.email }));
     },
   });
 
   apiRoute(app, {
     name: 'resend-signup-code.php',
+    auth: 'none',
     tag,
     summary: 'Send a new confirmation code to an address waiting for confirmation',
     input: ResendCodeInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, t }) => {
       await resendSignupCode(context, body.email, requestMeta(request));
-      return done(message(request, 'accounts.code_resent'));
+      return done(t('accounts.code_resent'));
     },
   });
 
   apiRoute(app, {
     name: 'confirm-signup.php',
+    auth: 'none',
     tag,
     summary: 'Confirm the e-mail address with its code and sign in',
     input: ConfirmSignupInputSchema,
     output: SessionBodySchema,
-    handler: async (body, request) =>
-      success(message(request, 'accounts.confirmed'), await confirmSignUp(context, body, requestMeta(request))),
+    handler: async (body, { request, t }) =>
+      success(t('accounts.confirmed'), await confirmSignUp(context, body, requestMeta(request))),
   });
 
   apiRoute(app, {
     name: 'login.php',
+    auth: 'none',
     tag,
     summary: 'Sign in with e-mail and password',
     input: LoginInputSchema,
     output: SessionBodySchema,
-    handler: async (body, request) =>
-      success(message(request, 'accounts.login_ok'), await logIn(context, body, requestMeta(request))),
+    handler: async (body, { request, t }) =>
+      success(t('accounts.login_ok'), await logIn(context, body, requestMeta(request))),
   });
 
   apiRoute(app, {
@@ -92,34 +90,35 @@ export function registerAccountRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Sign out; the token is revoked on the server',
     input: TokenInputSchema,
     output: MessageBodySchema,
-    handler: async (_body, request) => {
-      const session = await requireUser(context, request);
+    handler: async (_body, { caller: session, t }) => {
       await context.sessions.revokeToken(session.token);
-      return done(message(request, 'accounts.logout_ok'));
+      return done(t('accounts.logout_ok'));
     },
   });
 
   apiRoute(app, {
     name: 'forgot-password.php',
+    auth: 'none',
     tag,
     summary: 'Mail a password reset code; the answer is the same whether or not the account exists',
     input: ForgotPasswordInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, t }) => {
       await requestPasswordReset(context, body.email, requestMeta(request));
-      return done(message(request, 'accounts.forgot_sent', { email: body.email }));
+      return done(t('accounts.forgot_sent', { email: body.email }));
     },
   });
 
   apiRoute(app, {
     name: 'reset-password.php',
+    auth: 'none',
     tag,
     summary: 'Choose a new password with the mailed code; every session is signed out',
     input: ResetPasswordInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, t }) => {
       await resetPassword(context, body, requestMeta(request));
-      return done(message(request, 'accounts.reset_ok'));
+      return done(t('accounts.reset_ok'));
     },
   });
 
@@ -130,9 +129,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Check a session token and return its user',
     input: TokenInputSchema,
     output: SessionBodySchema,
-    handler: async (_body, request) => {
-      const session = await requireUser(context, request);
-      return success(message(request, 'accounts.token_ok'), {
+    handler: async (_body, { caller: session, t }) => {
+      return success(t('accounts.token_ok'), {
         token: session.token,
         data: toUserDto(session.user),
       });

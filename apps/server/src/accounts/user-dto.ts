@@ -4,6 +4,7 @@ import type { users } from '@meetcast/db';
 export type UserRow = typeof users.$inferSelect;
 
 export const toEpochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+export const toEpochSecondsOrNull = (date: Date | null) => (date ? toEpochSeconds(date) : null);
 
 export function toUserDto(row: UserRow): User {
   return {

@@ -7,15 +7,13 @@ import {
   type AdminChannelListInput,
 } from '@meetcast/contracts';
 import { and, channelFollowers, channels, count, eq, isNotNull, isNull, or, sql, users } from '@meetcast/db';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireAdmin } from '../accounts/authenticate.js';
+import type { FastifyInstance } from 'fastify';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import { deleteChannel, setChannelHidden } from '../channels/channel-records.js';
 import type { AppContext } from '../context.js';
-import { apiRoute, done, success } from '../http/api-route.js';
+import { apiRoute, type ApiCall, done, success } from '../http/api-route.js';
 import { notFound } from '../http/app-error.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey } from '../i18n/messages.js';
+import { type MessageKey } from '../i18n/messages.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageSlice, searchedId, type Slice } from './list-query.js';
@@ -92,11 +90,10 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
     summary: 'Every channel with its owner and followers; search, filter hidden, sort, page',
     input: AdminChannelListInputSchema,
     output: AdminChannelListBodySchema,
-    handler: async (body, request) => {
-      await requireAdmin(context, request);
+    handler: async (body, { t }) => {
       const { page, perPage, slice } = pageSlice(body);
       const { rows, total } = await listChannels(context, body, slice);
-      return success(translate(requestLanguage(request), 'admin.list_ok'), {
+      return success(t('admin.list_ok'), {
         data: rows,
         total,
         page,
@@ -106,8 +103,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
   });
 
   /** Hide or unhide: a hidden channel leaves browsing and its public page says it is unavailable. */
-  const setHidden = async (id: number, isHidden: boolean, request: FastifyRequest) => {
-    const session = await requireAdmin(context, request);
+  const setHidden = async (id: number, isHidden: boolean, { request, caller: session, t }: ApiCall<'admin'>) => {
     const channel = await context.db.transaction(async (tx) => {
       const [row] = await tx.select().from(channels).where(eq(channels.id, id)).limit(1).for('update');
       if (!row) throw notFound('admin.channel_not_found');
@@ -125,25 +121,27 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
       return row;
     });
     const key: MessageKey = isHidden ? 'admin.channel_hidden' : 'admin.channel_unhidden';
-    return done(translate(requestLanguage(request), key, { name: channel.name }));
+    return done(t(key, { name: channel.name }));
   };
 
   apiRoute(app, {
     name: 'admin-hide-channel.php',
+    auth: 'admin',
     tag,
     summary: 'Hide a channel from browsing; its public page says it is unavailable',
     input: AdminIdInputSchema,
     output: MessageBodySchema,
-    handler: (body, request) => setHidden(body.id, true, request),
+    handler: (body, call) => setHidden(body.id, true, call),
   });
 
   apiRoute(app, {
     name: 'admin-unhide-channel.php',
+    auth: 'admin',
     tag,
     summary: 'Show a hidden channel again',
     input: AdminIdInputSchema,
     output: MessageBodySchema,
-    handler: (body, request) => setHidden(body.id, false, request),
+    handler: (body, call) => setHidden(body.id, false, call),
   });
 
   apiRoute(app, {
@@ -153,8 +151,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
     summary: 'Delete a channel and its followers',
     input: AdminIdInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       const channel = await context.db.transaction(async (tx) => {
         const row = await deleteChannel(tx, body.id);
         if (!row) throw notFound('admin.channel_not_found');
@@ -169,7 +166,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
         ]);
         return row;
       });
-      return done(translate(requestLanguage(request), 'admin.channel_deleted', { name: channel.name }));
+      return done(t('admin.channel_deleted', { name: channel.name }));
     },
   });
 }

@@ -11,7 +11,6 @@ import {
 } from '@meetcast/contracts';
 import { and, contactMessages, count, eq, or, sql } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { requireAdmin } from '../accounts/authenticate.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import {
   deleteContactMessage,
@@ -98,11 +97,10 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
     summary: 'The Contact Us messages; search, filter by status (new, read, answered), sort, page',
     input: AdminContactListInputSchema,
     output: AdminContactListBodySchema,
-    handler: async (body, request) => {
-      await requireAdmin(context, request);
+    handler: async (body, { t }) => {
       const { page, perPage, slice } = pageSlice(body);
       const { rows, total } = await listContactMessages(context, body, slice);
-      return success(translate(requestLanguage(request), 'admin.list_ok'), {
+      return success(t('admin.list_ok'), {
         data: rows,
         total,
         page,
@@ -118,8 +116,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
     summary: 'Set the status of a Contact Us message: new, read or answered',
     input: AdminUpdateContactInputSchema,
     output: AdminContactBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       const updated = await context.db.transaction(async (tx) => {
         const [row] = await tx
           .select()
@@ -140,7 +137,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
         ]);
         return changed ?? row;
       });
-      return success(translate(requestLanguage(request), 'admin.contact_updated'), { data: toDto(updated) });
+      return success(t('admin.contact_updated'), { data: toDto(updated) });
     },
   });
 
@@ -151,8 +148,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
     summary: 'Answer a Contact Us message by e-mail; the message is marked answered',
     input: AdminReplyContactInputSchema,
     output: AdminContactBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session }) => {
       const language = requestLanguage(request);
       const [original] = await context.db
         .select()
@@ -199,8 +195,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
     summary: 'Delete a Contact Us message',
     input: AdminIdInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       await context.db.transaction(async (tx) => {
         const row = await deleteContactMessage(tx, body.id);
         if (!row) throw notFound('admin.contact_not_found');
@@ -213,7 +208,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
           },
         ]);
       });
-      return done(translate(requestLanguage(request), 'admin.contact_deleted'));
+      return done(t('admin.contact_deleted'));
     },
   });
 }

@@ -22,7 +22,6 @@ import {
   users,
 } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { requireAdmin } from '../accounts/authenticate.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
@@ -164,10 +163,9 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
     summary: `Every calendar event and meeting occurrence (repeats expanded) in a range of at most ${ADMIN_MAX_EVENT_RANGE_DAYS} days`,
     input: AdminEventListInputSchema,
     output: AdminEventListBodySchema,
-    handler: async (body, request) => {
-      await requireAdmin(context, request);
+    handler: async (body, { t }) => {
       const { rows, truncated } = await listEvents(context, body);
-      return success(translate(requestLanguage(request), 'admin.list_ok'), { data: rows, truncated });
+      return success(t('admin.list_ok'), { data: rows, truncated });
     },
   });
 
@@ -179,8 +177,7 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
       'Delete a calendar event; for a meeting, cancel the one occurrence of a repeating meeting (occurrence_start) or delete a single meeting',
     input: AdminDeleteEventInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session }) => {
       const actor = actorOf(session, request);
       const language = requestLanguage(request);
       if (body.kind === 'event') {

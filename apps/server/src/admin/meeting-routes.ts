@@ -8,13 +8,10 @@ import {
 } from '@meetcast/contracts';
 import { and, count, eq, meetingAttendance, meetings, or, sql, users } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { requireAdmin } from '../accounts/authenticate.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { conflict, notFound } from '../http/app-error.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate } from '../i18n/messages.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageSlice, searchedId, type Slice } from './list-query.js';
@@ -97,11 +94,10 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
     summary: 'Every meeting with host, schedule, privacy, state and people present; search, filter, sort, page',
     input: AdminMeetingListInputSchema,
     output: AdminMeetingListBodySchema,
-    handler: async (body, request) => {
-      await requireAdmin(context, request);
+    handler: async (body, { t }) => {
       const { page, perPage, slice } = pageSlice(body);
       const { rows, total } = await listMeetings(context, body, slice);
-      return success(translate(requestLanguage(request), 'admin.list_ok'), {
+      return success(t('admin.list_ok'), {
         data: rows,
         total,
         page,
@@ -117,8 +113,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
     summary: 'End a live meeting for everyone: state ended, everybody leaves, the live room is torn down',
     input: AdminIdInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       const ended = await context.db.transaction(async (tx) => {
         const meeting = await new MeetingRepository(tx).findByIdForUpdate(body.id);
         if (!meeting) throw notFound('admin.meeting_not_found');
@@ -135,7 +130,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
         return meeting;
       });
       await notifyMeetingsEnded(context, [ended.id]);
-      return done(translate(requestLanguage(request), 'admin.meeting_ended', { name: ended.name }));
+      return done(t('admin.meeting_ended', { name: ended.name }));
     },
   });
 
@@ -146,8 +141,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
     summary: 'Delete a meeting (a live one is ended for everyone first)',
     input: AdminIdInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       const { meeting, wasLive } = await context.db.transaction(async (tx) => {
         const meetingsInTx = new MeetingRepository(tx);
         const row = await meetingsInTx.findByIdForUpdate(body.id);
@@ -165,7 +159,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
         return { meeting: row, wasLive: live };
       });
       if (wasLive) await notifyMeetingsEnded(context, [meeting.id]);
-      return done(translate(requestLanguage(request), 'admin.meeting_deleted', { name: meeting.name }));
+      return done(t('admin.meeting_deleted', { name: meeting.name }));
     },
   });
 }

@@ -12,8 +12,6 @@ import { z } from 'zod';
 import { requireAdmin } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate } from '../i18n/messages.js';
 import { actorOf, listAudit, writeAudit } from './audit.js';
 import { registerAdminChannelRoutes } from './channel-routes.js';
 import { registerAdminContactRoutes } from './contact-routes.js';
@@ -35,9 +33,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
     summary: 'Figures, 12-week charts, live meetings with participant counts and the latest audit entries',
     input: AdminTokenInputSchema,
     output: AdminDashboardBodySchema,
-    handler: async (_body, request) => {
-      await requireAdmin(context, request);
-      return success(translate(requestLanguage(request), 'admin.list_ok'), { data: await loadDashboard(context) });
+    handler: async (_body, { t }) => {
+      return success(t('admin.list_ok'), { data: await loadDashboard(context) });
     },
   });
 
@@ -48,11 +45,10 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
     summary: 'The audit log of administrator actions, newest first (read-only: no call edits it)',
     input: AdminAuditListInputSchema,
     output: AdminAuditListBodySchema,
-    handler: async (body, request) => {
-      await requireAdmin(context, request);
+    handler: async (body, { t }) => {
       const { page, perPage, slice } = pageSlice(body);
       const { rows, total } = await listAudit(context, { search: body.search, ...slice });
-      return success(translate(requestLanguage(request), 'admin.list_ok'), {
+      return success(t('admin.list_ok'), {
         data: rows,
         total,
         page,
@@ -81,6 +77,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
           '5xx': ErrorBodySchema,
         },
       },
+      // The token before the fields, as for every other call (apiRoute).
+      preValidation: (request) => requireAdmin(context, request),
     },
     async (request: FastifyRequest, reply) => {
       const body = request.body as z.infer<typeof AdminExportInputSchema>;

@@ -25,7 +25,6 @@ import {
   users,
 } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { requireAdmin } from '../accounts/authenticate.js';
 import { CODE_LIFETIME_MINUTES, issueCode } from '../accounts/codes.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import { deleteUsers, disableUsers, enableUsers, setUserRole } from '../accounts/user-records.js';
@@ -52,11 +51,10 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     summary: 'Users: search (name, e-mail, id), filter by role and status, sort and page',
     input: AdminUserListInputSchema,
     output: AdminUserListBodySchema,
-    handler: async (body, request) => {
-      await requireAdmin(context, request);
+    handler: async (body, { t }) => {
       const { page, perPage, slice } = pageSlice(body);
       const { rows, total } = await listUsers(context, body, slice);
-      return success(translate(requestLanguage(request), 'admin.list_ok'), {
+      return success(t('admin.list_ok'), {
         data: rows,
         total,
         page,
@@ -72,8 +70,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     summary: 'One user with their meetings (latest first) and their channel',
     input: AdminIdInputSchema,
     output: AdminUserDetailBodySchema,
-    handler: async (body, request) => {
-      await requireAdmin(context, request);
+    handler: async (body, { t }) => {
       const [user] = await context.db.select().from(users).where(eq(users.id, body.id)).limit(1);
       if (!user) throw notFound('admin.user_not_found');
       const [hosted, [meetingTotal], [sessionTotal], [channel]] = await Promise.all([
@@ -97,7 +94,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
           .where(eq(channels.ownerId, user.id))
           .limit(1),
       ]);
-      return success(translate(requestLanguage(request), 'admin.user_ok'), {
+      return success(t('admin.user_ok'), {
         data: {
           user: toAdminUser(user, meetingTotal?.total ?? 0),
           active_sessions: user.disabledAt ? 0 : (sessionTotal?.total ?? 0),
@@ -132,8 +129,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
       'Make a user an administrator (role_id 1) or a regular user (2); your own role and the last administrator are protected',
     input: AdminUpdateRoleInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session }) => {
       const language = requestLanguage(request);
       const roleId = body.role_id === ROLE.admin ? ROLE.admin : ROLE.user;
       if (body.id === session.user.id && roleId !== ROLE.admin) throw conflict('admin.cannot_demote_self');
@@ -166,8 +162,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     summary: 'Disable accounts (bulk): their sessions end at once and sign-in is refused',
     input: AdminIdsInputSchema,
     output: AdminBulkBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       const ids = [...new Set(body.ids)];
       if (ids.includes(session.user.id)) throw conflict('admin.cannot_disable_self');
       const disabled = await context.db.transaction(async (tx) => {
@@ -186,7 +181,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
         return rows.map((row) => row.id);
       });
       for (const id of disabled) await context.sessions.revokeAllForUser(id);
-      return success(translate(requestLanguage(request), 'admin.users_disabled', { count: disabled.length }), {
+      return success(t('admin.users_disabled', { count: disabled.length }), {
         ids: disabled,
       });
     },
@@ -199,8 +194,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     summary: 'Enable disabled accounts (bulk)',
     input: AdminIdsInputSchema,
     output: AdminBulkBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       const ids = [...new Set(body.ids)];
       const enabled = await context.db.transaction(async (tx) => {
         const rows = await enableUsers(tx, ids);
@@ -217,7 +211,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
         return rows.map((row) => row.id);
       });
       for (const id of enabled) await context.sessions.forgetUser(id);
-      return success(translate(requestLanguage(request), 'admin.users_enabled', { count: enabled.length }), {
+      return success(t('admin.users_enabled', { count: enabled.length }), {
         ids: enabled,
       });
     },
@@ -230,8 +224,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     summary: 'Delete accounts (bulk) with their meetings, channel and contacts; the last administrator is protected',
     input: AdminIdsInputSchema,
     output: AdminBulkBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       const ids = [...new Set(body.ids)];
       const { deleted, liveMeetings } = await context.db.transaction(async (tx) => {
         await assertAdministratorsRemain(tx, ids);
@@ -251,7 +244,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
       });
       for (const id of deleted) await context.sessions.forgetUser(id);
       await notifyMeetingsEnded(context, liveMeetings);
-      return success(translate(requestLanguage(request), 'admin.users_deleted', { count: deleted.length }), {
+      return success(t('admin.users_deleted', { count: deleted.length }), {
         ids: deleted,
       });
     },
@@ -264,8 +257,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     summary: 'E-mail a user a password reset code (as forgot-password.php does)',
     input: AdminIdInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const session = await requireAdmin(context, request);
+    handler: async (body, { request, caller: session, t }) => {
       const { user, code } = await context.db.transaction(async (tx) => {
         const [target] = await findUsers(tx, [body.id]);
         if (!target) throw notFound('admin.user_not_found');
@@ -296,7 +288,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
           translate(language, 'mail.signoff'),
         ].join('\n'),
       });
-      return done(translate(requestLanguage(request), 'admin.reset_sent', { email: user.email }));
+      return done(t('admin.reset_sent', { email: user.email }));
     },
   });
 }

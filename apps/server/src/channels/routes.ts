@@ -18,12 +18,10 @@ import {
   UploadChannelImageInputSchema,
 } from '@meetcast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestToken, requireUser } from '../accounts/authenticate.js';
+import { requestToken } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { badRequest } from '../http/app-error.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
 import {
   checkChannelSlug,
@@ -42,10 +40,6 @@ import {
 const UPLOADS_BY_ACCOUNT = { name: 'channel-upload-account', limit: 30, windowSeconds: 3600 };
 const BROADCASTS_BY_ACCOUNT = { name: 'channel-broadcast-account', limit: 30, windowSeconds: 3600 };
 
-function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
-  return translate(requestLanguage(request), key, params);
-}
-
 /** Public calls work without a token; with a valid one they also say what the caller may do. */
 async function optionalViewer(context: AppContext, request: FastifyRequest) {
   const token = requestToken(request);
@@ -63,13 +57,12 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     summary: "Is this channel address valid and free? (the caller's own channel keeps its slug)",
     input: CheckChannelSlugInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const parsed = ChannelSlugSchema.safeParse(body.slug);
       if (!parsed.success) throw badRequest('channels.slug_invalid');
       const mine = await getMyChannel(context, user);
       await checkChannelSlug(context, parsed.data, mine?.id);
-      return done(message(request, 'channels.slug_free'));
+      return done(t('channels.slug_free'));
     },
   });
 
@@ -80,9 +73,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     summary: "Create the caller's channel (one per user); `links` is a JSON array of {label, url}",
     input: CreateChannelInputSchema,
     output: ChannelBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'channels.created'), await createChannel(context, user, body));
+    handler: async (body, { caller: { user }, t }) => {
+      return success(t('channels.created'), await createChannel(context, user, body));
     },
   });
 
@@ -93,9 +85,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Change a channel: its owner or an administrator only (403 for anyone else)',
     input: UpdateChannelInputSchema,
     output: ChannelBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'channels.updated'), await updateChannel(context, user, body.id, body));
+    handler: async (body, { caller: { user }, t }) => {
+      return success(t('channels.updated'), await updateChannel(context, user, body.id, body));
     },
   });
 
@@ -106,9 +97,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     summary: 'A channel with everything the edit form needs: its owner or an administrator only',
     input: ChannelIdInputSchema,
     output: ChannelBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'channels.loaded'), await getEditableChannel(context, user, body.id));
+    handler: async (body, { caller: { user }, t }) => {
+      return success(t('channels.loaded'), await getEditableChannel(context, user, body.id));
     },
   });
 
@@ -119,11 +109,10 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Upload the channel avatar or cover (multipart `file`: JPEG, PNG or WebP up to 5 MB)',
     input: UploadChannelImageInputSchema,
     output: ChannelBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[UPLOADS_BY_ACCOUNT, String(user.id)]]);
       const channel = await uploadChannelImage(context, user, body.id, body.kind, body.file);
-      return success(message(request, 'channels.image_saved'), channel);
+      return success(t('channels.image_saved'), channel);
     },
   });
 
@@ -135,33 +124,34 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
       "The caller's channel with followers, live, upcoming and past broadcasts; data.data is null before one exists",
     input: TokenInputSchema,
     output: MyChannelBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'channels.loaded'), { data: await getMyChannel(context, user) });
+    handler: async (_body, { caller: { user }, t }) => {
+      return success(t('channels.loaded'), { data: await getMyChannel(context, user) });
     },
   });
 
   apiRoute(app, {
     name: 'get-channels.php',
+    auth: 'none',
     tag,
     summary: 'Browse and search public channels, live ones first (token optional; `following=1` for followed ones)',
     input: GetChannelsInputSchema,
     output: ChannelListBodySchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, t }) => {
       const viewer = await optionalViewer(context, request);
-      return success(message(request, 'channels.list_ok'), await listChannels(context, viewer, body));
+      return success(t('channels.list_ok'), await listChannels(context, viewer, body));
     },
   });
 
   apiRoute(app, {
     name: 'get-channel.php',
+    auth: 'none',
     tag,
     summary: 'A channel by its slug or a broadcast by its meeting slug; no token needed (hidden channels: 404)',
     input: GetChannelInputSchema,
     output: ChannelPageBodySchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, t }) => {
       const viewer = await optionalViewer(context, request);
-      return success(message(request, 'channels.loaded'), await getChannelPage(context, viewer, body.slug));
+      return success(t('channels.loaded'), await getChannelPage(context, viewer, body.slug));
     },
   });
 
@@ -172,10 +162,9 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Follow a channel: its scheduled and live broadcasts are notified',
     input: ChannelIdInputSchema,
     output: FollowBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const { name, state } = await followChannel(context, user, body.id);
-      return success(message(request, 'channels.followed', { name }), state);
+      return success(t('channels.followed', { name }), state);
     },
   });
 
@@ -186,10 +175,9 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Stop following a channel',
     input: ChannelIdInputSchema,
     output: FollowBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const { name, state } = await unfollowChannel(context, user, body.id);
-      return success(message(request, 'channels.unfollowed', { name }), state);
+      return success(t('channels.unfollowed', { name }), state);
     },
   });
 
@@ -200,10 +188,9 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     summary: "Schedule a broadcast on the caller's channel: a public meeting; followers are notified",
     input: ScheduleBroadcastInputSchema,
     output: BroadcastBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[BROADCASTS_BY_ACCOUNT, String(user.id)]]);
-      return success(message(request, 'channels.broadcast_scheduled'), await scheduleBroadcast(context, user, body));
+      return success(t('channels.broadcast_scheduled'), await scheduleBroadcast(context, user, body));
     },
   });
 }

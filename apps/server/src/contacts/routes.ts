@@ -15,12 +15,10 @@ import {
   TokenInputSchema,
   UpdateContactInputSchema,
 } from '@meetcast/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireUser } from '../accounts/authenticate.js';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
 import { callContact, invitableMeetings, inviteContact } from './calls.js';
 import {
@@ -34,10 +32,6 @@ import {
 } from './contact-service.js';
 
 const IMPORTS_BY_ACCOUNT = { name: 'contact-import-account', limit: 20, windowSeconds: 3600 };
-
-function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
-  return translate(requestLanguage(request), key, params);
-}
 
 /** The form's fields in the database's names; a field that was not sent is left as it is. */
 function contactFields(body: {
@@ -76,9 +70,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: "The caller's contacts: search, sort, favourites only, paginated",
     input: GetContactsInputSchema,
     output: ContactListBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'contacts.list_ok'), await listContacts(context, user.id, body));
+    handler: async (body, { caller: { user }, t }) => {
+      return success(t('contacts.list_ok'), await listContacts(context, user.id, body));
     },
   });
 
@@ -89,10 +82,9 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Add a contact; an e-mail address already in the book answers 409',
     input: AddContactInputSchema,
     output: ContactBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const contact = await addContact(context, user.id, { ...contactFields(body), name: body.name });
-      return success(message(request, 'contacts.added', { name: contact.name }), contact);
+      return success(t('contacts.added', { name: contact.name }), contact);
     },
   });
 
@@ -103,10 +95,9 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Change some fields of a contact (favourite included)',
     input: UpdateContactInputSchema,
     output: ContactBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const contact = await updateContact(context, user.id, body.id, contactFields(body));
-      return success(message(request, 'contacts.updated', { name: contact.name }), contact);
+      return success(t('contacts.updated', { name: contact.name }), contact);
     },
   });
 
@@ -117,10 +108,9 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Delete a contact; restore-contact.php undoes it for 24 hours',
     input: ContactIdInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await deleteContact(context, user.id, body.id);
-      return done(message(request, 'contacts.deleted'));
+      return done(t('contacts.deleted'));
     },
   });
 
@@ -131,10 +121,9 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Undo the deletion of a contact',
     input: ContactIdInputSchema,
     output: ContactBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const contact = await restoreContact(context, user.id, body.id);
-      return success(message(request, 'contacts.restored', { name: contact.name }), contact);
+      return success(t('contacts.restored', { name: contact.name }), contact);
     },
   });
 
@@ -146,12 +135,11 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
       'Import a CSV or vCard file (multipart field `file`); the answer reports every row: added, merged or skipped and why',
     input: ImportContactsInputSchema,
     output: ImportContactsBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { request, caller: { user }, t }) => {
       await enforceLimits(context, [[IMPORTS_BY_ACCOUNT, String(user.id)]]);
       const report = await importContacts(context, user.id, body.file, requestLanguage(request));
       return success(
-        message(request, 'contacts.imported', { added: report.added, merged: report.merged, skipped: report.skipped }),
+        t('contacts.imported', { added: report.added, merged: report.merged, skipped: report.skipped }),
         report,
       );
     },
@@ -164,11 +152,10 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: "The caller's contacts as a CSV file (in data.csv)",
     input: ExportContactsInputSchema,
     output: ExportContactsBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (_body, { caller: { user }, t }) => {
       const csv = await exportContacts(context, user.id);
       const day = new Date().toISOString().slice(0, 10);
-      return success(message(request, 'contacts.exported'), {
+      return success(t('contacts.exported'), {
         filename: `meetcast-contacts-${day}.csv`,
         content_type: 'text/csv' as const,
         csv,
@@ -183,9 +170,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: "Call now: start an instant meeting with a contact's Meetcast user, who is notified with a join link",
     input: ContactIdInputSchema,
     output: CallContactBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'contacts.call_started'), await callContact(context, user, body.id));
+    handler: async (body, { caller: { user }, t }) => {
+      return success(t('contacts.call_started'), await callContact(context, user, body.id));
     },
   });
 
@@ -196,9 +182,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: 'The upcoming meetings the caller hosts, for "Invite to meeting"',
     input: TokenInputSchema,
     output: InvitableMeetingsBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'contacts.meetings_ok'), { data: await invitableMeetings(context, user.id) });
+    handler: async (_body, { caller: { user }, t }) => {
+      return success(t('contacts.meetings_ok'), { data: await invitableMeetings(context, user.id) });
     },
   });
 
@@ -209,10 +194,9 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Invite a contact to an upcoming meeting the caller hosts (e-mail, and in-app for Meetcast users)',
     input: InviteContactInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await inviteContact(context, user, body.id, body.meeting_id);
-      return done(message(request, 'contacts.invited'));
+      return done(t('contacts.invited'));
     },
   });
 }

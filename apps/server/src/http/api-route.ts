@@ -1,48 +1,83 @@
 import { ErrorBodySchema } from '@meetcast/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
+import { requestLanguage } from './request-language.js';
 
-/** Who may call: anyone, a signed-in user, or an administrator. */
-export type RouteAuth = 'none' | 'user' | 'admin';
+/** Who may call: anyone, anyone with the caller known when a valid token came, a signed-in user, an administrator. */
+export type RouteAuth = 'none' | 'optional' | 'user' | 'admin';
+
+/**
+ * Who called, as the accounts feature verified them. The HTTP layer knows no account: the fields are
+ * declared where sessions are (accounts/authenticate.ts), by declaration merging.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by accounts/authenticate.ts
+export interface Caller {}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Refuses the request (401, or 403 for a non-administrator) unless its token allows `level`. */
-    authenticateRequest(request: FastifyRequest, level: Exclude<RouteAuth, 'none'>): Promise<unknown>;
+    /**
+     * The caller a request's token allows at `level`: refuses it (401, or 403 for a non-administrator)
+     * for 'user' and 'admin'; for 'optional', the caller when the token is valid, else nothing.
+     */
+    authenticateRequest(request: FastifyRequest, level: Exclude<RouteAuth, 'none'>): Promise<Caller | undefined>;
   }
 }
 
-interface ApiRouteDefinition<Input extends z.ZodType, Output extends z.ZodType> {
+type CallerFor<Auth extends RouteAuth> = Auth extends 'user' | 'admin'
+  ? Caller
+  : Auth extends 'optional'
+    ? Caller | undefined
+    : undefined;
+
+/** What a handler gets besides the validated fields. */
+export interface ApiCall<Auth extends RouteAuth> {
+  request: FastifyRequest;
+  /** For the few calls that set cookies. */
+  reply: FastifyReply;
+  /** The caller, verified before the fields were (see `auth`). */
+  caller: CallerFor<Auth>;
+  /** A message of the server's catalogue in the caller's language (the `lng` field, cookie or header). */
+  t: (key: MessageKey, params?: MessageParams) => string;
+}
+
+interface ApiRouteDefinition<Input extends z.ZodType, Output extends z.ZodType, Auth extends RouteAuth> {
   /** The file-style name of the call, for example `login.php`. */
   name: string;
   /**
    * Checked before the fields are validated: a call without a valid token answers 401 (403 for a
    * non-administrator on an admin call) whatever else it sent, as the contract says.
    */
-  auth?: RouteAuth;
+  auth: Auth;
   tag: string;
   summary: string;
   input: Input;
   output: Output;
-  /** `reply` is there for the few calls that set cookies; the others ignore it. */
-  handler: (body: z.infer<Input>, request: FastifyRequest, reply: FastifyReply) => Promise<z.infer<Output>>;
+  handler: (body: z.infer<Input>, call: ApiCall<Auth>) => Promise<z.infer<Output>>;
 }
 
+/** The OpenAPI security requirement of an authenticated level (`{}`: also without a token). */
+function securityOf(level: Exclude<RouteAuth, 'none'>): Record<string, string[]>[] {
+  if (level === 'optional') return [{}, { token: [] }];
+  return [{ token: level === 'admin' ? ['administrator'] : [] }];
+}
+
+/** The caller each request was authenticated as, for its handler. */
+const callers = new WeakMap<FastifyRequest, Caller>();
+
 /** A contract call: POST /api/{name}, input and output validated by their zod schemas. */
-export function apiRoute<Input extends z.ZodType, Output extends z.ZodType>(
+export function apiRoute<Input extends z.ZodType, Output extends z.ZodType, Auth extends RouteAuth>(
   app: FastifyInstance,
-  definition: ApiRouteDefinition<Input, Output>,
+  definition: ApiRouteDefinition<Input, Output, Auth>,
 ) {
-  const level = definition.auth;
+  const level: RouteAuth = definition.auth;
   app.post(
     `/api/${definition.name}`,
     {
       schema: {
         tags: [definition.tag],
         summary: definition.summary,
-        ...(level === 'user' || level === 'admin'
-          ? { security: [{ token: level === 'admin' ? ['administrator'] : [] }] }
-          : {}),
+        ...(level === 'none' ? {} : { security: securityOf(level) }),
         body: definition.input,
         response: {
           200: definition.output,
@@ -50,9 +85,23 @@ export function apiRoute<Input extends z.ZodType, Output extends z.ZodType>(
           '5xx': ErrorBodySchema,
         },
       },
-      preValidation: level && level !== 'none' ? (request) => app.authenticateRequest(request, level) : undefined,
+      preValidation:
+        level === 'none'
+          ? undefined
+          : async (request) => {
+              const caller = await app.authenticateRequest(request, level);
+              if (caller) callers.set(request, caller);
+            },
     },
-    (request, reply) => definition.handler(request.body as z.infer<Input>, request, reply),
+    (request, reply) => {
+      const language = requestLanguage(request);
+      return definition.handler(request.body as z.infer<Input>, {
+        request,
+        reply,
+        caller: callers.get(request) as CallerFor<Auth>,
+        t: (key, params) => translate(language, key, params),
+      });
+    },
   );
 }
 

@@ -32,7 +32,6 @@ import {
 } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../accounts/authenticate.js';
 import { toEpochSeconds, type UserRow } from '../accounts/user-dto.js';
 import { claimCalendarFeedToken, setCalendarFeedToken } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
@@ -43,7 +42,7 @@ import { translate } from '../i18n/messages.js';
 import { deleteCalendarEvent } from './calendar-events.js';
 import { addMeetingEvent, addPersonalEvent, newCalendar, type EventRow } from './ics.js';
 import { MeetingDetails, loadVisibleMeetings } from './meeting-store.js';
-import { message, viewerOf } from './routes.js';
+import { viewerOf } from './routes.js';
 
 const DAY_MS = 86_400_000;
 /** How far back the private feed reaches; calendar apps keep what they already fetched. */
@@ -94,8 +93,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     summary: "The user's personal calendar events, optionally those overlapping [start_time, end_time)",
     input: EventRangeInputSchema,
     output: CalendarEventListBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const rows = await db
         .select()
         .from(calendarEvents)
@@ -108,7 +106,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
         )
         .orderBy(asc(calendarEvents.startTime), asc(calendarEvents.id))
         .limit(2000);
-      return success(message(request, 'events.list_ok'), { data: rows.map(toEventDto) });
+      return success(t('events.list_ok'), { data: rows.map(toEventDto) });
     },
   });
 
@@ -119,8 +117,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     summary: 'Add a personal event (title, start, end, all-day, description, color)',
     input: AddEventInputSchema,
     output: CalendarEventBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       if (body.end_time < body.start_time) throw badRequest('events.end_before_start');
       const [row] = await db
         .insert(calendarEvents)
@@ -135,7 +132,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
         })
         .returning();
       if (!row) throw new Error('event insert returned nothing');
-      return success(message(request, 'events.created'), toEventDto(row));
+      return success(t('events.created'), toEventDto(row));
     },
   });
 
@@ -146,8 +143,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     summary: 'Change or move a personal event',
     input: EditEventInputSchema,
     output: CalendarEventBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const previous = await ownEvent(user, body.id);
       if (body.end_time < body.start_time) throw badRequest('events.end_before_start');
       const [row] = await db
@@ -164,7 +160,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
         .where(and(eq(calendarEvents.id, previous.id), eq(calendarEvents.userId, user.id)))
         .returning();
       if (!row) throw notFound('events.not_found');
-      return success(message(request, 'events.updated'), toEventDto(row));
+      return success(t('events.updated'), toEventDto(row));
     },
   });
 
@@ -175,10 +171,9 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     summary: 'Delete a personal event',
     input: EventIdInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       if (!(await deleteCalendarEvent(db, body.id, user.id))) throw notFound('events.not_found');
-      return done(message(request, 'events.deleted'));
+      return done(t('events.deleted'));
     },
   });
 
@@ -189,8 +184,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     summary: `Personal events and meeting occurrences overlapping [start_time, end_time) (at most ${CALENDAR_RANGE_MAX_DAYS} days)`,
     input: CalendarRangeInputSchema,
     output: CalendarBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const { from, to } = checkRange(body.start_time, body.end_time);
       const viewer = viewerOf(user);
       const events = await db
@@ -205,7 +199,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
       const occurrences = rows
         .flatMap((row) => details.occurrences(row, from, to).map((occurrence) => details.occurrence(row, occurrence)))
         .sort((a, b) => a.occurrence_start - b.occurrence_start || a.id - b.id);
-      return success(message(request, 'calendar.loaded'), { events: events.map(toEventDto), meetings: occurrences });
+      return success(t('calendar.loaded'), { events: events.map(toEventDto), meetings: occurrences });
     },
   });
 
@@ -218,8 +212,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     summary: "The user's private ICS feed address (created on first use) for calendar apps to subscribe to",
     input: TokenInputSchema,
     output: CalendarFeedBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (_body, { caller: { user }, t }) => {
       const [current] = await db.select({ token: users.calendarFeedToken }).from(users).where(eq(users.id, user.id));
       let token = current?.token;
       if (!token) {
@@ -230,7 +223,7 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
         }
       }
       if (!token) throw notFound();
-      return success(message(request, 'meetings.feed_ok'), { url: feedUrl(token) });
+      return success(t('meetings.feed_ok'), { url: feedUrl(token) });
     },
   });
 
@@ -241,11 +234,10 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
     summary: 'Give the private ICS feed a new address; the old one stops working',
     input: TokenInputSchema,
     output: CalendarFeedBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (_body, { caller: { user }, t }) => {
       const token = newFeedToken();
       await setCalendarFeedToken(db, user.id, token);
-      return success(message(request, 'meetings.feed_reset'), { url: feedUrl(token) });
+      return success(t('meetings.feed_reset'), { url: feedUrl(token) });
     },
   });
 

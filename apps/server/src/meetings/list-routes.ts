@@ -24,13 +24,12 @@ import {
   type Database,
 } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../accounts/authenticate.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { MeetingDetails, loadVisibleMeetings, matchesSearch, type MeetingRow, type Viewer } from './meeting-store.js';
 import { isRepeating, type Occurrence } from './occurrences.js';
-import { message, viewerOf } from './routes.js';
+import { viewerOf } from './routes.js';
 import { addWeeks, startOfWeek } from './time-zones.js';
 
 const DAY_MS = 86_400_000;
@@ -162,11 +161,10 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
     summary: `Coming and running occurrences (next ${UPCOMING_HORIZON_DAYS} days) of meetings the user hosts or is invited to`,
     input: MeetingListInputSchema,
     output: MeetingListBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const { details, items } = await upcomingOccurrences(db, viewerOf(user), new Date(), body.search);
       const occurrences = items.map(({ row, occurrence }) => details.occurrence(row, occurrence));
-      return success(message(request, 'meetings.list_ok'), page(occurrences, body));
+      return success(t('meetings.list_ok'), page(occurrences, body));
     },
   });
 
@@ -177,10 +175,9 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
     summary: 'Past occurrences (last 365 days), newest first, with when they ran and who joined',
     input: MeetingListInputSchema,
     output: MeetingListBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const occurrences = await recentOccurrences(db, viewerOf(user), new Date(), body.search);
-      return success(message(request, 'meetings.list_ok'), page(occurrences, body));
+      return success(t('meetings.list_ok'), page(occurrences, body));
     },
   });
 
@@ -191,8 +188,7 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
     summary: 'Next meetings, meetings this week, hours met, contacts and meetings per week (8 weeks)',
     input: TokenInputSchema,
     output: DashboardBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (_body, { caller: { user }, t }) => {
       const viewer = viewerOf(user);
       const now = new Date();
       const upcoming = await upcomingOccurrences(db, viewer, now);
@@ -226,7 +222,7 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
         .from(contacts)
         .where(and(eq(contacts.ownerId, user.id), isNull(contacts.deletedAt)));
 
-      return success(message(request, 'meetings.dashboard_ok'), {
+      return success(t('meetings.dashboard_ok'), {
         next_meetings: upcoming.items
           .slice(0, 5)
           .map(({ row, occurrence }) => upcoming.details.occurrence(row, occurrence)),

@@ -12,15 +12,12 @@ import {
   PASSWORD_FLAG,
 } from '@meetcast/contracts';
 import { eq, users } from '@meetcast/db';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireUser } from '../accounts/authenticate.js';
+import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../accounts/secrets.js';
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { conflict, forbidden, notFound } from '../http/app-error.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
 import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
 import { addMeetingEvent, isScheduleChange, newCalendar } from './ics.js';
 import { listInvitees, replaceInvitees, resolveInvitees, type ResolvedInvitee } from './invitees.js';
@@ -32,10 +29,6 @@ import { MeetingMessenger } from './messenger.js';
 import { isOccurrenceStart, isRepeating } from './occurrences.js';
 
 export const viewerOf = (user: UserRow): Viewer => ({ id: user.id, email: user.email.toLowerCase() });
-
-export function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
-  return translate(requestLanguage(request), key, params);
-}
 
 export function registerMeetingRoutes(app: FastifyInstance, context: AppContext) {
   const tag = 'meetings';
@@ -73,8 +66,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Check that a meeting link (slug) is well-formed and free',
     input: CheckMeetNameInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[RATE_LIMITS.slugCheckByAccount, String(user.id)]]);
       const slug = checkSlugFormat(body.name);
       if (body.id !== undefined) {
@@ -83,7 +75,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       } else {
         await ensureSlugFree(db, slug);
       }
-      return done(message(request, 'meetings.slug_available'));
+      return done(t('meetings.slug_available'));
     },
   });
 
@@ -94,8 +86,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Schedule a meeting; invitees get an e-mail with a calendar file and a notification',
     input: AddMeetingInputSchema,
     output: MeetingBodySchema,
-    handler: async (body, request) => {
-      const user = await freshUser((await requireUser(context, request)).user);
+    handler: async (body, { caller, t }) => {
+      const user = await freshUser(caller.user);
       await enforceLimits(context, [[RATE_LIMITS.meetingWriteByAccount, String(user.id)]]);
       const values = checkMeetingValues(body, { now: new Date(), defaultTimeZone: user.timeZone });
       const invitees = (await resolveInvitees(db, user, body.invitees, body.invitee_contacts)) ?? [];
@@ -119,7 +111,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
         await replaceInvitees(db, row.id, invitees);
         inBackground(messenger.sendToInvitees('invite', row, user, invitees));
       }
-      return success(message(request, 'meetings.created'), await meetingDto(user, row));
+      return success(t('meetings.created'), await meetingDto(user, row));
     },
   });
 
@@ -130,8 +122,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Start a meeting now; a password is generated when the user asks for one by default',
     input: AddInstantMeetingInputSchema,
     output: InstantMeetingBodySchema,
-    handler: async (body, request) => {
-      const user = await freshUser((await requireUser(context, request)).user);
+    handler: async (body, { caller, t }) => {
+      const user = await freshUser(caller.user);
       await enforceLimits(context, [[RATE_LIMITS.meetingWriteByAccount, String(user.id)]]);
       const slug = checkSlugFormat(body.slug);
       await ensureSlugFree(db, slug);
@@ -142,7 +134,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
         timeZone: user.timeZone,
         withPassword: user.defaultMeetingPassword,
       });
-      return success(message(request, 'meetings.instant_created'), {
+      return success(t('meetings.instant_created'), {
         url_slug: meeting.slug,
         ...(password ? { password } : {}),
       });
@@ -156,11 +148,10 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
     summary: 'One meeting the caller hosts or is invited to',
     input: MeetingIdInputSchema,
     output: MeetingBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const row = await findVisibleMeeting(db, viewerOf(user), body.id);
       if (!row) throw notFound('meetings.not_found');
-      return success(message(request, 'meetings.loaded'), await meetingDto(user, row));
+      return success(t('meetings.loaded'), await meetingDto(user, row));
     },
   });
 
@@ -171,8 +162,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Change a meeting (host only); every rule of add-meeting applies again',
     input: EditMeetingInputSchema,
     output: MeetingBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[RATE_LIMITS.meetingWriteByAccount, String(user.id)]]);
       const previous = await hostedMeeting(user, body.id);
       if (previous.cancelledAt) throw conflict('meetings.cancelled_locked');
@@ -217,7 +207,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
           await messenger.sendToInvitees('cancel', updated, user, changes.removed);
         })(),
       );
-      return success(message(request, 'meetings.updated'), await meetingDto(user, row));
+      return success(t('meetings.updated'), await meetingDto(user, row));
     },
   });
 
@@ -228,8 +218,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Cancel one occurrence (occurrence_start) or the whole meeting (host only); invitees are told',
     input: CancelMeetingInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const row = await hostedMeeting(user, body.id);
       if (row.cancelledAt) throw conflict('meetings.already_cancelled');
       const invitees = await listInvitees(db, row.id);
@@ -240,14 +229,14 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
           throw conflict('meetings.occurrence_already_cancelled');
         const touched = await repository.raiseScheduleSequence(row.id);
         inBackground(messenger.sendToInvitees('occurrence_cancel', touched ?? row, user, invitees, start));
-        return done(message(request, 'meetings.occurrence_cancelled'));
+        return done(t('meetings.occurrence_cancelled'));
       }
       if (body.occurrence_start !== undefined && body.occurrence_start * 1000 !== row.startTime.getTime()) {
         throw notFound('meetings.occurrence_not_found');
       }
       const [cancelled] = await repository.cancel([row.id]);
       inBackground(messenger.sendToInvitees('cancel', cancelled ?? row, user, invitees));
-      return done(message(request, 'meetings.series_cancelled'));
+      return done(t('meetings.series_cancelled'));
     },
   });
 
@@ -258,8 +247,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Delete a meeting and its history (host only); invitees of a coming meeting are told',
     input: MeetingIdInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const row = await hostedMeeting(user, body.id);
       const invitees = await listInvitees(db, row.id);
       const details = await MeetingDetails.load(db, viewerOf(user), [row]);
@@ -267,7 +255,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       const isComing = details.occurrences(row, now, new Date(now.getTime() + 366 * 86_400_000), 1).length > 0;
       await repository.delete(row.id);
       if (isComing) inBackground(messenger.sendToInvitees('cancel', { ...row, cancelledAt: now }, user, invitees));
-      return done(message(request, 'meetings.deleted'));
+      return done(t('meetings.deleted'));
     },
   });
 
@@ -278,8 +266,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
     summary: 'The calendar file (ICS) of one meeting, with its repeat rule and cancelled occurrences',
     input: MeetingIdInputSchema,
     output: IcsFileBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const viewer = viewerOf(user);
       const row = await findVisibleMeeting(db, viewer, body.id);
       if (!row) throw notFound('meetings.not_found');
@@ -294,7 +281,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
         // Invitees learn who else is invited only from the host.
         invitees: row.hostId === user.id ? (await listInvitees(db, row.id)).map((invitee) => invitee.email) : [],
       });
-      return success(message(request, 'meetings.ics_ok'), {
+      return success(t('meetings.ics_ok'), {
         filename: `${row.slug}.ics`,
         content: calendar.toString(),
       });

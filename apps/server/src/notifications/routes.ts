@@ -1,13 +1,10 @@
 import { ClearNotificationInputSchema, NotificationListBodySchema, TokenInputSchema } from '@meetcast/contracts';
 import { and, desc, eq, notifications } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../accounts/authenticate.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { notFound } from '../http/app-error.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate } from '../i18n/messages.js';
 
 const LIST_LIMIT = 100;
 
@@ -33,9 +30,8 @@ export function registerNotificationRoutes(app: FastifyInstance, context: AppCon
     summary: "The signed-in user's notifications, newest first",
     input: TokenInputSchema,
     output: NotificationListBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(translate(requestLanguage(request), 'notifications.list_ok'), {
+    handler: async (_body, { caller: { user }, t }) => {
+      return success(t('notifications.list_ok'), {
         data: await listFor(context, user.id),
       });
     },
@@ -48,14 +44,13 @@ export function registerNotificationRoutes(app: FastifyInstance, context: AppCon
     summary: 'Clear one notification and return the remaining list',
     input: ClearNotificationInputSchema,
     output: NotificationListBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const deleted = await context.db
         .delete(notifications)
         .where(and(eq(notifications.id, body.id), eq(notifications.userId, user.id)))
         .returning({ id: notifications.id });
       if (deleted.length === 0) throw notFound('notifications.not_found');
-      return success(translate(requestLanguage(request), 'notifications.cleared'), {
+      return success(t('notifications.cleared'), {
         data: await listFor(context, user.id),
       });
     },

@@ -12,14 +12,13 @@ import {
 import { asc, eq, externalIdentities, users } from '@meetcast/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../accounts/account-service.js';
-import { requireUser } from '../accounts/authenticate.js';
 import { toEpochSeconds, toUserDto } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import { clearCookie, readCookie, setCookie, type CookieOptions } from '../http/cookies.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
+import { type MessageKey } from '../i18n/messages.js';
 import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
 import { signInExternal } from './external-sign-in.js';
 import { ATTEMPT_COOKIE, ATTEMPT_LIFETIME_SECONDS, consumeAttempt, createAttempt } from './login-attempts.js';
@@ -33,10 +32,6 @@ const OUTCOME_MESSAGES = {
 } as const satisfies Record<string, MessageKey>;
 
 const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
-
-function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
-  return translate(requestLanguage(request), key, params);
-}
 
 function requestMeta(request: FastifyRequest): RequestMeta {
   return { ipAddress: request.ip, userAgent: request.headers['user-agent'], language: requestLanguage(request) };
@@ -66,40 +61,43 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'get-auth-config.php',
+    auth: 'none',
     tag,
     summary: 'Public sign-in options: the external provider button, or null when none is configured',
     input: AuthConfigInputSchema,
     output: AuthConfigBodySchema,
-    handler: async (_body, request) =>
-      success(message(request, 'oidc.config_ok'), {
+    handler: async (_body, { t }) =>
+      success(t('oidc.config_ok'), {
         oidc: provider ? { display_name: provider.displayName } : null,
       }),
   });
 
   apiRoute(app, {
     name: 'start-external-login.php',
+    auth: 'none',
     tag,
     summary: `Start the authorization code flow (PKCE, state, nonce); answers the provider address and sets a short-lived httpOnly cookie; the provider returns to ${EXTERNAL_LOGIN_CALLBACK_PATH}`,
     input: StartExternalLoginInputSchema,
     output: StartExternalLoginBodySchema,
-    handler: async (_body, request, reply) => {
+    handler: async (_body, { request, reply, t }) => {
       const client = requireProvider();
       await enforceLimits(context, [[RATE_LIMITS.externalLoginByAddress, request.ip]]);
       const attempt = await createAttempt(context.db);
       const url = await client.authorizationUrl(attempt, requestLanguage(request));
       setCookie(reply, ATTEMPT_COOKIE, attempt.handle, { ...cookieOptions, maxAge: ATTEMPT_LIFETIME_SECONDS });
-      return success(message(request, 'oidc.started', { provider: client.displayName }), { url });
+      return success(t('oidc.started', { provider: client.displayName }), { url });
     },
   });
 
   apiRoute(app, {
     name: CALLBACK_CALL,
+    auth: 'none',
     tag,
     summary:
       'Finish the external sign-in: `token` is the `code` of the provider redirect (also send its `state` and `iss`); links or creates the account and signs in',
     input: ExternalLoginInputSchema,
     output: SessionBodySchema,
-    handler: async (body, request, reply) => {
+    handler: async (body, { request, reply, t }) => {
       const client = requireProvider();
       await enforceLimits(context, [[RATE_LIMITS.externalLoginByAddress, request.ip]]);
       const attempt = await consumeAttempt(context.db, readCookie(request, ATTEMPT_COOKIE));
@@ -116,7 +114,7 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
       const meta = requestMeta(request);
       const { user, outcome } = await signInExternal(context, client.settings, profile, meta);
       const token = await context.sessions.create(user.id, meta);
-      return success(message(request, OUTCOME_MESSAGES[outcome], params), { token, data: toUserDto(user) });
+      return success(t(OUTCOME_MESSAGES[outcome], params), { token, data: toUserDto(user) });
     },
   });
 
@@ -131,8 +129,7 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
     summary: 'How the signed-in user can sign in: whether a password is set, and the linked external identities',
     input: SignInMethodsInputSchema,
     output: SignInMethodsBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (_body, { caller: { user }, t }) => {
       // Read afresh: the session cache may predate a password set a moment ago.
       const [fresh] = await context.db
         .select({ passwordHash: users.passwordHash })
@@ -143,7 +140,7 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
         .from(externalIdentities)
         .where(eq(externalIdentities.userId, user.id))
         .orderBy(asc(externalIdentities.createdAt));
-      return success(message(request, 'oidc.methods_ok'), {
+      return success(t('oidc.methods_ok'), {
         data: {
           has_password: (fresh ?? user).passwordHash !== null,
           external: rows.map((row) => ({

@@ -11,12 +11,9 @@ import {
   UpdateProfileInputSchema,
   UploadAvatarInputSchema,
 } from '@meetcast/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireUser } from '../accounts/authenticate.js';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
 import { deleteAccount, exportMyData } from './account-data.js';
 import {
   changePassword,
@@ -29,10 +26,6 @@ import {
   uploadAvatar,
 } from './profile-service.js';
 
-function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
-  return translate(requestLanguage(request), key, params);
-}
-
 export function registerProfileRoutes(app: FastifyInstance, context: AppContext) {
   const tag = 'profile';
 
@@ -43,9 +36,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
     summary: "The caller's profile: account, preferences, meeting defaults and a pending e-mail change",
     input: ProfileInputSchema,
     output: ProfileBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'profile.loaded'), { data: await profileOf(context, user.id) });
+    handler: async (_body, { caller: { user }, t }) => {
+      return success(t('profile.loaded'), { data: await profileOf(context, user.id) });
     },
   });
 
@@ -57,12 +49,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
       'Change username, language, time zone and meeting defaults; a new e-mail gets a code and counts once confirmed',
     input: UpdateProfileInputSchema,
     output: ProfileBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const { emailSentTo, profile } = await updateProfile(context, user, body);
-      const text = emailSentTo
-        ? message(request, 'profile.email_code_sent', { email: emailSentTo })
-        : message(request, 'profile.updated');
+      const text = emailSentTo ? t('profile.email_code_sent', { email: emailSentTo }) : t('profile.updated');
       return success(text, { data: profile });
     },
   });
@@ -74,10 +63,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Confirm the new e-mail address with the code mailed to it',
     input: ConfirmEmailChangeInputSchema,
     output: ProfileBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const profile = await confirmEmailChange(context, user, body.code);
-      return success(message(request, 'profile.email_changed', { email: profile.email }), { data: profile });
+      return success(t('profile.email_changed', { email: profile.email }), { data: profile });
     },
   });
 
@@ -89,9 +77,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
       'Upload a profile picture (multipart `file`: JPEG, PNG or WebP up to 5 MB); re-encoded, resized, EXIF removed',
     input: UploadAvatarInputSchema,
     output: ProfileBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'profile.avatar_saved'), { data: await uploadAvatar(context, user, body.file) });
+    handler: async (body, { caller: { user }, t }) => {
+      return success(t('profile.avatar_saved'), { data: await uploadAvatar(context, user, body.file) });
     },
   });
 
@@ -102,9 +89,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Remove the profile picture',
     input: ProfileInputSchema,
     output: ProfileBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'profile.avatar_removed'), { data: await removeAvatar(context, user) });
+    handler: async (_body, { caller: { user }, t }) => {
+      return success(t('profile.avatar_removed'), { data: await removeAvatar(context, user) });
     },
   });
 
@@ -115,10 +101,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Change (or, after external sign-in, set) the password; every other session is signed out',
     input: ChangePasswordInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const session = await requireUser(context, request);
+    handler: async (body, { caller: session, t }) => {
       await changePassword(context, session, body);
-      return done(message(request, 'profile.password_changed'));
+      return done(t('profile.password_changed'));
     },
   });
 
@@ -129,9 +114,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
     summary: "The caller's active sessions: device (user agent), address, last use; the current one is marked",
     input: ProfileInputSchema,
     output: SessionListBodySchema,
-    handler: async (_body, request) => {
-      const { user, sessionId } = await requireUser(context, request);
-      return success(message(request, 'profile.sessions_ok'), {
+    handler: async (_body, { caller: { user, sessionId }, t }) => {
+      return success(t('profile.sessions_ok'), {
         data: await listSessions(context, user.id, sessionId),
       });
     },
@@ -144,10 +128,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
     summary: "Sign out one of the caller's sessions",
     input: RevokeSessionInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await revokeSession(context, user.id, body.id);
-      return done(message(request, 'profile.session_revoked'));
+      return done(t('profile.session_revoked'));
     },
   });
 
@@ -158,10 +141,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Everything Meetcast keeps about the caller, as one JSON document',
     input: ProfileInputSchema,
     output: MyDataBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (_body, { caller: { user }, t }) => {
       const day = new Date().toISOString().slice(0, 10);
-      return success(message(request, 'profile.data_exported'), {
+      return success(t('profile.data_exported'), {
         filename: `meetcast-my-data-${day}.json`,
         data: await exportMyData(context, user.id),
       });
@@ -176,10 +158,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
       'Delete the account after confirming the password (or the e-mail address for accounts without one); hosted meetings are cancelled and invitees told',
     input: DeleteAccountInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await deleteAccount(context, user, body);
-      return done(message(request, 'profile.account_deleted'));
+      return done(t('profile.account_deleted'));
     },
   });
 }

@@ -11,6 +11,7 @@ import {
   type RoomServerEvent,
 } from '@meetcast/contracts';
 import type { Namespace, Server, Socket } from 'socket.io';
+import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { onMeetingEndedForEveryone } from './meeting-ended.js';
@@ -191,8 +192,7 @@ export class RoomHub {
       await markLive(this.context, meeting.id);
       meeting = (await new MeetingRepository(this.context.db).findById(meeting.id)) ?? meeting;
     }
-    if (!data.isComposer)
-      data.joinedAt = Math.floor((await openAttendance(this.context, participant)).getTime() / 1000);
+    if (!data.isComposer) data.joinedAt = toEpochSeconds(await openAttendance(this.context, participant));
     await socket.join(members(meeting.id));
     if (isHostRole(participant.role)) await socket.join(hosts(meeting.id));
     const participants = await this.sockets.presence(meeting.id);

@@ -6,7 +6,6 @@ import {
   JOIN_KEY_HEADER,
 } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
-import { optionalUser } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
 import { success } from '../http/api-route.js';
 import { apiRoute } from '../http/api-route.js';
@@ -25,13 +24,14 @@ const ROOM_LIMITS = {
 export function registerRoomRoutes(app: FastifyInstance, context: AppContext, mediaConnections: MediaConnections) {
   apiRoute(app, {
     name: 'get-room.php',
+    auth: 'optional',
     tag: 'rooms',
     summary: 'What the pre-join screen shows about a meeting room (never its password)',
     input: GetRoomInputSchema,
     output: GetRoomOutputSchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, caller }) => {
       const { meeting, hostName } = await requireReachableMeeting(context, body.meetId);
-      const user = await optionalUser(context, request);
+      const user = caller?.user;
       const language = requestLanguage(request);
       return success(translate(language, 'room.found'), {
         meeting: await roomMeeting(context, meeting, { user, language }, hostName),
@@ -42,17 +42,18 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
 
   apiRoute(app, {
     name: 'join-room.php',
+    auth: 'optional',
     tag: 'rooms',
     summary: 'Checks password, lock and lobby rules and answers a short-lived join grant',
     input: JoinRoomInputSchema,
     output: JoinRoomOutputSchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, caller }) => {
       const reached = await requireReachableMeeting(context, body.meetId);
       await enforceLimits(context, [[ROOM_LIMITS.joinByAddress, request.ip]]);
       if (body.password) {
         await enforceLimits(context, [[ROOM_LIMITS.passwordByMeeting, `${reached.meeting.id}:${request.ip}`]]);
       }
-      const user = await optionalUser(context, request);
+      const user = caller?.user;
       const meeting = await reopenForOwner(context, reached.meeting, user);
       const { token, participant, placed } = await joinMeeting(context, {
         meeting,

@@ -4,11 +4,8 @@ import {
   SetBroadcastPlanInputSchema,
 } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate } from '../i18n/messages.js';
 import { getBroadcastPlan, replaceBroadcastPlan } from './broadcast-plans.js';
 
 /** A scheduled channel broadcast's go-live plan, shown and changed on My Channel (host or co-host). */
@@ -22,10 +19,9 @@ export function registerBroadcastPlanRoutes(app: FastifyInstance, context: AppCo
     summary: "A scheduled broadcast's go-live plan (destinations, recording), or null when it has none",
     input: BroadcastMeetInputSchema,
     output: OptionalBroadcastPlanBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const plan = await getBroadcastPlan(context, user, body.meetId);
-      return success(translate(requestLanguage(request), 'broadcasts.plan_found'), { data: plan });
+      return success(t('broadcasts.plan_found'), { data: plan });
     },
   });
 
@@ -37,14 +33,13 @@ export function registerBroadcastPlanRoutes(app: FastifyInstance, context: AppCo
       'Changes the go-live plan of a scheduled broadcast before it starts; no destination and record 0 removes it',
     input: SetBroadcastPlanInputSchema,
     output: OptionalBroadcastPlanBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const plan = await replaceBroadcastPlan(context, user, body.meetId, {
         destinations: body.destinations,
         record: body.record === 1,
       });
       const key = plan ? 'broadcasts.plan_saved' : 'broadcasts.plan_removed';
-      return success(translate(requestLanguage(request), key), { data: plan });
+      return success(t(key), { data: plan });
     },
   });
 }

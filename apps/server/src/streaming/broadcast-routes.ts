@@ -12,7 +12,6 @@ import {
   TokenOnlyInputSchema,
 } from '@meetcast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { optionalUser, requireUser } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
@@ -31,8 +30,7 @@ import {
 } from './broadcast-service.js';
 import { broadcastView, recordingUrl, type BroadcastRow } from './broadcast-view.js';
 import type { MeetingRow } from '@meetcast/db';
-
-const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
+import { toEpochSeconds } from '../accounts/user-dto.js';
 
 /** The live-broadcast calls (API-CONTRACT.md "Streaming calls"), plus the Live panel's own. */
 export function registerBroadcastRoutes(app: FastifyInstance, context: AppContext, composers: ComposerCapacity) {
@@ -54,8 +52,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     summary: 'Goes live from a meeting: its destinations, and a recording when asked (host or co-host)',
     input: StartBroadcastInputSchema,
     output: LiveBroadcastBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { request, caller: { user } }) => {
       const found = await startBroadcast(context, composers, {
         user,
         meetId: body.meetId,
@@ -68,14 +65,15 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'get-broadcast.php',
+    auth: 'optional',
     tag,
     summary: "A meeting's latest broadcast; destinations only for its host and co-hosts",
     input: GetBroadcastInputSchema,
     output: OptionalLiveBroadcastBodySchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, caller }) => {
       const language = requestLanguage(request);
       const meeting = await requireMeeting(context, body.meetId);
-      const user = await optionalUser(context, request);
+      const user = caller?.user;
       const canManage = await managesMeeting(context, meeting, user);
       const grant = body.grant ? await findGrant(context.db, body.grant) : undefined;
       const isInside = canManage || grant?.meeting.id === meeting.id || user?.id === meeting.hostId;
@@ -94,8 +92,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     summary: 'Ends the running broadcast of a meeting, every destination and the recording',
     input: BroadcastMeetInputSchema,
     output: LiveBroadcastBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { request, caller: { user } }) => {
       return answer(request, 'broadcasts.stopped', await stopBroadcast(context, composers, user, body.meetId));
     },
   });
@@ -107,8 +104,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     summary: 'Adds a destination to a running broadcast (destination) or removes one (remove_connection_id)',
     input: ChangeBroadcastDestinationInputSchema,
     output: LiveBroadcastBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { request, caller: { user } }) => {
       const found = await changeDestination(context, composers, {
         user,
         meetId: body.meetId,
@@ -126,8 +122,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     summary: 'Sets the logo, lower-third banner and ticker drawn over a running broadcast (empty clears)',
     input: SetBroadcastOverlayInputSchema,
     output: LiveBroadcastBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { request, caller: { user } }) => {
       const found = await setOverlay(context, {
         user,
         meetId: body.meetId,
@@ -146,17 +141,16 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     summary: 'Recordings of the meetings the caller hosts, newest first',
     input: TokenOnlyInputSchema,
     output: RecordingListBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (_body, { caller: { user }, t }) => {
       const rows = await listRecordings(context, user);
-      return success(translate(requestLanguage(request), 'broadcasts.recordings'), {
+      return success(t('broadcasts.recordings'), {
         data: rows.map(({ broadcast, meeting }) => ({
           broadcast_id: broadcast.id,
           url_slug: meeting.slug,
           meeting_title: meeting.name,
           url: recordingUrl(broadcast.recordingFile ?? ''),
           duration: broadcast.recordingSeconds ?? 0,
-          created_at: epoch(broadcast.createdAt),
+          created_at: toEpochSeconds(broadcast.createdAt),
         })),
       });
     },

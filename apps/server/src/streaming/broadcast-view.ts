@@ -2,10 +2,9 @@ import type { Language, LiveBroadcast } from '@meetcast/contracts';
 import { asc, broadcastDestinations, eq, type liveBroadcasts, type MeetingRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { englishCatalog, translate, type MessageKey } from '../i18n/messages.js';
+import { toEpochSecondsOrNull } from '../accounts/user-dto.js';
 
 export type BroadcastRow = typeof liveBroadcasts.$inferSelect;
-
-const epoch = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 
 /** Stored keys are ours, but a row written by an older version may hold one that no longer exists. */
 function message(language: Language, key: string | null): string | null {
@@ -34,8 +33,8 @@ export async function broadcastView(
     id: broadcast.id,
     url_slug: meeting.slug,
     state: broadcast.state,
-    started_at: epoch(broadcast.startedAt),
-    ended_at: epoch(broadcast.endedAt),
+    started_at: toEpochSecondsOrNull(broadcast.startedAt),
+    ended_at: toEpochSecondsOrNull(broadcast.endedAt),
     destinations: destinations
       .filter((destination) => !destination.removed)
       .map((destination) => ({

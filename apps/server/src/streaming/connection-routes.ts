@@ -11,13 +11,10 @@ import {
   TwitchCategoryListBodySchema,
   TwitchCategorySearchInputSchema,
 } from '@meetcast/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireUser } from '../accounts/authenticate.js';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest } from '../http/app-error.js';
 import { apiRoute, done, success } from '../http/api-route.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
 import type { RateLimitRule } from '../platform/rate-limiter.js';
 import {
@@ -35,10 +32,6 @@ import { searchTwitchCategories } from './drivers/twitch.js';
 const CONNECT_BY_ACCOUNT: RateLimitRule = { name: 'stream-connect-account', limit: 30, windowSeconds: 600 };
 /** The category box searches as the host types. */
 const CATEGORY_SEARCH_BY_ACCOUNT: RateLimitRule = { name: 'twitch-category-account', limit: 300, windowSeconds: 600 };
-
-function message(request: FastifyRequest, key: MessageKey, params?: MessageParams) {
-  return translate(requestLanguage(request), key, params);
-}
 
 /** A driver-level failure answered to a person: retrying may help (502) or they must act (400). */
 function asAppError(error: unknown): unknown {
@@ -60,9 +53,8 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
     summary: "The caller's stream connections (YouTube and Twitch accounts, RTMP addresses), without tokens or keys",
     input: TokenOnlyInputSchema,
     output: StreamConnectionListBodySchema,
-    handler: async (_body, request) => {
-      const { user } = await requireUser(context, request);
-      return success(message(request, 'stream_connections.list_ok'), { data: await listConnections(context, user.id) });
+    handler: async (_body, { caller: { user }, t }) => {
+      return success(t('stream_connections.list_ok'), { data: await listConnections(context, user.id) });
     },
   });
 
@@ -74,11 +66,10 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
       "Start connecting a YouTube or Twitch account: answers the platform's consent address; the platform returns to /connect-stream with `code` and `state` (which starts with the platform's name)",
     input: StartStreamConnectionInputSchema,
     output: StartStreamConnectionBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[CONNECT_BY_ACCOUNT, String(user.id)]]);
       const { url, label } = await startConnection(context, user.id, body.platform);
-      return success(message(request, 'stream_connections.started', { platform: label }), { url });
+      return success(t('stream_connections.started', { platform: label }), { url });
     },
   });
 
@@ -90,11 +81,10 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
       'Finish connecting: the `code` and `state` (or `error`) of the redirect to /connect-stream; the state works once, for the account that started the flow, for 10 minutes',
     input: FinishStreamConnectionInputSchema,
     output: StreamConnectionBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[CONNECT_BY_ACCOUNT, String(user.id)]]);
       const { connection, label } = await finishConnection(context, user.id, body);
-      return success(message(request, 'stream_connections.connected', { name: connection.name, platform: label }), {
+      return success(t('stream_connections.connected', { name: connection.name, platform: label }), {
         data: connection,
       });
     },
@@ -107,10 +97,9 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
     summary: 'Add a custom RTMP or RTMPS address with its stream key (stored encrypted, never answered)',
     input: AddRtmpDestinationInputSchema,
     output: StreamConnectionBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const connection = await addRtmpConnection(context, user.id, body);
-      return success(message(request, 'stream_connections.rtmp_added', { name: connection.name }), {
+      return success(t('stream_connections.rtmp_added', { name: connection.name }), {
         data: connection,
       });
     },
@@ -123,10 +112,9 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
     summary: "Remove a stream connection; a platform account's grant is revoked at the platform first",
     input: RemoveStreamConnectionInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       const name = await removeConnection(context, user.id, body.id);
-      return done(message(request, 'stream_connections.removed', { name }));
+      return done(t('stream_connections.removed', { name }));
     },
   });
 
@@ -137,15 +125,14 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
     summary: "Twitch categories (games) whose name matches `query`, through the caller's Twitch connection",
     input: TwitchCategorySearchInputSchema,
     output: TwitchCategoryListBodySchema,
-    handler: async (body, request) => {
-      const { user } = await requireUser(context, request);
+    handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[CATEGORY_SEARCH_BY_ACCOUNT, String(user.id)]]);
       const connection = await findOwnConnection(context, user.id, body.connection_id);
       if (connection.platform !== 'twitch') throw badRequest('stream_connections.not_twitch');
       const categories = await searchTwitchCategories(context, connection, body.query).catch((error: unknown) => {
         throw asAppError(error);
       });
-      return success(message(request, 'stream_connections.categories_ok'), { data: categories });
+      return success(t('stream_connections.categories_ok'), { data: categories });
     },
   });
 }

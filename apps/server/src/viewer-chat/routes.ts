@@ -11,12 +11,9 @@ import {
   ViewerChatMessageBodySchema,
   ViewerChatMessageInputSchema,
 } from '@meetcast/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { optionalUser } from '../accounts/authenticate.js';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { apiRoute, done, success } from '../http/api-route.js';
-import { requestLanguage } from '../http/request-language.js';
-import { translate, type MessageKey } from '../i18n/messages.js';
+import { apiRoute, done, success, type Caller } from '../http/api-route.js';
 import { enforceLimits } from '../platform/limits.js';
 import { chatScope } from './viewer-chat-access.js';
 import {
@@ -45,99 +42,102 @@ type Credentials = {
 /** The viewer-chat calls: reading and posting for everyone, moderation for the channel's and meeting's hosts. */
 export function registerViewerChatRoutes(app: FastifyInstance, context: AppContext, sockets: ViewerChatSockets) {
   const tag = 'viewer-chat';
-  const scopeOf = async (body: Credentials, request: FastifyRequest) => {
-    const user = await optionalUser(context, request);
-    return chatScope(context, body.meetId, (meeting) =>
-      chatViewer(context, meeting, { user, grant: body.grant, viewerToken: body.viewer_token }),
+  const scopeOf = (body: Credentials, caller: Caller | undefined) =>
+    chatScope(context, body.meetId, (meeting) =>
+      chatViewer(context, meeting, { user: caller?.user, grant: body.grant, viewerToken: body.viewer_token }),
     );
-  };
-  const say = (request: FastifyRequest, key: MessageKey) => translate(requestLanguage(request), key);
 
   apiRoute(app, {
     name: 'get-viewer-chat-identity.php',
+    auth: 'none',
     tag,
     summary: "A guest viewer's per-browser identity (sealed by the server); a valid one sent back is kept",
     input: GetViewerChatIdentityInputSchema,
     output: ViewerChatIdentityBodySchema,
-    handler: async (body, request) => {
+    handler: async (body, { request, t }) => {
       if (openViewerToken(context, body.viewer_token)) {
-        return success(say(request, 'viewer_chat.identity'), { viewer_token: body.viewer_token ?? '' });
+        return success(t('viewer_chat.identity'), { viewer_token: body.viewer_token ?? '' });
       }
       await enforceLimits(context, [[IDENTITIES_BY_ADDRESS, request.ip]]);
-      return success(say(request, 'viewer_chat.identity'), { viewer_token: newViewerToken(context) });
+      return success(t('viewer_chat.identity'), { viewer_token: newViewerToken(context) });
     },
   });
 
   apiRoute(app, {
     name: 'get-viewer-chat.php',
+    auth: 'optional',
     tag,
     summary: "A broadcast's viewer chat: messages (with their offset for the replay), pinned message, slow mode",
     input: GetViewerChatInputSchema,
     output: ViewerChatBodySchema,
-    handler: async (body, request) => {
-      const scope = await scopeOf(body, request);
-      return success(say(request, 'viewer_chat.loaded'), { data: await chatState(context, scope) });
+    handler: async (body, { caller, t }) => {
+      const scope = await scopeOf(body, caller);
+      return success(t('viewer_chat.loaded'), { data: await chatState(context, scope) });
     },
   });
 
   apiRoute(app, {
     name: 'post-viewer-chat.php',
+    auth: 'optional',
     tag,
     summary: 'Posts to the viewer chat of a live broadcast (guests send display_name and viewer_token)',
     input: PostViewerChatInputSchema,
     output: ViewerChatMessageBodySchema,
-    handler: async (body, request) => {
-      const scope = await scopeOf(body, request);
+    handler: async (body, { caller, t }) => {
+      const scope = await scopeOf(body, caller);
       const message = await postMessage(context, scope, { text: body.text, displayName: body.display_name });
       sockets.toMeeting(scope.meeting.id, { type: 'message.created', broadcast_id: scope.broadcast!.id, message });
-      return success(say(request, 'viewer_chat.posted'), { data: message });
+      return success(t('viewer_chat.posted'), { data: message });
     },
   });
 
   apiRoute(app, {
     name: 'delete-viewer-chat-message.php',
+    auth: 'optional',
     tag,
     summary: 'Deletes a viewer-chat message (channel owner, meeting host or co-host)',
     input: ViewerChatMessageInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const scope = await scopeOf(body, request);
+    handler: async (body, { caller, t }) => {
+      const scope = await scopeOf(body, caller);
       const message = await deleteMessage(context, scope, body.id);
       sockets.toMeeting(scope.meeting.id, {
         type: 'message.deleted',
         broadcast_id: message.broadcastId,
         id: message.id,
       });
-      return done(say(request, 'viewer_chat.deleted'));
+      return done(t('viewer_chat.deleted'));
     },
   });
 
   apiRoute(app, {
     name: 'moderate-viewer-chat.php',
+    auth: 'optional',
     tag,
     summary: "Bans, times out (minutes) or lets back in a message's author, by account or by browser identity",
     input: ModerateViewerChatInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const scope = await scopeOf(body, request);
+    handler: async (body, { caller, t }) => {
+      const scope = await scopeOf(body, caller);
       const result = await restrictAuthor(context, scope, { id: body.id, action: body.action, minutes: body.minutes });
       sockets.toViewer(scope.meeting.id, result.author, {
         type: 'self.restricted',
         is_banned: result.isBanned,
         muted_until: result.mutedUntil,
       });
-      return done(say(request, `viewer_chat.${body.action === 'unban' ? 'unbanned' : 'restricted'}`));
+      return done(t(`viewer_chat.${body.action === 'unban' ? 'unbanned' : 'restricted'}`));
     },
   });
 
   apiRoute(app, {
     name: 'pin-viewer-chat-message.php',
+    auth: 'optional',
     tag,
     summary: 'Pins a message above the viewer chat; without id, unpins',
     input: OptionalMessageInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const scope = await scopeOf(body, request);
+    handler: async (body, { caller, t }) => {
+      const scope = await scopeOf(body, caller);
       const { broadcast, message } = await pinMessage(context, scope, body.id);
       const [pinned] = message ? await describeMessages(context, scope, [message]) : [];
       sockets.toMeeting(scope.meeting.id, {
@@ -145,38 +145,40 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
         broadcast_id: broadcast.id,
         message: pinned ?? null,
       });
-      return done(say(request, 'viewer_chat.pinned'));
+      return done(t('viewer_chat.pinned'));
     },
   });
 
   apiRoute(app, {
     name: 'set-viewer-chat-slow-mode.php',
+    auth: 'optional',
     tag,
     summary: 'Sets slow mode: seconds each viewer waits between messages (0 turns it off)',
     input: SetViewerChatSlowModeInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const scope = await scopeOf(body, request);
+    handler: async (body, { caller, t }) => {
+      const scope = await scopeOf(body, caller);
       const broadcast = await setSlowMode(context, scope, body.seconds);
       sockets.toMeeting(scope.meeting.id, {
         type: 'slow_mode.changed',
         broadcast_id: broadcast.id,
         seconds: body.seconds,
       });
-      return done(say(request, 'viewer_chat.slow_mode_set'));
+      return done(t('viewer_chat.slow_mode_set'));
     },
   });
 
   apiRoute(app, {
     name: 'show-viewer-chat-banner.php',
+    auth: 'optional',
     tag,
     summary: 'Puts a viewer-chat message on the stream as the lower-third banner; without id, clears the banner',
     input: OptionalMessageInputSchema,
     output: MessageBodySchema,
-    handler: async (body, request) => {
-      const scope = await scopeOf(body, request);
+    handler: async (body, { caller, t }) => {
+      const scope = await scopeOf(body, caller);
       await showAsBanner(context, scope, body.id);
-      return done(say(request, body.id === undefined ? 'viewer_chat.banner_cleared' : 'viewer_chat.banner_shown'));
+      return done(t(body.id === undefined ? 'viewer_chat.banner_cleared' : 'viewer_chat.banner_shown'));
     },
   });
 }

@@ -22,14 +22,13 @@ import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } 
 import { writeOverlay } from '../streaming/broadcast-service.js';
 import { isRunning, type ChatScope } from './viewer-chat-access.js';
 import { isModeratorAccount } from './viewer-identity.js';
+import { toEpochSeconds } from '../accounts/user-dto.js';
 
 type MessageRow = typeof viewerChatMessages.$inferSelect;
 type Author = { userId: number | null; guestId: string | null };
 
 /** Per viewer: a burst of 5 messages in 10 seconds, whatever the slow mode says. */
 export const VIEWER_CHAT_RATE = { name: 'viewer-chat-post', limit: 5, windowSeconds: 10 };
-
-const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export function toMessage(row: MessageRow, hostIds: Set<number>): ViewerChatMessage {
   return {
@@ -41,7 +40,7 @@ export function toMessage(row: MessageRow, hostIds: Set<number>): ViewerChatMess
     },
     text: row.text,
     offset_seconds: row.offsetMs / 1000,
-    created_at: epoch(row.createdAt),
+    created_at: toEpochSeconds(row.createdAt),
   };
 }
 
@@ -123,7 +122,7 @@ export async function chatState(context: AppContext, scope: ChatScope): Promise<
       display_name: scope.viewer.user?.username ?? null,
       is_guest: !scope.viewer.user,
       is_banned: Boolean(restriction && !restriction.until),
-      muted_until: restriction?.until ? epoch(restriction.until) : null,
+      muted_until: restriction?.until ? toEpochSeconds(restriction.until) : null,
     },
   };
 }
@@ -237,7 +236,7 @@ export async function restrictAuthor(
       bannedBy: scope.viewer.user?.id ?? null,
     });
   });
-  return { author, isBanned: input.action === 'ban', mutedUntil: until ? epoch(until) : null };
+  return { author, isBanned: input.action === 'ban', mutedUntil: until ? toEpochSeconds(until) : null };
 }
 
 async function storeSettings(

@@ -20,8 +20,8 @@ import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
 import { registerOembedRoute } from './oembed-route.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
+import { toEpochSecondsOrNull } from '../../accounts/user-dto.js';
 
-const epoch = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 /** Every viewer asks every few seconds; Janus is asked for the count at most this often per broadcast. */
 const VIEWER_COUNT_MS = 3000;
 const HLS_FILE = /^(index\.m3u8|segment-\d{1,9}\.ts)$/;
@@ -68,8 +68,8 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
     return {
       broadcast_id: broadcast?.id ?? null,
       state: broadcast?.state ?? 'none',
-      started_at: epoch(broadcast?.startedAt ?? null),
-      ended_at: epoch(broadcast?.endedAt ?? null),
+      started_at: toEpochSecondsOrNull(broadcast?.startedAt ?? null),
+      ended_at: toEpochSecondsOrNull(broadcast?.endedAt ?? null),
       viewers: broadcast?.state === 'live' ? await viewerCount(broadcast.id, meeting.id) : null,
       webrtc:
         broadcast?.state === 'live'
@@ -89,12 +89,12 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
 
   apiRoute(app, {
     name: 'get-broadcast-viewer.php',
+    auth: 'none',
     tag: 'streaming',
     summary: "What a public channel page plays: a public meeting's broadcast, live (with a viewer grant) or recorded",
     input: GetBroadcastViewerInputSchema,
     output: BroadcastViewerBodySchema,
-    handler: async (body, request) =>
-      success(translate(requestLanguage(request), 'broadcasts.found'), { data: await viewerState(body.meetId) }),
+    handler: async (body, { t }) => success(t('broadcasts.found'), { data: await viewerState(body.meetId) }),
   });
 
   app.get<{ Params: { id: string; key: string; file: string } }>(

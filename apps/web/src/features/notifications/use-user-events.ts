@@ -1,4 +1,4 @@
-import { REALTIME_PROTOCOL_VERSION, USER_EVENT, UserEventSchema } from '@meetcast/contracts';
+import { REALTIME_PROTOCOL_VERSION, RealtimeErrorReasonSchema, USER_EVENT, UserEventSchema } from '@meetcast/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { io } from 'socket.io-client';
@@ -33,7 +33,8 @@ export function useUserEvents(token: string) {
     socket.on('connect', () => void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }));
     socket.on('connect_error', (error) => {
       // A newer server speaks another protocol: one reload fetches the matching app.
-      if (error.message !== 'protocol_mismatch' || sessionStorage.getItem(RELOADED_FLAG)) return;
+      const reason = RealtimeErrorReasonSchema.safeParse(error.message).data;
+      if (reason !== 'protocol_mismatch' || sessionStorage.getItem(RELOADED_FLAG)) return;
       sessionStorage.setItem(RELOADED_FLAG, '1');
       window.location.reload();
     });
