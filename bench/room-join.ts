@@ -117,20 +117,24 @@ interface Repair {
   where: string;
 }
 
-const repairsSince = async (page: Page, since: number, side: string): Promise<Repair[]> =>
+/** The watchdog's repairs on `page` since `since`; `earlier`: the participants there before the click. */
+const repairsSince = async (page: Page, since: number, side: string, earlier = new Set<string>()): Promise<Repair[]> =>
   (
     await page.evaluate(
       (after) =>
         (
           (
             window as unknown as {
-              __meetcastRoom?: { repairs(): { at: number; step: string; reason: string }[] };
+              __meetcastRoom?: { repairs(): { at: number; step: string; reason: string; participantId: string }[] };
             }
           ).__meetcastRoom?.repairs() ?? []
         ).filter((r) => r.at >= after && r.step !== 'recovered'),
       since,
     )
-  ).map((r) => ({ step: r.step, where: `${side}: ${r.reason}` }));
+  ).map((r) => ({
+    step: r.step,
+    where: `${side}, for ${earlier.has(r.participantId) ? 'someone there before' : 'the newcomer'}: ${r.reason}`,
+  }));
 
 interface JoinCost {
   queries: number;
@@ -185,7 +189,7 @@ async function measureJoins(browser: Browser, info: ServerInfo): Promise<JoinRes
     const cost = costBetween(costBefore, await joinCost(info), idle, (Date.now() - clickedAt) / 1000);
     const repairs = [
       ...(await repairsSince(joiner.page, clickedAt, 'newcomer')),
-      ...(await repairsSince(anchor.page, clickedAt, 'the one already there')),
+      ...(await repairsSince(anchor.page, clickedAt, 'the one already there', known)),
     ];
     results.push({ cost, newcomerMs, anchorMs, repairs });
     // The tab closes as a person closes it (its unload handlers leave the room), and its feed is

@@ -11,12 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import { deleteChannel, setChannelHidden } from '../channels/channel-records.js';
 import type { AppContext } from '../context.js';
-import { apiRoute, type ApiCall, done, success } from '../http/api-route.js';
+import { apiRoute, type ApiCall, done } from '../http/api-route.js';
 import { notFound } from '../http/app-error.js';
 import { type MessageKey } from '../i18n/messages.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { actorOf, writeAudit } from './audit.js';
-import { likePattern, ordered, pageSlice, searchedId, type Slice } from './list-query.js';
+import { likePattern, ordered, pageHandler, searchedId, type Slice } from './list-query.js';
 
 const followers = sql<number>`(select count(*)::int from ${channelFollowers} where ${channelFollowers.channelId} = ${channels.id})`;
 
@@ -90,16 +90,7 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
     summary: 'Every channel with its owner and followers; search, filter hidden, sort, page',
     input: AdminChannelListInputSchema,
     output: AdminChannelListBodySchema,
-    handler: async (body, { t }) => {
-      const { page, perPage, slice } = pageSlice(body);
-      const { rows, total } = await listChannels(context, body, slice);
-      return success(t('admin.list_ok'), {
-        data: rows,
-        total,
-        page,
-        per_page: perPage,
-      });
-    },
+    handler: pageHandler((query, slice) => listChannels(context, query, slice)),
   });
 
   /** Hide or unhide: a hidden channel leaves browsing and its public page says it is unavailable. */

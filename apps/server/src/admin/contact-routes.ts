@@ -23,7 +23,7 @@ import { notFound } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { actorOf, writeAudit } from './audit.js';
-import { likePattern, ordered, pageSlice, searchedId, type Slice } from './list-query.js';
+import { likePattern, ordered, pageHandler, searchedId, type Slice } from './list-query.js';
 
 const SORT_COLUMNS = {
   id: contactMessages.id,
@@ -97,16 +97,7 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
     summary: 'The Contact Us messages; search, filter by status (new, read, answered), sort, page',
     input: AdminContactListInputSchema,
     output: AdminContactListBodySchema,
-    handler: async (body, { t }) => {
-      const { page, perPage, slice } = pageSlice(body);
-      const { rows, total } = await listContactMessages(context, body, slice);
-      return success(t('admin.list_ok'), {
-        data: rows,
-        total,
-        page,
-        per_page: perPage,
-      });
-    },
+    handler: pageHandler((query, slice) => listContactMessages(context, query, slice)),
   });
 
   apiRoute(app, {

@@ -10,11 +10,11 @@ import { and, count, eq, meetingAttendance, meetings, or, sql, users } from '@me
 import type { FastifyInstance } from 'fastify';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
-import { apiRoute, done, success } from '../http/api-route.js';
+import { apiRoute, done } from '../http/api-route.js';
 import { conflict, notFound } from '../http/app-error.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { actorOf, writeAudit } from './audit.js';
-import { likePattern, ordered, pageSlice, searchedId, type Slice } from './list-query.js';
+import { likePattern, ordered, pageHandler, searchedId, type Slice } from './list-query.js';
 import { isMeetingLive, markMeetingsEnded, notifyMeetingsEnded } from './meeting-control.js';
 
 const participants = sql<number>`(select count(*)::int from ${meetingAttendance} where ${meetingAttendance.meetingId} = ${meetings.id} and ${meetingAttendance.leftAt} is null)`;
@@ -94,16 +94,7 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
     summary: 'Every meeting with host, schedule, privacy, state and people present; search, filter, sort, page',
     input: AdminMeetingListInputSchema,
     output: AdminMeetingListBodySchema,
-    handler: async (body, { t }) => {
-      const { page, perPage, slice } = pageSlice(body);
-      const { rows, total } = await listMeetings(context, body, slice);
-      return success(t('admin.list_ok'), {
-        data: rows,
-        total,
-        page,
-        per_page: perPage,
-      });
-    },
+    handler: pageHandler((query, slice) => listMeetings(context, query, slice)),
   });
 
   apiRoute(app, {

@@ -36,7 +36,7 @@ import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { actorOf, writeAudit } from './audit.js';
 import { assertAdministratorsRemain, findUsers, listUsers, toAdminUser } from './admin-users.js';
-import { pageSlice } from './list-query.js';
+import { pageHandler } from './list-query.js';
 import { notifyMeetingsEnded } from './meeting-control.js';
 
 const USER_MEETINGS_SHOWN = 50;
@@ -51,16 +51,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     summary: 'Users: search (name, e-mail, id), filter by role and status, sort and page',
     input: AdminUserListInputSchema,
     output: AdminUserListBodySchema,
-    handler: async (body, { t }) => {
-      const { page, perPage, slice } = pageSlice(body);
-      const { rows, total } = await listUsers(context, body, slice);
-      return success(t('admin.list_ok'), {
-        data: rows,
-        total,
-        page,
-        per_page: perPage,
-      });
-    },
+    handler: pageHandler((query, slice) => listUsers(context, query, slice)),
   });
 
   apiRoute(app, {

@@ -275,7 +275,8 @@ export class JanusProxy {
         clearTimeout(unadmittedTimer);
         if (browser.readyState === WebSocket.OPEN) browser.close(code, reason);
         else browser.terminate();
-        relay.upstream.terminate();
+        if (relay.upstream.readyState === WebSocket.OPEN) relay.upstream.close();
+        else relay.upstream.terminate();
       },
     };
     const unadmittedTimer = admitted ? undefined : setTimeout(() => bridge.close(4008, 'not joined'), PREPARED_MS);
@@ -383,7 +384,12 @@ export class JanusProxy {
       this.bridges.delete(bridge);
       bridge.close(1000, 'closed');
     };
-    browser.on('close', finish);
+    browser.on('close', (code) => {
+      // A page that said goodbye (a close frame: not 1006) ends its sessions (the upstream is closed, not
+      // cut, so they reach Janus): others' feeds of it stop at once. A drop keeps them to claim back.
+      if (code !== 1006) relay.endSessions(target.apiSecret);
+      finish();
+    });
     browser.on('error', finish);
     relay.upstream.on('close', () => {
       this.bridges.delete(bridge);

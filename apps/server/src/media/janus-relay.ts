@@ -37,6 +37,8 @@ export interface JanusRelay {
   expectAnswer(transaction: string, onAnswer: (data: Record<string, unknown>) => void): void;
   /** A `create` or `attach` going up: `onCreated` gets the new session's or handle's id (once). */
   expectCreated(transaction: string, onCreated: (id: number) => void): void;
+  /** Asks Janus to destroy this connection's sessions (sent before the connection is closed). */
+  endSessions(apiSecret: string | undefined): void;
 }
 
 /**
@@ -114,6 +116,13 @@ export function relayJanusSocket(
     },
     expectCreated(transaction, onCreated) {
       creations.set(transaction, onCreated);
+    },
+    endSessions(apiSecret) {
+      if (upstream.readyState !== WebSocket.OPEN) return;
+      for (const id of sessions) {
+        const secret = apiSecret ? { apisecret: apiSecret } : {};
+        upstream.send(JSON.stringify({ janus: 'destroy', session_id: id, transaction: `end-${id}`, ...secret }));
+      }
     },
   };
 }
