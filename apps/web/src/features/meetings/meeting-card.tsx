@@ -1,4 +1,4 @@
-import { meetingRoomPath, PRIVACY } from '@meetcast/contracts';
+import { meetingRoomPath, PASSWORD_FLAG, PRIVACY } from '@meetcast/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../session';
@@ -78,7 +78,7 @@ export function MeetingCard({ item, isUpcoming }: { item: MeetingOccurrence; isU
           <li className={`${BADGE} bg-sky-100 text-sky-900 dark:bg-sky-500/15 dark:text-sky-300`}>
             {item.is_private === PRIVACY.private ? t('form.private') : t('form.public')}
           </li>
-          {item.is_password === 1 && (
+          {item.is_password === PASSWORD_FLAG.yes && (
             <li className={`${BADGE} bg-violet-100 text-violet-900 dark:bg-violet-500/15 dark:text-violet-300`}>
               {t('card.password')}
             </li>

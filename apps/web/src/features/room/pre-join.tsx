@@ -1,4 +1,10 @@
-import { JOIN_KEY_HEADER, JoinRoomOutputSchema, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
+import {
+  JOIN_KEY_HEADER,
+  JoinRoomOutputSchema,
+  PASSWORD_FLAG,
+  type JoinRoomOutput,
+  type RoomMeeting,
+} from '@meetcast/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
@@ -51,7 +57,9 @@ export function PreJoin({
   const user = useCurrentUser();
   const [name, setName] = useState(initialName ?? '');
   const [password, setPassword] = useState(initialPassword ?? '');
-  const [isPasswordShown, setIsPasswordShown] = useState(meeting.is_password === 1 && !isHost && !initialPassword);
+  const [isPasswordShown, setIsPasswordShown] = useState(
+    meeting.is_password === PASSWORD_FLAG.yes && !isHost && !initialPassword,
+  );
   const [passwordError, setPasswordError] = useState<string>();
   const [error, setError] = useState<string>();
   const [isJoining, setIsJoining] = useState(false);
@@ -136,7 +144,7 @@ export function PreJoin({
       if (
         caught instanceof ApiError &&
         caught.httpStatus === 403 &&
-        meeting.is_password === 1 &&
+        meeting.is_password === PASSWORD_FLAG.yes &&
         !isHost &&
         !meeting.locked
       ) {
