@@ -53,8 +53,3 @@ export async function optionalCaller(context: AppContext, request: FastifyReques
   const session = await context.sessions.verify(token).catch(() => undefined);
   return session && { sessionId: session.sessionId, user: session.user, token };
 }
-
-/** The signed-in user, when the request carries a valid token; for calls open to guests too. */
-export async function optionalUser(context: AppContext, request: FastifyRequest) {
-  return (await optionalCaller(context, request))?.user;
-}
