@@ -86,6 +86,12 @@ async function openViewer(browser: Browser, info: ServerInfo, query = '') {
 }
 
 const mode = (page: Page) => page.getByTestId('player-mode').getAttribute('data-mode', { timeout: 5000 });
+/** The player's transport once it is no longer connecting (null when it never says within 10 s). */
+const settledMode = (page: Page) =>
+  page
+    .locator('[data-testid="player-mode"]:not([data-mode="connecting"])')
+    .getAttribute('data-mode', { timeout: 10_000 })
+    .catch(() => null);
 
 /**
  * Glass-to-glass read in one viewer page for `seconds` once its picture is there, and over the same
@@ -161,7 +167,9 @@ try {
     const { context, page } = await openViewer(browser, info);
     try {
       const probe = await waitForProbe(page, (state) => state.firstFrameMs !== undefined, 20_000);
-      const how = await mode(page).catch(() => null);
+      // The first frame may come before the player has rendered (the early watch shows it in the
+      // loader): the transport is read once the player says it plays.
+      const how = await settledMode(page);
       if (probe.firstFrameMs === undefined || how !== 'webrtc' || probe.firstFrameWidth !== 1280) {
         const shown = await page
           .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 60))

@@ -28,6 +28,7 @@ test.describe('channel player', () => {
       const petra = await joinRoom(browser, meeting.slug, { account: host });
       const viewerContext = await browser.newContext();
       const hlsContext = await browser.newContext();
+      const lateContext = await browser.newContext();
       try {
         await inCall(petra);
         const started = await apiPost('start-broadcast.php', {
@@ -70,6 +71,31 @@ test.describe('channel player', () => {
         await expectPlaying(hlsViewer.getByTestId('live-video'));
         console.log(`channel page → HLS picture at 1280 px: ${Date.now() - hlsOpenedAt} ms`);
         await expect(hlsViewer.getByTestId('player-mode')).toContainText('Compatibility mode');
+
+        // Opened while live: the page's HTML starts the watch (the early watch), shows the picture in
+        // the loader while the app loads, and the player takes that very connection and element over.
+        await lateContext.addInitScript(() => {
+          new MutationObserver(() => {
+            if (document.querySelector('#boot-loader video[data-testid="live-video"]')) {
+              (window as unknown as { shownInLoader: boolean }).shownInLoader = true;
+            }
+          }).observe(document, { childList: true, subtree: true });
+        });
+        const lateViewer = await lateContext.newPage();
+        const watches: string[] = [];
+        lateViewer.on('websocket', (socket) => {
+          if (socket.url().includes('/janus-watch')) watches.push(socket.url());
+        });
+        await lateViewer.goto(`${APP_URL}/channel/${meeting.slug}`);
+        await expect(lateViewer.getByTestId('player-mode')).toHaveAttribute('data-mode', 'webrtc', { timeout: 30_000 });
+        const latePlayer = lateViewer.getByRole('region', { name: /Live broadcast/ });
+        await expectPlaying(latePlayer.getByTestId('live-video'));
+        expect(await lateViewer.evaluate(() => (window as unknown as { shownInLoader?: boolean }).shownInLoader)).toBe(
+          true,
+        );
+        await expect(lateViewer.getByTestId('live-video')).toHaveCount(1);
+        expect(watches).toHaveLength(1);
+
         const playlist = await hlsViewer.evaluate(async (slug) => {
           const body = new URLSearchParams({ meetId: slug });
           const answer = (await (await fetch('/api/get-broadcast-viewer.php', { method: 'POST', body })).json()) as {
@@ -111,6 +137,7 @@ test.describe('channel player', () => {
         await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
         await viewerContext.close();
         await hlsContext.close();
+        await lateContext.close();
         await leave(petra);
       }
     },

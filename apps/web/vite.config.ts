@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { rolldown } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
 
 const SERVER = process.env.MEETCAST_SERVER_URL ?? 'http://127.0.0.1:3000';
@@ -69,6 +70,28 @@ function inlineFirstPaintResources(): Plugin {
 }
 
 /**
+ * Bundles the channel page's early watch (src/features/channels/player/early-watch.ts) on its own, as
+ * a classic script (`early-watch.js`): the server inlines it where index.html marks its place, on a
+ * live broadcast's page only, so it opens the connection while the HTML is parsed, before any of the
+ * app's scripts has arrived (issue 13). The policy allows it by its hash, as the preferences script
+ * (apps/server/src/http/security-headers.ts).
+ */
+function earlyWatchScript(): Plugin {
+  return {
+    name: 'meetcast-early-watch-script',
+    apply: 'build',
+    async generateBundle() {
+      const bundle = await rolldown({ input: 'src/features/channels/player/early-watch.ts', platform: 'browser' });
+      const { output } = await bundle.generate({ format: 'iife', minify: true });
+      await bundle.close();
+      const code = output[0].code.trim();
+      if (code.includes('</')) throw new Error('the early watch cannot be inlined: it contains "</"');
+      this.emitFile({ type: 'asset', fileName: 'early-watch.js', source: code });
+    },
+  };
+}
+
+/**
  * The background effects' model and runtime (ADR 017), served from our own origin under
  * /background-effects/ and fetched only when a user turns an effect on: MediaPipe's selfie
  * segmentation model from its npm package, and LiteRT.js's WebAssembly (with and without relaxed
@@ -111,7 +134,14 @@ function backgroundEffectAssets(): Plugin {
 // The dev server forwards the API, the realtime socket and the locale files to the Fastify server;
 // in production that server serves this build itself (apps/server/src/http/web-app.ts).
 export default defineConfig({
-  plugins: [react(), tailwindcss(), inlineFirstPaintResources(), backgroundEffectAssets(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    inlineFirstPaintResources(),
+    earlyWatchScript(),
+    backgroundEffectAssets(),
+    precompress(),
+  ],
   server: {
     proxy: {
       '/api': { target: SERVER, changeOrigin: true },
@@ -127,11 +157,6 @@ export default defineConfig({
     sourcemap: false,
     // bench/bundle-size.ts reads the manifest to know which chunks each page loads.
     manifest: true,
-    rolldownOptions: {
-      // A live broadcast's page runs the early watch from its own script tag, before the app's entry
-      // has even been evaluated (apps/server/src/channels/og-page.ts): it must depend on no part of it.
-      input: { index: 'index.html', 'early-watch': 'src/features/channels/player/early-watch.ts' },
-    },
     // Pages are split per route (lazy imports in src/app/routes.ts); nothing here should be forced together.
     chunkSizeWarningLimit: 600,
   },

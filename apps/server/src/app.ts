@@ -61,6 +61,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     serverFactory: securityHeadersServer({
       extraFormActions: config.oidc ? [config.oidc.issuer] : [],
       indexHtml: indexPage?.identity.toString('utf8'),
+      earlyWatchScript: indexPage?.earlyWatchScript,
       isHttps: config.publicUrl.startsWith('https://'),
     }),
     // A request's own logger exists to tag its lines with the request id; when the level lets no
@@ -129,7 +130,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   janusProxy.attach(app);
   registerRoomRoutes(app, context, janusProxy);
   const broadcastViewers = registerBroadcasts(app, context, createDestinationDrivers(context));
-  registerChannelPageRoute(app, context, broadcastViewers.viewerState);
+  registerChannelPageRoute(app, context, broadcastViewers.viewerState, indexPage?.earlyWatchScript);
   const viewerChat = registerViewerChat(app, context);
   await registerWebApp(app, config.webDistDir, indexPage);
   const io = startSocketServer(app, context);

@@ -10,12 +10,6 @@ import { IceServersSchema } from './room.js';
 export const BROADCAST_VIEWER_STATES = ['none', 'starting', 'live', 'ended', 'failed'] as const;
 export type BroadcastViewerState = (typeof BROADCAST_VIEWER_STATES)[number];
 
-/**
- * `/janus-watch?grant=…&start=1`: the proxy opens the Janus session, attaches the Streaming plugin
- * and asks to `watch` by itself, so the viewer's first message is its answer to the offer (ADR 011).
- */
-export const WATCH_STARTED_BY_PROXY_PARAM = 'start';
-
 export const GetBroadcastViewerInputSchema = z.object({
   /** The meeting's `url_slug`. */
   meetId: text({ max: 100 }),

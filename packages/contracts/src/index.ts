@@ -17,4 +17,5 @@ export * from './polls.js';
 export * from './room.js';
 export * from './streaming.js';
 export * from './broadcast-viewer.js';
+export * from './viewer-watch.js';
 export * from './viewer-chat.js';

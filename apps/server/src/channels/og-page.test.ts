@@ -1,8 +1,5 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { earlyWatchAssets, injectOpenGraph } from './og-page.js';
+import { injectOpenGraph, type PageData } from './og-page.js';
 
 const PAGE = '<html><head><title>Meetcast</title><script src="/app.js"></script></head><body></body></html>';
 
@@ -17,35 +14,37 @@ describe('injectOpenGraph', () => {
   });
 });
 
-describe('earlyWatchAssets', () => {
-  it('runs the early watch ahead of the app’s entry and preloads what it imports, from Vite’s manifest', () => {
-    const dist = mkdtempSync(join(tmpdir(), 'meetcast-manifest-'));
-    expect(earlyWatchAssets(dist)).toBeUndefined();
-    mkdirSync(join(dist, '.vite'));
-    writeFileSync(
-      join(dist, '.vite', 'manifest.json'),
-      JSON.stringify({
-        'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_shared-B.js'] },
-        'src/features/channels/player/early-watch.ts': {
-          file: 'assets/early-watch-C.js',
-          name: 'early-watch',
-          isEntry: true,
-          imports: ['_shared-B.js', '_handoff-D.js'],
-        },
-        '_shared-B.js': { file: 'assets/shared-B.js', imports: ['_handoff-D.js'] },
-        '_handoff-D.js': { file: 'assets/handoff-D.js' },
-      }),
+describe('page data', () => {
+  const BUILT = [
+    '<html><head><meta charset="UTF-8" /><!-- page-data --><!-- early-watch --><title>Meetcast</title>',
+    '<script type="module" crossorigin src="/assets/index-A.js"></script></head><body></body></html>',
+  ].join('');
+  const channel = { channel: null, broadcast: null } as unknown as PageData['channel-page'];
+  const viewer = (webrtc: unknown) => ({ state: 'live', webrtc }) as unknown as PageData['broadcast-viewer'];
+
+  it('goes where index.html marks it; a page with nothing live gets no early watch and starts the app itself', () => {
+    const html = injectOpenGraph(BUILT, undefined, { 'channel-page': channel }, 'early()');
+    const block = html.indexOf('<script type="application/json" id="channel-page">');
+    expect(block).toBeGreaterThan(0);
+    expect(block).toBeLessThan(html.indexOf('<title>'));
+    expect(html).not.toContain('<!-- page-data -->');
+    expect(html).not.toContain('early()');
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-A.js"></script>');
+    expect(html).not.toContain('id="app-entry"');
+  });
+
+  it('hands the app’s entry to the early watch on a live broadcast’s page, preloaded meanwhile', () => {
+    const access = { url: '/janus-watch', grant: 'g', expires_at: 1, ice_servers: [] };
+    const live = { 'channel-page': channel, 'broadcast-viewer': viewer(access) };
+    // Without the built early watch the page stays as it is: nothing would start the app.
+    expect(injectOpenGraph(BUILT, undefined, live)).toContain(
+      '<script type="module" crossorigin src="/assets/index-A.js">',
     );
-    const assets = earlyWatchAssets(dist);
-    expect(assets).toEqual({
-      script: '/assets/early-watch-C.js',
-      imports: ['/assets/shared-B.js', '/assets/handoff-D.js'],
-    });
-    const page = PAGE.replace('<script src="/app.js">', '<script type="module" crossorigin src="/assets/index-A.js">');
-    const html = injectOpenGraph(page, undefined, undefined, assets);
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/handoff-D.js" />');
-    const early = html.indexOf('<script type="module" crossorigin src="/assets/early-watch-C.js"></script>');
-    expect(early).toBeGreaterThan(0);
-    expect(early).toBeLessThan(html.indexOf('src="/assets/index-A.js"'));
+    const html = injectOpenGraph(BUILT, undefined, live, 'early()');
+    expect(html).not.toContain('<script type="module"');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/index-A.js" />');
+    const entry = html.indexOf('<script type="application/json" id="app-entry">"/assets/index-A.js"</script>');
+    expect(entry).toBeGreaterThan(0);
+    expect(entry).toBeLessThan(html.indexOf('<script>early()</script>'));
   });
 });

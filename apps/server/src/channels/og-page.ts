@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BroadcastViewer, ChannelPage } from '@meetcast/contracts';
@@ -38,55 +38,41 @@ function dataBlock(id: string, value: unknown) {
   return `<script type="application/json" id="${id}">${json}</script>`;
 }
 
-interface ManifestChunk {
-  file: string;
-  name?: string;
-  isEntry?: boolean;
-  imports?: string[];
-}
-
-/** The web app's early watch (`player/early-watch.ts`): its script and the chunks that script imports. */
-export interface EarlyWatchAssets {
-  script: string;
-  imports: string[];
-}
-
+/** The id of the block that hands the app's entry to the early watch (the web app's page-data.ts). */
+const APP_ENTRY_BLOCK = 'app-entry';
 /**
- * The early watch's files, from Vite's manifest, where it is an entry of its own. A live
- * broadcast's page runs it from a script tag ahead of the app's entry, and preloads what it
- * imports: its connection starts while the app's entry still downloads and is evaluated. (Also
- * preloading the page route's chunks was measured: no faster, DOMContentLoaded later.) None
- * without a manifest.
+ * Where index.html wants the page's data, at the top of its head, and after it the early watch (the
+ * web app's player/early-watch.ts, built as `early-watch.js`): on a live broadcast's page that script
+ * reads the data and connects while the rest of the page is still being parsed (issue 13).
  */
-export function earlyWatchAssets(webDistDir: string): EarlyWatchAssets | undefined {
-  let manifest: Record<string, ManifestChunk>;
-  try {
-    manifest = JSON.parse(readFileSync(join(webDistDir, '.vite', 'manifest.json'), 'utf8')) as typeof manifest;
-  } catch {
-    return undefined;
-  }
-  const entry = Object.values(manifest).find((chunk) => chunk.isEntry && chunk.name === 'early-watch');
-  if (!entry) return undefined;
-  const imports: string[] = [];
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || chunk.isEntry || imports.includes(`/${chunk.file}`)) return;
-    imports.push(`/${chunk.file}`);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  for (const imported of entry.imports ?? []) visit(imported);
-  return { script: `/${entry.file}`, imports };
+const PAGE_DATA_MARK = '<!-- page-data -->';
+const EARLY_WATCH_MARK = '<!-- early-watch -->';
+
+/**
+ * On a live broadcast's page the app's entry script waits for the picture: it is preloaded (fetched
+ * and compiled beside the connection) and its address handed to the early watch in a data block,
+ * which imports it once the first frame is shown or after at most 1.5 s (issue 13: the app's
+ * evaluation held up the connection's steps on the page's one main thread).
+ */
+function holdAppEntry(page: string): { page: string; entry?: string } {
+  let entry: string | undefined;
+  const held = page.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/i, (_script, src: string) => {
+    entry = src;
+    return `<link rel="modulepreload" crossorigin href="${src}" />`;
+  });
+  return { page: held, entry };
 }
 
 /**
- * Puts Open Graph and Twitter card tags (escaped), the page's data, and the early watch's script
- * and preloads (our own asset paths) into the SPA's index.html.
+ * Puts Open Graph and Twitter card tags (escaped) into the SPA's index.html's head, and the page's
+ * data where index.html marks its place (else at the end of the head); on a live broadcast's page
+ * also the early watch, which then starts the app.
  */
 export function injectOpenGraph(
   html: string,
   og: OpenGraph | undefined,
   data?: PageData,
-  earlyWatch?: EarlyWatchAssets,
+  earlyWatchScript?: string,
 ): string {
   const tags = og
     ? [
@@ -103,17 +89,16 @@ export function injectOpenGraph(
           : []),
       ]
     : [`<meta name="robots" content="noindex" />`];
-  for (const [id, value] of Object.entries(data ?? {})) if (value) tags.push(dataBlock(id, value));
-  for (const file of earlyWatch?.imports ?? []) {
-    tags.push(`<link rel="modulepreload" crossorigin href="${escapeHtml(file)}" />`);
-  }
+  const blocks = Object.entries(data ?? {}).flatMap(([id, value]) => (value ? [dataBlock(id, value)] : []));
   let page = html;
-  // Module scripts run in document order: ahead of the app's entry, the early watch runs first.
-  if (earlyWatch) {
-    const script = `<script type="module" crossorigin src="${escapeHtml(earlyWatch.script)}"></script>`;
-    page = page.replace(/<script type="module"/i, (entry) => `${script}\n    ${entry}`);
+  if (data?.['broadcast-viewer']?.webrtc && earlyWatchScript !== undefined && page.includes(EARLY_WATCH_MARK)) {
+    const held = holdAppEntry(page);
+    page = held.page.replace(EARLY_WATCH_MARK, () => `<script>${earlyWatchScript}</script>`);
+    if (held.entry) blocks.push(dataBlock(APP_ENTRY_BLOCK, held.entry));
   }
   // Replacement functions, never strings: a `$` in a channel's text must not act as a replace pattern.
+  if (page.includes(PAGE_DATA_MARK)) page = page.replace(PAGE_DATA_MARK, () => blocks.join('\n    '));
+  else tags.push(...blocks);
   if (og) page = page.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(og.title)} · Meetcast</title>`);
   return page.replace(/<\/head>/i, () => `${tags.join('\n    ')}\n  </head>`);
 }
@@ -133,9 +118,9 @@ export function registerChannelPageRoute(
   app: FastifyInstance,
   context: AppContext,
   viewerState: (meetId: string) => Promise<BroadcastViewer>,
+  earlyWatchScript: string | undefined,
 ) {
   const indexFile = join(context.config.webDistDir, 'index.html');
-  const earlyWatch = earlyWatchAssets(context.config.webDistDir);
   app.get<{ Params: { slug: string } }>('/channel/:slug', { schema: { hide: true } }, async (request, reply) => {
     if (!existsSync(indexFile)) {
       return reply
@@ -187,6 +172,6 @@ export function registerChannelPageRoute(
       .status(og ? 200 : 404)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(injectOpenGraph(html, og, data, data?.['broadcast-viewer']?.webrtc ? earlyWatch : undefined));
+      .send(injectOpenGraph(html, og, data, earlyWatchScript));
   });
 }

@@ -39,11 +39,18 @@ export function securityHeadersServer(options: {
   extraFormActions: string[];
   /** The built index.html, whose one inline script the policy allows by hash. */
   indexHtml: string | undefined;
+  /** The script a live broadcast's page carries inline (channels/og-page.ts), also allowed by hash. */
+  earlyWatchScript: string | undefined;
   /** Browsers are told to keep to HTTPS only when the public address is HTTPS. */
   isHttps: boolean;
 }): FastifyServerFactory {
   const pageHeaders = new Map(
-    Object.entries(securityHeaders(options.extraFormActions, inlineScriptHashes(options.indexHtml ?? ''))),
+    Object.entries(
+      securityHeaders(options.extraFormActions, [
+        ...inlineScriptHashes(options.indexHtml ?? ''),
+        ...(options.earlyWatchScript === undefined ? [] : [scriptHash(options.earlyWatchScript)]),
+      ]),
+    ),
   );
   const apiHeaders = apiSecurityHeaders(options.isHttps);
   if (options.isHttps) pageHeaders.set('strict-transport-security', HSTS);
@@ -73,13 +80,10 @@ export function securityHeadersServer(options: {
  * paint); the policy allows exactly that script by its hash, and no other inline script.
  */
 function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
-    ([, source]) =>
-      `'sha256-${createHash('sha256')
-        .update(source ?? '')
-        .digest('base64')}'`,
-  );
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, source]) => scriptHash(source ?? ''));
 }
+
+const scriptHash = (source: string) => `'sha256-${createHash('sha256').update(source).digest('base64')}'`;
 
 function securityHeaders(extraFormActions: string[], scriptHashes: string[]): Record<string, string> {
   const middleware = helmet({

@@ -16,6 +16,8 @@ export interface IndexPage {
   identity: Buffer;
   br: Buffer | undefined;
   gzip: Buffer | undefined;
+  /** The channel page's early watch, inlined into a live broadcast's page only (channels/og-page.ts). */
+  earlyWatchScript: string | undefined;
 }
 
 /**
@@ -32,6 +34,7 @@ export function readIndexPage(webDistDir: string): IndexPage | undefined {
     identity: readFileSync(indexFile),
     br: optional(`${indexFile}.br`),
     gzip: optional(`${indexFile}.gz`),
+    earlyWatchScript: optional(join(webDistDir, 'early-watch.js'))?.toString('utf8'),
   };
 }
 

@@ -1,65 +1,111 @@
-import { BroadcastViewerSchema, type BroadcastViewer } from '@meetcast/contracts';
+import type { BroadcastViewer } from '@meetcast/contracts';
 import { Handoff, HeldCallback } from '../../../lib/handoff';
-import { PAGE_DATA, pageSlug, readPageData } from '../page-data';
+import { PAGE_DATA, pageSlug, readPageJson } from '../page-data';
+import { createLiveVideo, isHlsForced, type EarlyWatch } from './early-watch-slot';
 import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
+
+/**
+ * The early watch: on a live broadcast's page, starts watching while the HTML is still being parsed,
+ * long before the app's scripts have arrived and run (issue 13: the first frame within a second).
+ * The build inlines this file, bundled on its own, into index.html as a classic script after the
+ * page's data blocks (vite.config.ts); on every other page it finds no live broadcast and does
+ * nothing. The player takes the watch over through `takeEarlyWatch` (early-watch-slot.ts).
+ */
 
 /** A watch the player never took over (the page showed something else) is closed after this. */
 const UNCLAIMED_MS = 15_000;
+/** The longest the app's entry waits for the first frame on a live page. */
+const APP_WAITS_MS = 1500;
 
-/** A page may force the fallback (`?transport=hls`), for support and for tests of that path. */
-export const isHlsForced = () => new URLSearchParams(window.location.search).get('transport') === 'hls';
+type WebRtcAccess = NonNullable<BroadcastViewer['webrtc']>;
 
-/** The viewer state this page's HTML came with, for this meetId, while its grant is fresh. */
-export function inlinedViewer(meetId: string): BroadcastViewer | undefined {
-  return readPageData(PAGE_DATA.broadcastViewer, meetId, BroadcastViewerSchema);
+/**
+ * The live broadcast and its WebRTC access in this page's HTML, read without the shared schemas:
+ * they and zod are ~180 kB of script, and evaluating them delayed the connection by a quarter of a
+ * second. Only what opening the watch needs is checked; the server checks the grant, and the
+ * player reads the whole block through BroadcastViewerSchema when it renders.
+ */
+function liveAccessInPage(): { broadcastId: number; access: WebRtcAccess } | undefined {
+  const viewer = readPageJson(PAGE_DATA.broadcastViewer, pageSlug()) as Partial<BroadcastViewer> | undefined;
+  const access = viewer?.webrtc;
+  if (viewer?.state !== 'live' || typeof viewer.broadcast_id !== 'number' || !access) return undefined;
+  const isUsable =
+    typeof access.url === 'string' && typeof access.grant === 'string' && Array.isArray(access.ice_servers);
+  return isUsable ? { broadcastId: viewer.broadcast_id, access } : undefined;
 }
 
-interface EarlyWatch {
-  watch: Promise<WebRtcWatch>;
-  stream: HeldCallback<[MediaStream]>;
-  lost: HeldCallback<[]>;
+/**
+ * Shows the picture in the page's loader, which covers the page until the app has rendered: the
+ * viewer sees the broadcast while the rest of the page loads, and the player then moves this very
+ * element, already playing, into its stage (live-player.tsx).
+ */
+function showInLoader(stream: MediaStream, onFirstFrame: () => void): HTMLVideoElement | undefined {
+  const loader = document.getElementById('boot-loader');
+  if (!loader) return undefined;
+  const video = createLiveVideo('boot-loader__video');
+  video.addEventListener('loadeddata', onFirstFrame, { once: true });
+  video.srcObject = stream;
+  loader.querySelector('.boot-loader__spinner')?.replaceWith(video);
+  if (!video.isConnected) loader.append(video);
+  void video.play().catch(() => undefined);
+  return video;
 }
 
-const early = new Handoff<number, EarlyWatch>(
-  ({ watch }) =>
+/** Starts the watch; resolves once its first frame is shown, or it failed. */
+function startEarlyWatch(): Promise<void> | undefined {
+  const live = liveAccessInPage();
+  if (!live || typeof window.RTCPeerConnection !== 'function' || isHlsForced()) return undefined;
+  let shown: () => void = () => undefined;
+  const firstFrame = new Promise<void>((resolve) => (shown = resolve));
+  const early = new Handoff<number, EarlyWatch>(({ watch, video }) => {
+    video?.remove();
     void watch.then(
       (opened) => opened.close(),
       () => undefined,
-    ),
-  UNCLAIMED_MS,
-);
-
-/**
- * On a live broadcast's page, starts watching before the app's entry has been evaluated: the
- * server's HTML runs this module from a script tag of its own, ahead of the entry's (og-page.ts),
- * so the app's scripts, its route's chunk and its first render run beside the connection instead
- * of before it (issue 13: the first frame within a second). The player takes the watch over.
- */
-function startEarlyWatch() {
-  const viewer = readPageData(PAGE_DATA.broadcastViewer, pageSlug(), BroadcastViewerSchema);
-  const access = viewer?.webrtc;
-  if (!viewer || !access || viewer.state !== 'live' || viewer.broadcast_id === null) return;
-  if (typeof window.RTCPeerConnection !== 'function' || isHlsForced()) return;
+    );
+  }, UNCLAIMED_MS);
   const stream = new HeldCallback<[MediaStream]>();
   const lost = new HeldCallback<[]>();
+  const onStream = (received: MediaStream) => {
+    // Once the player has taken the watch over, the picture is its own.
+    if (early.peek(live.broadcastId) === held) held.video ??= showInLoader(received, shown);
+    stream.call(received);
+  };
   // A connection that cannot even be built (a bad STUN address) becomes a refusal, never an error
   // that stops the page: the player then tries on its own, and falls back as usual.
-  const watch = new Promise<WebRtcWatch>((resolve) => resolve(watchOverWebRtc(access, stream.call, lost.call)));
-  watch.catch(() => undefined);
-  early.hold(viewer.broadcast_id, { watch, stream, lost });
+  const watch = new Promise<WebRtcWatch>((resolve) => resolve(watchOverWebRtc(live.access, onStream, lost.call)));
+  watch.catch(shown);
+  const held: EarlyWatch = { watch, stream, lost };
+  early.hold(live.broadcastId, held);
+  window.meetcastEarlyWatch = early;
+  return firstFrame;
 }
 
-/** The watch started with the page for this broadcast, if any, now owned by the caller (once). */
-export function takeEarlyWatch(
-  broadcastId: number | null,
-  onStream: (stream: MediaStream) => void,
-  onLost: () => void,
-): Promise<WebRtcWatch> | undefined {
-  const taken = broadcastId === null ? undefined : early.take(broadcastId);
-  taken?.stream.listen(onStream);
-  taken?.lost.listen(onLost);
-  return taken?.watch;
+/**
+ * Starts the app: at once, or on a live broadcast's page, where the server left its entry to this
+ * script (og-page.ts), once `picture` is shown or after APP_WAITS_MS. Meanwhile the entry is fetched
+ * and compiled, but not evaluated: its evaluation would hold up the connection's steps on the page's
+ * one main thread (issue 13), and the viewer sees the picture in the loader in the meantime.
+ */
+function startApp(picture: Promise<void> | undefined) {
+  const block = document.getElementById(PAGE_DATA.appEntry);
+  if (!block) return;
+  const entry = JSON.parse(block.textContent) as string;
+  let isStarted = false;
+  const start = () => {
+    if (isStarted) return;
+    isStarted = true;
+    void import(/* @vite-ignore */ entry);
+  };
+  if (!picture) return start();
+  void picture.then(start);
+  setTimeout(start, APP_WAITS_MS);
 }
 
-// Once per page load: a module is evaluated once, whether the page's HTML or the player imported it.
-startEarlyWatch();
+// Whatever happens to the watch, the app starts.
+let picture: Promise<void> | undefined;
+try {
+  picture = startEarlyWatch();
+} finally {
+  startApp(picture);
+}

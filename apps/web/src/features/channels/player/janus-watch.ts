@@ -1,27 +1,67 @@
-import { WATCH_STARTED_BY_PROXY_PARAM, type BroadcastViewer } from '@meetcast/contracts';
-import { z } from 'zod';
+import type { BroadcastViewer } from '@meetcast/contracts';
+import { WATCH_STARTED_BY_PROXY_PARAM } from '@meetcast/contracts/viewer-watch';
 
 /** No picture within this time: WebRTC is taken as blocked (UDP filtered) and HLS is used instead. */
 const CONNECT_TIMEOUT_MS = 8000;
 const KEEPALIVE_MS = 25_000;
 
-const JanusReplySchema = z
-  .object({
-    janus: z.string(),
-    transaction: z.string().optional(),
-    session_id: z.number().optional(),
-    /** The handle an event comes from. */
-    sender: z.number().optional(),
-    plugindata: z.object({ data: z.object({ error: z.string().optional() }).loose() }).optional(),
-    jsep: z.object({ type: z.enum(['offer', 'answer']), sdp: z.string() }).optional(),
-    candidate: z
-      .object({ candidate: z.string().optional(), sdpMid: z.string().optional(), sdpMLineIndex: z.number().optional() })
-      .loose()
-      .optional(),
-    error: z.object({ code: z.number(), reason: z.string() }).optional(),
-  })
-  .loose();
-type JanusReply = z.infer<typeof JanusReplySchema>;
+/** What the page reads of a Janus message relayed by our viewer proxy. */
+interface JanusReply {
+  janus: string;
+  transaction?: string;
+  session_id?: number;
+  /** The handle an event comes from. */
+  sender?: number;
+  pluginError?: string;
+  jsep?: { type: 'offer' | 'answer'; sdp: string };
+  candidate?: RTCIceCandidateInit & { completed?: boolean };
+  error?: { code: number; reason: string };
+}
+
+type Fields = Record<string, unknown>;
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
+const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
+
+/**
+ * Reads a message from the proxy, keeping only well-typed fields. Checked by hand, not with zod: this
+ * module is part of the early watch, which must start before the app's ~180 kB of schemas and zod
+ * are evaluated (issue 13).
+ */
+export function readJanusReply(data: unknown): JanusReply | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(String(data));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(message) || typeof message.janus !== 'string') return undefined;
+  const { jsep, candidate, error, plugindata } = message;
+  const pluginData = isObject(plugindata) && isObject(plugindata.data) ? plugindata.data : undefined;
+  return {
+    janus: message.janus,
+    transaction: stringOf(message.transaction),
+    session_id: numberOf(message.session_id),
+    sender: numberOf(message.sender),
+    pluginError: stringOf(pluginData?.error),
+    jsep:
+      isObject(jsep) && (jsep.type === 'offer' || jsep.type === 'answer') && typeof jsep.sdp === 'string'
+        ? { type: jsep.type, sdp: jsep.sdp }
+        : undefined,
+    candidate: isObject(candidate)
+      ? {
+          candidate: stringOf(candidate.candidate),
+          sdpMid: stringOf(candidate.sdpMid),
+          sdpMLineIndex: numberOf(candidate.sdpMLineIndex),
+          completed: candidate.completed === true,
+        }
+      : undefined,
+    error:
+      isObject(error) && typeof error.code === 'number' && typeof error.reason === 'string'
+        ? { code: error.code, reason: error.reason }
+        : undefined,
+  };
+}
 
 export interface WebRtcWatch {
   peer: RTCPeerConnection;
@@ -73,18 +113,12 @@ export function watchOverWebRtc(
     });
 
   socket.addEventListener('message', (event) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(String(event.data));
-    } catch {
-      return;
-    }
-    const reply = JanusReplySchema.safeParse(parsed);
-    if (!reply.success) return;
-    const message = reply.data;
+    const message = readJanusReply(event.data);
+    if (!message) return;
     if (message.janus === 'trickle' && message.candidate) {
-      const candidate = message.candidate.candidate ? (message.candidate as RTCIceCandidateInit) : null;
-      void peer.addIceCandidate(candidate ?? undefined).catch(() => undefined);
+      // The end of the candidates (`completed`) is told with no candidate at all.
+      const { completed, ...candidate } = message.candidate;
+      void peer.addIceCandidate(completed || !candidate.candidate ? undefined : candidate).catch(() => undefined);
       return;
     }
     if (message.janus === 'hangup' || message.janus === 'detached') {
@@ -97,8 +131,8 @@ export function watchOverWebRtc(
       const { jsep, session_id: session, sender } = message;
       if (jsep?.type === 'offer' && session !== undefined && sender !== undefined) {
         answerOffer(session, sender, jsep);
-      } else if (message.janus === 'error' || message.plugindata?.data.error) {
-        fail(new Error(message.error?.reason ?? message.plugindata?.data.error ?? 'watch_refused'));
+      } else if (message.janus === 'error' || message.pluginError) {
+        fail(new Error(message.error?.reason ?? message.pluginError ?? 'watch_refused'));
       }
       return;
     }

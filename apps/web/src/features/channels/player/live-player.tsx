@@ -1,11 +1,37 @@
 import type { BroadcastViewer } from '@meetcast/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { adoptEarlyVideo, createLiveVideo } from './early-watch-slot';
 import { FullscreenIcon, PauseIcon, PictureInPictureIcon, PlayIcon, VolumeIcon, VolumeOffIcon } from './player-icons';
 import { useLivePlayback, type PlaybackMode } from './use-live-playback';
 
 const CONTROL =
   'inline-flex size-11 shrink-0 items-center justify-center rounded-full text-white hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
+
+const VIDEO_CLASS = 'aspect-video w-full bg-black';
+
+/**
+ * The player's `<video>`, put into `stage` before the first paint: the one the page's early watch is
+ * already playing in the loader (early-watch.ts), or a new one. Made here rather than in JSX because
+ * a new element would wait for a first frame of its own.
+ */
+function useLiveVideo(
+  stageRef: RefObject<HTMLDivElement | null>,
+  videoRef: RefObject<HTMLVideoElement | null>,
+  broadcastId: number | null,
+) {
+  useLayoutEffect(() => {
+    videoRef.current ??= adoptEarlyVideo(broadcastId) ?? createLiveVideo(VIDEO_CLASS);
+    const element = videoRef.current;
+    element.className = VIDEO_CLASS;
+    stageRef.current?.append(element);
+    // Moved out of the loader (or back in after a remount): playing again, never left paused.
+    void element.play().catch(() => undefined);
+    return () => element.remove();
+    // The element is kept for the player's life; the broadcast is only read when it is first made.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stageRef, videoRef]);
+}
 
 function ModeNote({ mode, latency, height }: { mode: PlaybackMode; latency?: number; height?: number }) {
   const { t } = useTranslation('player');
@@ -28,7 +54,9 @@ function ModeNote({ mode, latency, height }: { mode: PlaybackMode; latency?: num
 export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: string }) {
   const { t } = useTranslation('player');
   const frame = useRef<HTMLDivElement>(null);
-  const video = useRef<HTMLVideoElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const video = useRef<HTMLVideoElement | null>(null);
+  useLiveVideo(stage, video, viewer.broadcast_id);
   const { mode, figures, backToLive } = useLivePlayback(video, viewer);
   const [isPaused, setPaused] = useState(false);
   const [wasPaused, setWasPaused] = useState(false);
@@ -36,6 +64,12 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
   const [volume, setVolume] = useState(1);
   const canPip = typeof document !== 'undefined' && document.pictureInPictureEnabled;
 
+  const togglePlay = () => {
+    const element = video.current;
+    if (!element) return;
+    if (element.paused) void element.play().catch(() => undefined);
+    else element.pause();
+  };
   useEffect(() => {
     const element = video.current;
     if (!element) return;
@@ -48,22 +82,19 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
       setMuted(element.muted);
       setVolume(element.volume);
     };
+    const onClick = () => togglePlay();
     element.addEventListener('play', onPlay);
     element.addEventListener('pause', onPause);
     element.addEventListener('volumechange', onVolume);
+    element.addEventListener('click', onClick);
     return () => {
       element.removeEventListener('play', onPlay);
       element.removeEventListener('pause', onPause);
       element.removeEventListener('volumechange', onVolume);
+      element.removeEventListener('click', onClick);
     };
-  }, []);
+  }, [video]);
 
-  const togglePlay = () => {
-    const element = video.current;
-    if (!element) return;
-    if (element.paused) void element.play().catch(() => undefined);
-    else element.pause();
-  };
   const toggleMute = () => {
     const element = video.current;
     if (element) element.muted = !element.muted;
@@ -99,15 +130,7 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
       onKeyDown={onKeyDown}
       className="relative overflow-hidden rounded-xl bg-black focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500"
     >
-      <video
-        ref={video}
-        data-testid="live-video"
-        className="aspect-video w-full bg-black"
-        playsInline
-        autoPlay
-        muted
-        onClick={togglePlay}
-      />
+      <div ref={stage} />
       {mode === 'connecting' && (
         <p role="status" className="absolute inset-0 flex items-center justify-center text-sm text-white">
           {t('connecting')}

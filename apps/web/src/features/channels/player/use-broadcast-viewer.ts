@@ -1,11 +1,14 @@
-import { BroadcastViewerBodySchema, type BroadcastViewer } from '@meetcast/contracts';
+import { BroadcastViewerBodySchema, BroadcastViewerSchema, type BroadcastViewer } from '@meetcast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiPost } from '../../../lib/api';
-import { inlinedViewer } from './early-watch';
+import { PAGE_DATA, readPageData } from '../page-data';
 
 /** How often the page asks: it follows starting → live → ended without a reload. */
 const FOLLOW_MS = 4000;
+
+/** The viewer state this page's HTML came with, for this meetId, while its grant is fresh. */
+const inlinedViewer = (meetId: string) => readPageData(PAGE_DATA.broadcastViewer, meetId, BroadcastViewerSchema);
 
 const broadcastViewerQuery = (meetId: string) => ({
   queryKey: ['broadcast-viewer', meetId],

@@ -1,7 +1,7 @@
 import type { BroadcastViewer } from '@meetcast/contracts';
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { playHls, type HlsPlayback } from './hls-playback';
-import { isHlsForced, takeEarlyWatch } from './early-watch';
+import { isHlsForced, takeEarlyWatch } from './early-watch-slot';
 import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
 
 export type PlaybackMode = 'connecting' | 'webrtc' | 'hls';
