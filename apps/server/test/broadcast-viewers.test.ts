@@ -186,6 +186,8 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
       const sdp = (offer.jsep as { sdp: string } | undefined)?.sdp ?? '';
       expect(sdp).toMatch(/H264\/90000/);
       expect(sdp).toMatch(/opus\/48000/);
+      // The viewer's browser is asked to show frames as soon as they are decoded (no smoothing delay).
+      expect(sdp).toMatch(/extmap:\d+ http:\/\/www\.webrtc\.org\/experiments\/rtp-hdrext\/playout-delay/);
       viewer.socket.close();
 
       // `start=1`: the proxy opens the session, attaches and asks to watch by itself; the page's

@@ -315,6 +315,8 @@ export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
         permanent: false,
         secret: settings.secret,
         pin: settings.pin,
+        // Lets a watch ask the viewer's browser for no playout delay (the viewer filter's `watch`).
+        playoutdelay_ext: true,
         media: [
           {
             type: 'video',

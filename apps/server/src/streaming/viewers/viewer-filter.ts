@@ -30,6 +30,13 @@ const ViewerMessageSchema = z.discriminatedUnion('janus', [
   ...JANUS_SESSION_MESSAGES,
 ]);
 
+/**
+ * Asks the viewer's browser to show each frame as soon as it is decoded (the playout-delay RTP
+ * extension, negotiated by the mountpoint): a live broadcast plays at its edge rather than behind a
+ * smoothing buffer (issue 13: glass-to-glass).
+ */
+const LIVE_EDGE_PLAYOUT = { min_delay: 0, max_delay: 0 };
+
 export interface ViewerFilterContext {
   mountpoint: number;
   pin: string;
@@ -65,7 +72,7 @@ export function filterViewerMessage(text: string, context: ViewerFilterContext):
   if (message.janus !== 'message') return { kind: 'forward', message: { ...message, ...secret } };
   if (message.body.request === 'watch') {
     const { jsep: _ignored, ...watch } = message;
-    const body = { request: 'watch', id: context.mountpoint, pin: context.pin };
+    const body = { request: 'watch', id: context.mountpoint, pin: context.pin, ...LIVE_EDGE_PLAYOUT };
     return { kind: 'forward', message: { ...watch, body, ...secret } };
   }
   if (!message.jsep) return { kind: 'reject', transaction: message.transaction, reason: 'answer_missing' };
