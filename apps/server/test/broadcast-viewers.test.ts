@@ -189,6 +189,14 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
       // The viewer's browser is asked to show frames as soon as they are decoded (no smoothing delay).
       expect(sdp).toMatch(/extmap:\d+ http:\/\/www\.webrtc\.org\/experiments\/rtp-hdrext\/playout-delay/);
       viewer.socket.close();
+      // Its session ends with its connection: Janus has nothing left to claim back (it would keep
+      // counting and feeding the viewer for its 20-s reclaim time).
+      const direct = await JanusBrowser.open(place!.target.url);
+      const apisecret = place!.target.apiSecret ? { apisecret: place!.target.apiSecret } : {};
+      await expect
+        .poll(async () => (await direct.request({ janus: 'claim', session_id: sessionId, ...apisecret })).janus)
+        .toBe('error');
+      direct.socket.close();
 
       // `start=1`: the proxy opens the session, attaches and asks to watch by itself; the page's
       // first message is its answer, to the session and handle the offer's event names.
