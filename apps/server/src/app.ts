@@ -130,7 +130,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   janusProxy.attach(app);
   registerRoomRoutes(app, context, janusProxy);
   const broadcastViewers = registerBroadcasts(app, context, createDestinationDrivers(context));
-  registerChannelPageRoute(app, context, broadcastViewers.viewerState, indexPage?.earlyWatchScript);
+  registerChannelPageRoute(app, context, broadcastViewers.viewerState, indexPage);
   const viewerChat = registerViewerChat(app, context);
   await registerWebApp(app, config.webDistDir, indexPage);
   const io = startSocketServer(app, context);

@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { BroadcastViewer, ChannelPage } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
+import type { IndexPage } from '../http/web-app.js';
 import { translate } from '../i18n/messages.js';
 import { escapeHtml } from '../notifications/notifier.js';
 import { getChannelPage } from './channel-service.js';
@@ -118,16 +116,16 @@ export function registerChannelPageRoute(
   app: FastifyInstance,
   context: AppContext,
   viewerState: (meetId: string) => Promise<BroadcastViewer>,
-  earlyWatchScript: string | undefined,
+  indexPage: IndexPage | undefined,
 ) {
-  const indexFile = join(context.config.webDistDir, 'index.html');
+  // Read once at start, as for every other page (web-app.ts): a new build means a restart anyway.
+  const html = indexPage?.identity.toString('utf8');
   app.get<{ Params: { slug: string } }>('/channel/:slug', { schema: { hide: true } }, async (request, reply) => {
-    if (!existsSync(indexFile)) {
+    if (html === undefined) {
       return reply
         .status(404)
         .send({ status: 'error', message: translate(requestLanguage(request), 'errors.not_found') });
     }
-    const html = await readFile(indexFile, 'utf8');
     const slug = request.params.slug.slice(0, 200);
     let og: OpenGraph | undefined;
     let data: PageData | undefined;
@@ -172,6 +170,6 @@ export function registerChannelPageRoute(
       .status(og ? 200 : 404)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(injectOpenGraph(html, og, data, earlyWatchScript));
+      .send(injectOpenGraph(html, og, data, indexPage?.earlyWatchScript));
   });
 }

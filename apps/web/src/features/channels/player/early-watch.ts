@@ -7,9 +7,9 @@ import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
 /**
  * The early watch: on a live broadcast's page, starts watching while the HTML is still being parsed,
  * long before the app's scripts have arrived and run (issue 13: the first frame within a second).
- * The build inlines this file, bundled on its own, into index.html as a classic script after the
- * page's data blocks (vite.config.ts); on every other page it finds no live broadcast and does
- * nothing. The player takes the watch over through `takeEarlyWatch` (early-watch-slot.ts).
+ * The build bundles this file on its own as a classic script, `early-watch.js` (vite.config.ts), and
+ * the server inlines it after the page's data blocks on live pages only (og-page.ts). The player
+ * takes the watch over through `takeEarlyWatch` (early-watch-slot.ts).
  */
 
 /** A watch the player never took over (the page showed something else) is closed after this. */
