@@ -16,7 +16,7 @@ import { startTestServer, webDistWithIndex, type SignedIn, type TestServer } fro
 
 type ViewerAnswer = { data: BroadcastViewer };
 
-/** An encode like the composer's (H.264 with a keyframe every 2 s + AAC in MPEG-TS), from test sources. */
+/** An encode like the composer's (H.264 with a keyframe every second + AAC in MPEG-TS), from test sources. */
 function fakeEncode(fanOut: MediaFanOut): ChildProcess {
   const child = spawn(
     'ffmpeg',
@@ -25,7 +25,7 @@ function fakeEncode(fanOut: MediaFanOut): ChildProcess {
       ...['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30'],
       ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'],
       ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
-      ...['-g', '60', '-keyint_min', '60', '-sc_threshold', '0', '-b:v', '1000k'],
+      ...['-g', '30', '-keyint_min', '30', '-sc_threshold', '0', '-b:v', '1000k'],
       ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', '-flush_packets', '1', 'pipe:1'],
     ],
     { stdio: ['ignore', 'pipe', 'ignore'] },
@@ -131,7 +131,7 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
       expect(JSON.stringify(live)).not.toContain(place!.pin);
       expect(JSON.stringify(live)).not.toContain(place!.secret);
 
-      // HLS: the playlist and its segments, 1–2 s each, only at the signed address.
+      // HLS: the playlist and its segments, one keyframe (a second) each, only at the signed address.
       const playlistUrl = `${server.baseUrl}${live.hls_url}`;
       const playlist = await eventually(
         async () => {
@@ -141,8 +141,9 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
         (text) => text.includes('.ts'),
       );
       expect(playlist).toContain('#EXTM3U');
+      expect(playlist).toContain('#EXT-X-INDEPENDENT-SEGMENTS');
       const durations = [...playlist.matchAll(/#EXTINF:([\d.]+)/g)].map((match) => Number(match[1]));
-      for (const seconds of durations) expect(seconds).toBeLessThanOrEqual(2.2);
+      for (const seconds of durations) expect(seconds).toBeCloseTo(1, 1);
       const segment = /^segment-\d+\.ts$/m.exec(playlist)![0];
       const segmentAnswer = await fetch(playlistUrl.replace('index.m3u8', segment));
       expect(segmentAnswer.status).toBe(200);

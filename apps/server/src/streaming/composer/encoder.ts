@@ -77,11 +77,12 @@ export class Encoder extends EventEmitter<{ data: [Buffer]; exit: [string] }> {
       'yuv420p',
       '-r',
       String(fps),
-      // A keyframe every 2 s, as the platforms ask, and never in between (even segments for HLS).
+      // A keyframe every second (the platforms ask for 2 s or less) and never in between: the HLS
+      // viewers' segments are one keyframe each, so they can play 2 s behind the live edge (ADR 018).
       '-g',
-      String(fps * 2),
+      String(fps),
       '-keyint_min',
-      String(fps * 2),
+      String(fps),
       '-sc_threshold',
       '0',
       '-b:v',

@@ -2,12 +2,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MediaFanOut } from './media-fan-out.js';
 
-/** Five seconds of H.264 (a keyframe every 2 s, as the composer encodes) + AAC in MPEG-TS, from the real ffmpeg. */
+/** Five seconds of H.264 (a keyframe every second, as the composer encodes) + AAC in MPEG-TS, from the real ffmpeg. */
 function sampleStream(): Buffer {
   return execFileSync('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30'],
     ...['-f', 'lavfi', '-i', 'sine=sample_rate=48000', '-t', '5', '-c:v', 'libx264', '-preset', 'veryfast'],
-    ...['-tune', 'zerolatency', '-g', '60', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'mpegts', '-muxdelay', '0'],
+    ...['-tune', 'zerolatency', '-g', '30', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'mpegts', '-muxdelay', '0'],
     'pipe:1',
   ]);
 }

@@ -79,7 +79,7 @@ export class MediaFanOut {
     const isRandomAccess = hasAdaptation && packet[4]! > 0 && (packet[5]! & 0x40) !== 0;
     if (isRandomAccess && startsUnit) this.gop = [];
     if (this.gop.length > 0 || isRandomAccess) this.gop.push(Buffer.from(packet));
-    // A keyframe every 2 s: anything much larger means there is none, so stop keeping.
+    // A keyframe every second: anything much larger means there is none, so stop keeping.
     if (this.gop.length > 40_000) this.gop = [];
     return isRandomAccess && startsUnit;
   }

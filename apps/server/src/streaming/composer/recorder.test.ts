@@ -8,12 +8,12 @@ import { ProcessLedger } from './child-processes.js';
 import { MediaFanOut } from './media-fan-out.js';
 import { Recorder } from './recorder.js';
 
-/** `seconds` of a live encode like the composer's (H.264 with a keyframe every 2 s, AAC, MPEG-TS), in real time. */
+/** `seconds` of a live encode like the composer's (H.264 with a keyframe every second, AAC, MPEG-TS), in real time. */
 function liveEncode(fanOut: MediaFanOut, seconds: number) {
   const encoder = spawn('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30'],
     ...['-re', '-f', 'lavfi', '-i', 'sine=sample_rate=48000', '-t', String(seconds)],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-g', '60', '-pix_fmt', 'yuv420p'],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-g', '30', '-pix_fmt', 'yuv420p'],
     ...['-c:a', 'aac', '-f', 'mpegts', '-muxdelay', '0', '-flush_packets', '1', 'pipe:1'],
   ]);
   encoder.stdout.on('data', (chunk: Buffer) => fanOut.write(chunk));

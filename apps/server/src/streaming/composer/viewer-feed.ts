@@ -118,8 +118,8 @@ export class ViewerFeed {
     mkdirSync(this.hlsFolder, { recursive: true });
     this.reader('HLS viewer feed', [
       ...['-c', 'copy', '-f', 'hls'],
-      // Segments can only be cut at keyframes (every 2 s): ask for 1 s and get each GOP.
-      ...['-hls_time', '1', '-hls_list_size', '6'],
+      // Segments are cut at keyframes, one a second (ADR 018): each segment is one of them.
+      ...['-hls_time', '1', '-hls_list_size', '8'],
       ...['-hls_flags', 'delete_segments+omit_endlist+temp_file+independent_segments'],
       ...['-hls_segment_filename', join(this.hlsFolder, 'segment-%d.ts')],
       join(this.hlsFolder, 'index.m3u8'),

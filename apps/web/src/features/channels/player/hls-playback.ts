@@ -24,9 +24,9 @@ export async function playHls(video: HTMLVideoElement, url: string, onFatal: () 
   }
   const hls = new Hls({
     lowLatencyMode: true,
-    // 3 s behind the edge of 2-s segments: a second and a half of margin for the next playlist
-    // reload and segment to arrive (two whole segments kept the glass-to-glass above 5 s).
-    liveSyncDuration: 3,
+    // Two 1-s segments behind the edge (ADR 018): a second of margin for the next playlist reload and
+    // segment to arrive.
+    liveSyncDuration: 2,
     liveMaxLatencyDuration: 10,
     maxLiveSyncPlaybackRate: 1.2,
     backBufferLength: 10,
