@@ -11,9 +11,14 @@
 // The clock participant is a light client, as in bench/composer.ts (composer/light-clock.ts): its
 // browser would run on its own machine, and a headless Chromium encoding a 720p camera beside the
 // composer and the viewers took a core of the two. BENCH_IN_CHROMIUM=1 joins it in Chromium instead.
+// BENCH_VIEWER_CORE=N puts the viewers' side (this process with the clock participant and the
+// light viewers, its Chromium, the RTMP receiver) on core N, as on a machine of its own, and lets
+// the server and its composer use every core: on two cores, a viewer decoding 720p beside the
+// composer held the composer's picture back for lip sync with a sound delayed by the contention.
 // Env: BENCH_OPENS (20), BENCH_VIEWERS (50), BENCH_SECONDS (30, each measuring window).
 // Needs the built web app (npm run build), Debian's Chromium, Xvfb, PulseAudio, ffmpeg and Janus.
 // The machine is shared: figures are printed next to the load average.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,6 +43,7 @@ const OPENS = Number(process.env.BENCH_OPENS ?? 20);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const IN_CHROMIUM = process.env.BENCH_IN_CHROMIUM === '1';
+const VIEWER_CORE = process.env.BENCH_VIEWER_CORE;
 /** Light viewers connecting at once. */
 const CONNECTING = 5;
 /** The local RTMP receiver that decodes the broadcast (ffmpeg listens 100 above); the composer bench uses 19351–19353. */
@@ -127,12 +133,14 @@ function describeDelays(delays: number[]) {
   return `p50 ${ms(percentile(delays, 50))}, p95 ${ms(percentile(delays, 95))}, max ${ms(Math.max(...delays))}`;
 }
 
+// Every thread of this process, and whatever it starts from now on, stays on that core.
+if (VIEWER_CORE) execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', VIEWER_CORE, String(process.pid)]);
 const receiver = new BenchReceiver(
   RECEIVER_PORT,
   join(mkdtempSync(join(tmpdir(), 'meetcast-channel-bench-')), 'r.flv'),
   true,
 ).start();
-const { child, info } = await startComposerServer();
+const { child, info } = await startComposerServer(undefined, { everyCore: VIEWER_CORE !== undefined });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 const lightViewers: LightViewer[] = [];
 let lightClock: LightParticipant | undefined;
@@ -155,6 +163,7 @@ try {
   await sleep(3000);
   console.log(
     `channel player bench: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), one participant (the painted clock, ${IN_CHROMIUM ? 'in Chromium' : 'a light client'}), ` +
+      `${VIEWER_CORE === undefined ? 'viewers and server on every core' : `viewers' side on core ${VIEWER_CORE}, server on every core`}; ` +
       `live after ${ms(liveMs)}; load average ${loadavg()}`,
   );
 

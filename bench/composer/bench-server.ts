@@ -4,6 +4,7 @@
  * the meeting's room, the first of them with the painted clock as its camera.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { cpus } from 'node:os';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from '@playwright/test';
 import { BEEPING_MICROPHONE_SCRIPT, CLOCK_CAMERA_SCRIPT } from './timestamp-code.js';
@@ -23,12 +24,19 @@ export interface ComposerLogLine {
   msg: string;
 }
 
-/** Starts the bench server; `onComposerLog` hears the composer's step timings from its log. */
+/**
+ * Starts the bench server; `onComposerLog` hears the composer's step timings from its log. With
+ * `everyCore` it may run on every core even when the bench itself was pinned to one.
+ */
 export async function startComposerServer(
   onComposerLog: (line: ComposerLogLine) => void = () => undefined,
+  { everyCore = false } = {},
 ): Promise<{ child: ChildProcess; info: ServerInfo }> {
   const script = new URL('../servers/composer.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const command = [process.execPath, '--import', 'tsx', script];
+  const child = everyCore
+    ? spawn('taskset', ['--cpu-list', `0-${cpus().length - 1}`, ...command], { stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   return new Promise((resolve, reject) => {
     lines.on('line', (line) => {
