@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FALLBACK_LANGUAGE, LANGUAGES } from '@meetcast/contracts';
+import { FALLBACK_LANGUAGE, LANGUAGES, RTL_LANGUAGES } from '@meetcast/contracts';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -135,4 +135,23 @@ describe('German style', () => {
   it('says "Meeting", never "Besprechung"', () => {
     expect(texts.filter(([, text]) => /besprechung/i.test(text))).toEqual([]);
   });
+});
+
+/**
+ * In a right-to-left language every value is isolated (i18n.ts), so Latin letters glued to a value
+ * ("{{height}}p") would be drawn on the other side of it ("p720"): such a pair must sit inside a
+ * left-to-right isolate (U+2066 … U+2069) of its own.
+ */
+describe('right-to-left values', () => {
+  const gluedToLatin = /{{[^}]*}}[A-Za-z]|[A-Za-z]{{/;
+  const outsideIsolates = (text: string) => text.replace(/\u2066[^\u2069]*\u2069/g, '');
+
+  for (const language of RTL_LANGUAGES) {
+    it(`${language}: no Latin letters glued to a value outside a left-to-right isolate`, () => {
+      const glued = namespaces.flatMap((file) =>
+        [...read(language, file)].filter(([, text]) => gluedToLatin.test(outsideIsolates(text))).map(([key]) => key),
+      );
+      expect(glued).toEqual([]);
+    });
+  }
 });
