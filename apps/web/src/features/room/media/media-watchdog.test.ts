@@ -11,10 +11,12 @@ function connection(entries: () => Record<string, unknown>[]) {
   } as unknown as RTCPeerConnection;
 }
 
-function setup(options: { publishing?: boolean } = {}) {
+function setup(options: { publishing?: boolean; watched?: boolean } = {}) {
   const inbound = { frames: 0, bytes: 0 };
   const outbound = { frames: 0 };
   const repairs: RepairStep[] = [];
+  /** Participants whose camera is on while we hold no subscription to it. */
+  const missing: { participantId: string; since: number }[] = [];
   let health: Record<string, FeedHealth> = {};
   const startedAt = Date.now();
   const host: WatchdogHost = {
@@ -25,8 +27,9 @@ function setup(options: { publishing?: boolean } = {}) {
         { type: 'transport', iceState: 'connected', dtlsState: 'connected' },
       ]),
     publisherConnection: () => connection(() => [{ type: 'outbound-rtp', kind: 'video', framesSent: outbound.frames }]),
-    watchedFeeds: () => [{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt }],
-    missingFeeds: () => [],
+    watchedFeeds: () =>
+      options.watched === false ? [] : [{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt }],
+    missingFeeds: () => missing,
     publishingSince: () => (options.publishing ? startedAt : undefined),
     isBusy: () => false,
     repair: (step) => repairs.push(step),
@@ -41,7 +44,7 @@ function setup(options: { publishing?: boolean } = {}) {
       await watchdog.tick();
     }
   };
-  return { inbound, outbound, repairs, health: () => health, watchdog, run };
+  return { inbound, outbound, repairs, missing, health: () => health, watchdog, run };
 }
 
 describe('MediaWatchdog', () => {
@@ -105,5 +108,29 @@ describe('MediaWatchdog', () => {
     expect(room.health()).toEqual({ me: 'poor' });
     await room.run(8, () => (room.inbound.frames += 20));
     expect(room.repairs).toEqual(['republish', 'rejoin']);
+  });
+
+  it('resyncs a camera that is on without a subscription, twice, then rejoins, then says it failed', async () => {
+    const room = setup({ watched: false });
+    room.missing.push({ participantId: 'ada', since: Date.now() });
+    await room.run(7);
+    expect(room.health()).toEqual({ ada: 'connecting' });
+    expect(room.repairs).toEqual([]);
+    await room.run(1);
+    expect(room.repairs).toEqual(['resync']);
+    await room.run(16);
+    expect(room.repairs).toEqual(['resync', 'resync']);
+    await room.run(16);
+    expect(room.repairs).toEqual(['resync', 'resync', 'rejoin']);
+    expect(room.health()).toEqual({ ada: 'connecting' });
+    await room.run(16);
+    expect(room.health()).toEqual({ ada: 'failed' });
+    await room.run(3);
+    expect(room.health()).toEqual({ ada: 'failed' });
+    expect(room.watchdog.log.at(-1)?.reason).toMatch(/camera on for \d+ s but no subscription/);
+    // Its feed is subscribed at last: nothing is missing any more.
+    room.missing.length = 0;
+    await room.run(1);
+    expect(room.health()).toEqual({});
   });
 });
