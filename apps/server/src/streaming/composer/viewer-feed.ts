@@ -118,7 +118,8 @@ export class ViewerFeed {
     mkdirSync(this.hlsFolder, { recursive: true });
     this.reader('HLS viewer feed', [
       ...['-c', 'copy', '-f', 'hls'],
-      // Segments are cut at keyframes, one a second (ADR 018): each segment is one of them.
+      // Segments can only start at a keyframe; the encode puts one every second (ADR 018), so each
+      // segment is a second long and starts with one.
       ...['-hls_time', '1', '-hls_list_size', '8'],
       ...['-hls_flags', 'delete_segments+omit_endlist+temp_file+independent_segments'],
       ...['-hls_segment_filename', join(this.hlsFolder, 'segment-%d.ts')],
