@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 
 /**
  * Who watches a broadcast over HLS. HLS has no connection to count: a player asks for the playlist
- * again every segment (1–2 s), so a viewer is someone whose address and browser asked for it within
- * the last few seconds. Kept in Redis when processes share an installation (a sorted set per
+ * again every segment (each second), so a viewer is someone whose address and browser asked for it
+ * within the last few seconds. Kept in Redis when processes share an installation (a sorted set per
  * broadcast, scored by the time of the last request), in memory otherwise.
  */
 export interface HlsAudience {
