@@ -33,10 +33,9 @@ export async function startComposerServer(
   { everyCore = false } = {},
 ): Promise<{ child: ChildProcess; info: ServerInfo }> {
   const script = new URL('../servers/composer.ts', import.meta.url).pathname;
-  const command = [process.execPath, '--import', 'tsx', script];
-  const child = everyCore
-    ? spawn('taskset', ['--cpu-list', `0-${cpus().length - 1}`, ...command], { stdio: ['ignore', 'pipe', 'inherit'] })
-    : spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const pinning = everyCore ? ['taskset', '--cpu-list', `0-${cpus().length - 1}`] : [];
+  const [program, ...args] = [...pinning, process.execPath, '--import', 'tsx', script];
+  const child = spawn(program!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   return new Promise((resolve, reject) => {
     lines.on('line', (line) => {

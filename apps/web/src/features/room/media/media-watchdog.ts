@@ -119,7 +119,7 @@ async function outboundVideoFrames(pc: RTCPeerConnection | undefined): Promise<n
 export class MediaWatchdog {
   readonly log: RepairLogEntry[] = [];
   private readonly feeds = new Map<number, Progress>();
-  private readonly missing = new Map<string, { step: number; stepAt: number; hasFailed: boolean }>();
+  private readonly missing = new Map<string, { step: number; stepAt: number }>();
   private publication: Progress | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private isTicking = false;
@@ -267,11 +267,11 @@ export class MediaWatchdog {
     for (const { participantId, since } of missing) {
       health[participantId] = 'connecting';
       if (now - since < MISSING_MS) continue;
-      const state = this.missing.get(participantId) ?? { step: 0, stepAt: 0, hasFailed: false };
+      const state = this.missing.get(participantId) ?? { step: 0, stepAt: 0 };
       this.missing.set(participantId, state);
-      // Once every step was tried, the tile says so between the retries too, not only as one is made.
-      state.hasFailed ||= state.step >= 3 && now - state.stepAt >= MISSING_MS * 2;
-      if (state.hasFailed) health[participantId] = 'failed';
+      // Once every step was tried and the last had its time, the tile says so until the feed comes.
+      const hasFailed = state.step > 3 || (state.step === 3 && now - state.stepAt >= MISSING_MS * 2);
+      if (hasFailed) health[participantId] = 'failed';
       if (state.stepAt && now - state.stepAt < MISSING_MS * 2) continue;
       // First ask Janus who publishes; if that finds nothing twice, rejoin.
       const step: RepairStep = state.step < 2 ? 'resync' : 'rejoin';
