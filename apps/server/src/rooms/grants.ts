@@ -62,3 +62,13 @@ export async function extendGrant(db: Database, participantId: string): Promise<
     .set({ expiresAt: new Date(Date.now() + GRANT_TTL_MS) })
     .where(eq(roomParticipants.id, participantId));
 }
+
+/**
+ * Whether a grant lets its holder see what the room of this meeting sees: only someone admitted to it
+ * (the composer too). Someone knocking at the lobby, denied, removed or gone is not inside.
+ */
+export async function isAdmittedTo(db: Database, token: unknown, meetingId: number): Promise<boolean> {
+  if (token === undefined) return false;
+  const found = await findGrant(db, token);
+  return found?.meeting.id === meetingId && found.participant.state === 'admitted';
+}

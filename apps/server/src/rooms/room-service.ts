@@ -78,7 +78,8 @@ export async function managesMeeting(context: AppContext, meeting: MeetingRow, u
   return user?.id === meeting.hostId || Boolean((await inviteeOf(context, meeting, user))?.isCoHost);
 }
 
-async function isHostOrInvited(context: AppContext, meeting: MeetingRow, user: UserRow | undefined) {
+/** The host, or an account the meeting invites (co-hosts are invitees too). */
+export async function isHostOrInvited(context: AppContext, meeting: MeetingRow, user: UserRow | undefined) {
   return user?.id === meeting.hostId || Boolean(await inviteeOf(context, meeting, user));
 }
 

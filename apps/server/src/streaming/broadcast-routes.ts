@@ -3,8 +3,6 @@ import {
   GetBroadcastInputSchema,
   LiveBroadcastBodySchema,
   OptionalLiveBroadcastBodySchema,
-  PRIVACY,
-  PASSWORD_FLAG,
   RecordingListBodySchema,
   SetBroadcastOverlayInputSchema,
   StartBroadcastInputSchema,
@@ -16,7 +14,7 @@ import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate, type MessageKey } from '../i18n/messages.js';
-import { findGrant } from '../rooms/grants.js';
+import { isAdmittedTo } from '../rooms/grants.js';
 import { managesMeeting } from '../rooms/room-service.js';
 import {
   changeDestination,
@@ -29,19 +27,23 @@ import {
   type ComposerCapacity,
 } from './broadcast-service.js';
 import { broadcastView, recordingUrl, type BroadcastRow } from './broadcast-view.js';
-import type { MeetingRow } from '@meetcast/db';
+import { isOpenMeeting, recordingLink, recordingReader } from './recording-access.js';
+import type { MeetingRow, users } from '@meetcast/db';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 
 /** The live-broadcast calls (API-CONTRACT.md "Streaming calls"), plus the Live panel's own. */
 export function registerBroadcastRoutes(app: FastifyInstance, context: AppContext, composers: ComposerCapacity) {
   const tag = 'streaming';
+  /** What a change answers its manager (the host or a co-host, who may fetch the recording too). */
   const answer = async (
     request: FastifyRequest,
+    user: typeof users.$inferSelect,
     key: MessageKey,
     found: { broadcast: BroadcastRow; meeting: MeetingRow },
   ) => {
     const language = requestLanguage(request);
-    const view = await broadcastView(context, found.broadcast, found.meeting, { canManage: true, language });
+    const reader = await recordingReader(context, found.meeting, user);
+    const view = await broadcastView(context, found.broadcast, found.meeting, { canManage: true, language, reader });
     return success(translate(language, key), { data: view });
   };
 
@@ -59,7 +61,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
         destinations: body.destinations,
         record: body.record === 1,
       });
-      return answer(request, 'broadcasts.started', found);
+      return answer(request, user, 'broadcasts.started', found);
     },
   });
 
@@ -67,7 +69,8 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     name: 'get-broadcast.php',
     auth: 'optional',
     tag,
-    summary: "A meeting's latest broadcast; destinations only for its host and co-hosts",
+    summary:
+      "A meeting's latest broadcast: an open meeting's to anyone; a private or password meeting's only to its host's and invitees' accounts and to grants admitted to its room; destinations only for its host and co-hosts",
     input: GetBroadcastInputSchema,
     output: OptionalLiveBroadcastBodySchema,
     handler: async (body, { request, caller }) => {
@@ -75,12 +78,14 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
       const meeting = await requireMeeting(context, body.meetId);
       const user = caller?.user;
       const canManage = await managesMeeting(context, meeting, user);
-      const grant = body.grant ? await findGrant(context.db, body.grant) : undefined;
-      const isInside = canManage || grant?.meeting.id === meeting.id || user?.id === meeting.hostId;
-      // A private or password-protected meeting shows its broadcast only to those inside it.
-      const isOpen = meeting.isPrivate !== PRIVACY.private && meeting.isPassword !== PASSWORD_FLAG.yes;
-      const broadcast = isInside || isOpen ? await latestBroadcast(context, meeting.id) : undefined;
-      const view = broadcast ? await broadcastView(context, broadcast, meeting, { canManage, language }) : null;
+      // An open meeting's broadcast is anyone's; another's only its host's and invitees' (the accounts that
+      // may fetch its recording) and the room's: someone knocking at the lobby is not inside yet.
+      const reader = await recordingReader(context, meeting, user);
+      const mayLook = reader.kind !== 'nobody' || (await isAdmittedTo(context.db, body.grant, meeting.id));
+      const broadcast = mayLook ? await latestBroadcast(context, meeting.id) : undefined;
+      const view = broadcast
+        ? await broadcastView(context, broadcast, meeting, { canManage, language, reader })
+        : null;
       return success(translate(language, 'broadcasts.found'), { data: view });
     },
   });
@@ -93,7 +98,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     input: BroadcastMeetInputSchema,
     output: LiveBroadcastBodySchema,
     handler: async (body, { request, caller: { user } }) => {
-      return answer(request, 'broadcasts.stopped', await stopBroadcast(context, composers, user, body.meetId));
+      return answer(request, user, 'broadcasts.stopped', await stopBroadcast(context, composers, user, body.meetId));
     },
   });
 
@@ -111,7 +116,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
         add: body.destination?.[0],
         removeConnectionId: body.remove_connection_id,
       });
-      return answer(request, 'broadcasts.changed', found);
+      return answer(request, user, 'broadcasts.changed', found);
     },
   });
 
@@ -130,7 +135,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
         banner: body.banner,
         ticker: body.ticker,
       });
-      return answer(request, 'broadcasts.changed', found);
+      return answer(request, user, 'broadcasts.changed', found);
     },
   });
 
@@ -143,12 +148,16 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     output: RecordingListBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       const rows = await listRecordings(context, user);
+      // The caller hosts each of them: an open meeting's at its public address, another's signed for them.
+      const host = { kind: 'account', userId: user.id } as const;
       return success(t('broadcasts.recordings'), {
         data: rows.map(({ broadcast, meeting }) => ({
           broadcast_id: broadcast.id,
           url_slug: meeting.slug,
           meeting_title: meeting.name,
-          url: recordingUrl(broadcast.recordingFile ?? ''),
+          url: isOpenMeeting(meeting)
+            ? recordingUrl(broadcast.recordingFile ?? '')
+            : (recordingLink(context.config, broadcast.recordingFile ?? '', host) ?? ''),
           duration: broadcast.recordingSeconds ?? 0,
           created_at: toEpochSeconds(broadcast.createdAt),
         })),

@@ -3,6 +3,7 @@ import { asc, broadcastDestinations, eq, type liveBroadcasts, type MeetingRow } 
 import type { AppContext } from '../context.js';
 import { englishCatalog, translate, type MessageKey } from '../i18n/messages.js';
 import { toEpochSecondsOrNull } from '../accounts/user-dto.js';
+import { recordingLink, type RecordingReader } from './recording-access.js';
 
 export type BroadcastRow = typeof liveBroadcasts.$inferSelect;
 
@@ -12,15 +13,23 @@ function message(language: Language, key: string | null): string | null {
   return key in englishCatalog() ? translate(language, key as MessageKey) : key;
 }
 
+/** The address of a recording anyone may fetch (an open meeting's); see recording-access.ts. */
 export const recordingUrl = (file: string) => `/api/recordings/${file}`;
 
-/** A broadcast as the contract shows it; destinations only for those who manage it. */
+/**
+ * A broadcast as the contract shows it; destinations only for those who manage it, the recording only
+ * for those who may fetch it (at the address made for them).
+ */
 export async function broadcastView(
   context: AppContext,
   broadcast: BroadcastRow,
   meeting: MeetingRow,
-  viewer: { canManage: boolean; language: Language },
+  viewer: { canManage: boolean; language: Language; reader: RecordingReader },
 ): Promise<LiveBroadcast> {
+  const recordingAddress =
+    broadcast.recordingFile && broadcast.recordingSeconds
+      ? recordingLink(context.config, broadcast.recordingFile, viewer.reader)
+      : null;
   const destinations = viewer.canManage
     ? await context.db
         .select()
@@ -48,10 +57,7 @@ export async function broadcastView(
         health: destination.health,
         viewers: destination.viewers,
       })),
-    recording:
-      broadcast.recordingFile && broadcast.recordingSeconds
-        ? { url: recordingUrl(broadcast.recordingFile), duration: broadcast.recordingSeconds }
-        : null,
+    recording: recordingAddress ? { url: recordingAddress, duration: broadcast.recordingSeconds ?? 0 } : null,
     watch_url: `${context.config.publicUrl}/channel/${meeting.slug}`,
     notice: broadcast.failure
       ? message(viewer.language, broadcast.failure)

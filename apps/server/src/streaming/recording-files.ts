@@ -1,9 +1,11 @@
 import { createReadStream, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, eq, inArray, liveBroadcasts, type Database } from '@meetcast/db';
+import { and, eq, inArray, liveBroadcasts, meetings, type Database } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
+import { mayFetchRecording } from './recording-access.js';
 
 /** Recording names are made by the composer: `{broadcast id}-{32 random hex}.mp4`. */
 const RECORDING_NAME = /^\d+-[0-9a-f]{32}\.mp4$/;
@@ -12,23 +14,32 @@ const RECORDING_OR_PART = /^\d+-[0-9a-f]{32}(\.part\d*)?\.mp4$/;
 
 export const recordingsFolder = (dataDir: string) => join(dataDir, 'recordings');
 
+interface RecordingRequest {
+  Params: { name: string };
+  Querystring: { download?: unknown; access?: unknown };
+}
+
 /**
- * GET /api/recordings/{name}: the MP4 with byte ranges, so players can seek. The random part of the
- * name is the capability (like an unlisted video's address); it is only given to those who may see it.
+ * GET /api/recordings/{name}: the MP4 with byte ranges, so players can seek. An open meeting's recording
+ * (the channel page's replay) is served at its unguessable name alone; a private or password meeting's
+ * only with the `access` its host or an invitee was given (recording-access.ts). Anything else is 404,
+ * as if there were no such file.
  */
-export function registerRecordingFiles(app: FastifyInstance, db: Database, dataDir: string) {
-  app.get<{ Params: { name: string } }>('/api/recordings/:name', { schema: { hide: true } }, async (request, reply) => {
+export function registerRecordingFiles(app: FastifyInstance, context: AppContext) {
+  app.get<RecordingRequest>('/api/recordings/:name', { schema: { hide: true } }, async (request, reply) => {
     const { name } = request.params;
-    const file = join(recordingsFolder(dataDir), name);
+    const file = join(recordingsFolder(context.config.dataDir), name);
     // Only a finished recording of a broadcast that still exists: a deleted meeting's is gone at once.
-    if (!RECORDING_NAME.test(name) || !(await isListedRecording(db, name)) || !existsSync(file)) {
+    const meeting = RECORDING_NAME.test(name) ? await meetingOfRecording(context.db, name) : undefined;
+    const isAllowed = meeting !== undefined && (await mayFetchRecording(context, meeting, name, request.query.access));
+    if (!isAllowed || !existsSync(file)) {
       return reply
         .status(404)
         .send({ status: 'error', message: translate(requestLanguage(request), 'broadcasts.recording_not_found') });
     }
     const size = statSync(file).size;
     reply.header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600').type('video/mp4');
-    if (request.query && (request.query as { download?: string }).download === '1') {
+    if (request.query.download === '1') {
       reply.header('content-disposition', `attachment; filename="${name}"`);
     }
     const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
@@ -48,12 +59,13 @@ export function registerRecordingFiles(app: FastifyInstance, db: Database, dataD
   });
 }
 
-async function isListedRecording(db: Database, name: string) {
+async function meetingOfRecording(db: Database, name: string) {
   const [row] = await db
-    .select({ id: liveBroadcasts.id })
+    .select({ meeting: meetings })
     .from(liveBroadcasts)
+    .innerJoin(meetings, eq(meetings.id, liveBroadcasts.meetingId))
     .where(and(eq(liveBroadcasts.id, broadcastIdOf(name)), eq(liveBroadcasts.recordingFile, name)));
-  return Boolean(row);
+  return row?.meeting;
 }
 
 const broadcastIdOf = (name: string) => Number(name.slice(0, name.indexOf('-')));

@@ -31,7 +31,7 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
   };
   registerBroadcastRoutes(app, context, capacity);
   registerBroadcastPlanRoutes(app, context);
-  registerRecordingFiles(app, context.db, context.config.dataDir);
+  registerRecordingFiles(app, context);
   sweepOrphanRecordings(app, context);
   startPlannedBroadcasts(app, context, capacity);
   if (worker) startWorkerOnListen(app, context, worker);

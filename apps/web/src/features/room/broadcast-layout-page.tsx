@@ -33,13 +33,16 @@ const NO_LOCAL_MEDIA: LocalMedia = {
 const NO_OVERLAY: BroadcastOverlay = { logo_url: null, banner: null, ticker: null };
 const OVERLAY_POLL_MS = 2000;
 
-/** The host's logo, lower-third banner and ticker, followed while live. */
-function useOverlay(meetId: string) {
+/**
+ * The host's logo, lower-third banner and ticker, followed while live. Asked with the composer's grant:
+ * a private meeting's broadcast is answered only to those admitted to its room.
+ */
+function useOverlay(meetId: string, grant: string) {
   const [overlay, setOverlay] = useState<BroadcastOverlay>(NO_OVERLAY);
   useEffect(() => {
     let isActive = true;
     const load = () =>
-      apiPost('get-broadcast.php', { meetId }, { schema: OptionalLiveBroadcastBodySchema, withToken: false })
+      apiPost('get-broadcast.php', { meetId, grant }, { schema: OptionalLiveBroadcastBodySchema, withToken: false })
         .then((body) => isActive && setOverlay(body.data.data?.overlay ?? NO_OVERLAY))
         .catch(() => undefined);
     void load();
@@ -48,7 +51,7 @@ function useOverlay(meetId: string) {
       isActive = false;
       clearInterval(timer);
     };
-  }, [meetId]);
+  }, [meetId, grant]);
   return overlay;
 }
 
@@ -76,7 +79,7 @@ export default function BroadcastLayoutPage() {
     participantId: state.self?.id ?? '',
     local: NO_LOCAL_MEDIA,
   });
-  const overlay = useOverlay(meetId);
+  const overlay = useOverlay(meetId, grant);
   const tiles = useMemo(
     () => buildTiles(Object.values(state.participants), state.self?.id ?? '', media.feeds, undefined, undefined),
     [state.participants, state.self?.id, media.feeds],
