@@ -85,7 +85,9 @@ describe('access to broadcasts and recordings', () => {
     const { name } = await recordedBroadcast(server, meeting.id);
     const seenByAnyone = await broadcastOf(meeting.url_slug, {});
     expect(seenByAnyone?.recording?.url).toBe(`/api/recordings/${name}`);
-    const replay = await server.post<{ data: BroadcastViewer }>('get-broadcast-viewer.php', { meetId: meeting.url_slug });
+    const replay = await server.post<{ data: BroadcastViewer }>('get-broadcast-viewer.php', {
+      meetId: meeting.url_slug,
+    });
     expect(replay.body.data!.data.recording?.url).toBe(`/api/recordings/${name}`);
     expect(await statusOf(server, `/api/recordings/${name}`)).toBe(200);
 

@@ -12,9 +12,14 @@ import type { TestServer } from './test-server.js';
 export async function recordedBroadcast(server: TestServer, meetingId: number) {
   const [broadcast] = await server.built.context.db
     .insert(liveBroadcasts)
-    .values({ meetingId, state: 'ended', record: true, recordingSeconds: 2, endedAt: new Date() })
+    .values({ meetingId, state: 'ended', record: true, endedAt: new Date() })
     .returning();
-  const name = `${broadcast!.id}-${randomBytes(16).toString('hex')}.mp4`;
+  return attachRecording(server, broadcast!.id);
+}
+
+/** What the composer leaves behind a recorded broadcast once it ends: the MP4, named on the broadcast's row. */
+export async function attachRecording(server: TestServer, broadcastId: number) {
+  const name = `${broadcastId}-${randomBytes(16).toString('hex')}.mp4`;
   const folder = join(server.built.context.config.dataDir, 'recordings');
   mkdirSync(folder, { recursive: true });
   execFileSync('ffmpeg', [
@@ -24,9 +29,9 @@ export async function recordedBroadcast(server: TestServer, meetingId: number) {
   ]);
   await server.built.context.db
     .update(liveBroadcasts)
-    .set({ recordingFile: name })
-    .where(eq(liveBroadcasts.id, broadcast!.id));
-  return { name, broadcastId: broadcast!.id };
+    .set({ recordingFile: name, recordingSeconds: 2 })
+    .where(eq(liveBroadcasts.id, broadcastId));
+  return { name, broadcastId };
 }
 
 /** The status of a GET on the server, its body read to the end (an unread body keeps the connection busy). */

@@ -83,9 +83,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
       const reader = await recordingReader(context, meeting, user);
       const mayLook = reader.kind !== 'nobody' || (await isAdmittedTo(context.db, body.grant, meeting.id));
       const broadcast = mayLook ? await latestBroadcast(context, meeting.id) : undefined;
-      const view = broadcast
-        ? await broadcastView(context, broadcast, meeting, { canManage, language, reader })
-        : null;
+      const view = broadcast ? await broadcastView(context, broadcast, meeting, { canManage, language, reader }) : null;
       return success(translate(language, 'broadcasts.found'), { data: view });
     },
   });
