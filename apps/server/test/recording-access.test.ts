@@ -1,8 +1,8 @@
-import type { BroadcastViewer, LiveBroadcast, Recording } from '@meetcast/contracts';
+import type { BroadcastViewer, ChannelPage, LiveBroadcast, Recording } from '@meetcast/contracts';
 import { and, eq, meetingInvitees, meetings, users } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingLink } from '../src/streaming/recording-access.js';
-import { addMeeting } from './meeting-helpers.js';
+import { addMeeting, DAY, meetingFields, nowSeconds } from './meeting-helpers.js';
 import { recordedBroadcast, statusOf } from './recording-fixture.js';
 import type { JoinAnswer } from './room-helpers.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
@@ -109,5 +109,35 @@ describe('access to broadcasts and recordings', () => {
     await server.built.context.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, invitee.user.id));
     expect(await statusOf(server, current)).toBe(404);
     await server.built.context.db.update(users).set({ disabledAt: null }).where(eq(users.id, invitee.user.id));
+  });
+
+  it('keeps a channel broadcast made private off its public channel page', async () => {
+    const channel = await server.post<{ id: number; slug: string }>('create-channel.php', {
+      ...{ token: host.token, name: 'Open Channel', slug: `open-${Date.now().toString(36)}` },
+    });
+    const start = nowSeconds() + DAY;
+    const scheduled = await server.post<{ url_slug: string; id: number }>('schedule-broadcast.php', {
+      ...{ token: host.token, id: channel.body.data!.id, name: 'Board briefing' },
+      ...{ start_time: start, end_time: start + 3600 },
+    });
+    const slug = scheduled.body.data!.url_slug;
+    const page = async () =>
+      (await server.post<ChannelPage>('get-channel.php', { slug: channel.body.data!.slug })).body.data!;
+    expect((await page()).channel?.upcoming.map((broadcast) => broadcast.url_slug)).toEqual([slug]);
+
+    const [row] = await server.built.context.db.select().from(meetings).where(eq(meetings.slug, slug));
+    const edited = await server.post('edit-meeting.php', {
+      ...meetingFields({ name: 'Board briefing', slug, is_private: 1, start_time: start }),
+      ...{ token: host.token, id: row!.id },
+    });
+    expect(edited.httpStatus).toBe(200);
+    expect((await page()).channel?.upcoming).toEqual([]);
+    expect((await server.post('get-channel.php', { slug })).httpStatus).toBe(404);
+    // Nor does its going live make the channel live.
+    await server.built.context.db.update(meetings).set({ state: 'live' }).where(eq(meetings.id, row!.id));
+    expect(await page()).toMatchObject({ channel: { is_live: false, live: null } });
+    // Its host still finds it on their own channel page.
+    const own = await server.post<ChannelPage>('get-channel.php', { slug, token: host.token });
+    expect(own.body.data?.broadcast?.name).toBe('Board briefing');
   });
 });

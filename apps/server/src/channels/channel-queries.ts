@@ -1,5 +1,13 @@
-import { CHANNEL_CATEGORIES, ROLE, type Broadcast, type Channel, type ChannelDetail } from '@meetcast/contracts';
-import { and, asc, channelFollowers, channels, desc, eq, gt, lte, meetings, or, sql, users } from '@meetcast/db';
+import {
+  CHANNEL_CATEGORIES,
+  PASSWORD_FLAG,
+  PRIVACY,
+  ROLE,
+  type Broadcast,
+  type Channel,
+  type ChannelDetail,
+} from '@meetcast/contracts';
+import { and, asc, channelFollowers, channels, desc, eq, gt, lte, meetings, ne, or, sql, users } from '@meetcast/db';
 import type { MeetingRow } from '@meetcast/db';
 import { toEpochSeconds, type UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
@@ -13,10 +21,19 @@ export const followersCount =
   sql<number>`(select count(*) from ${channelFollowers} where ${channelFollowers.channelId} = ${channels.id})`.mapWith(
     Number,
   );
+/** Live with a meeting anyone may watch: a private or password meeting's broadcast is not the channel's. */
 export const isLive =
-  sql<boolean>`exists (select 1 from ${meetings} where ${meetings.channelId} = ${channels.id} and ${meetings.state} = 'live')`.mapWith(
+  sql<boolean>`exists (select 1 from ${meetings} where ${meetings.channelId} = ${channels.id} and ${meetings.state} = 'live' and ${meetings.isPrivate} = ${PRIVACY.public} and ${meetings.isPassword} <> ${PASSWORD_FLAG.yes})`.mapWith(
     Boolean,
   );
+
+/** A channel's meeting is on its page when anyone may see it (public, no password) or the viewer hosts it. */
+export const isOpenMeeting = (meeting: MeetingRow) =>
+  meeting.isPrivate === PRIVACY.public && meeting.isPassword !== PASSWORD_FLAG.yes;
+function shownTo(viewer: Viewer) {
+  const isOpen = and(eq(meetings.isPrivate, PRIVACY.public), ne(meetings.isPassword, PASSWORD_FLAG.yes));
+  return viewer ? or(isOpen, eq(meetings.hostId, viewer.id)) : isOpen;
+}
 
 function isFollowing(viewer: Viewer) {
   return viewer
@@ -103,13 +120,20 @@ export async function channelDetail(context: AppContext, row: ChannelQueryRow, v
   const live = await context.db
     .select()
     .from(meetings)
-    .where(and(eq(meetings.channelId, channelId), eq(meetings.state, 'live')))
+    .where(and(eq(meetings.channelId, channelId), eq(meetings.state, 'live'), shownTo(viewer)))
     .orderBy(desc(meetings.startedAt))
     .limit(1);
   const upcoming = await context.db
     .select()
     .from(meetings)
-    .where(and(eq(meetings.channelId, channelId), eq(meetings.state, 'scheduled'), gt(meetings.endTime, now)))
+    .where(
+      and(
+        eq(meetings.channelId, channelId),
+        eq(meetings.state, 'scheduled'),
+        gt(meetings.endTime, now),
+        shownTo(viewer),
+      ),
+    )
     .orderBy(asc(meetings.startTime))
     .limit(BROADCAST_LIST_LIMIT);
   const past = await context.db
@@ -119,6 +143,7 @@ export async function channelDetail(context: AppContext, row: ChannelQueryRow, v
       and(
         eq(meetings.channelId, channelId),
         or(eq(meetings.state, 'ended'), and(eq(meetings.state, 'scheduled'), lte(meetings.endTime, now))),
+        shownTo(viewer),
       ),
     )
     .orderBy(desc(meetings.startTime))

@@ -36,6 +36,7 @@ import {
   findChannel,
   followersCount,
   isLive,
+  isOpenMeeting,
   toBroadcastDto,
   toChannelDto,
   type Viewer,
@@ -211,6 +212,8 @@ export async function getChannelPage(context: AppContext, viewer: Viewer, slug: 
     .limit(1);
   if (!found || found.meeting.state === 'cancelled') throw notFound('channels.unavailable');
   const broadcast = { ...toBroadcastDto(found.meeting), host: found.host };
+  // A private or password meeting is not a channel's broadcast: only its host finds it here.
+  if (!isOpenMeeting(found.meeting) && viewer?.id !== found.meeting.hostId) throw notFound('channels.unavailable');
   if (found.meeting.channelId) {
     const owning = await findChannel(context, viewer, eq(channels.id, found.meeting.channelId));
     if (!owning || !mayView(viewer, owning.channel)) throw notFound('channels.unavailable');
