@@ -124,7 +124,8 @@ describe('grants against every room, broadcast and recording call', () => {
     const other = await addMeeting(server, host, { is_private: 1 });
     otherSlug = other.url_slug;
     await recordedBroadcast(server, other.id);
-  });
+    // It starts Janus, seats six people and encodes two files: on a busy machine that outlasts the default.
+  }, 180_000);
   afterAll(async () => {
     hostRoom?.close();
     await server?.close();
@@ -284,7 +285,8 @@ describe('grants against every room, broadcast and recording call', () => {
     },
   ];
 
-  it('answers each grant only what its rule allows', async () => {
+  // About a hundred calls and room connections, one after another.
+  it('answers each grant only what its rule allows', { timeout: 180_000 }, async () => {
     const differences: string[] = [];
     for (const call of CALLS) {
       for (const [kind, rule] of Object.entries(GRANT_RULES) as [GrantKind, GrantRule][]) {
