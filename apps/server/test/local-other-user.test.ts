@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freePort } from '../src/media/managed-janus.js';
 import { ProcessLedger, stopChild } from '../src/streaming/composer/child-processes.js';
@@ -165,6 +166,14 @@ describe('a local other user', () => {
       code: await mail.codeFor(email, before),
     });
     const token = confirmed.token;
+    // An upload, so that DATA_DIR/uploads holds a file too.
+    const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } })
+      .jpeg()
+      .toBuffer();
+    const form = new FormData();
+    form.append('token', token);
+    form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'me.jpg');
+    expect((await fetch(`${baseUrl}/api/upload-avatar.php`, { method: 'POST', body: form })).status).toBe(200);
     const connection = await post<{ data: { id: number } }>('add-rtmp-destination.php', {
       token,
       name: 'Own server',
@@ -267,6 +276,7 @@ describe('a local other user', () => {
     const entries = everyEntry(dataDir);
     expect(entries.some((path) => path.includes('/pglite/'))).toBe(true);
     expect(readdirSync(recordings).some((name) => name.endsWith('.mp4'))).toBe(true);
+    expect(entries.some((path) => path.includes('/uploads/avatars/'))).toBe(true);
     // As the other user: nothing under DATA_DIR can be read, written or entered.
     const probe = asNobody(
       'sh',
