@@ -9,6 +9,8 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 command -v pulseaudio >/dev/null 2>&1 || missing+=(pulseaudio)
 command -v pacat >/dev/null 2>&1 || missing+=(pulseaudio-utils)
+# The local-other-user test reads the process list as another user would.
+command -v ps >/dev/null 2>&1 || missing+=(procps)
 # The load balancer of the two-process end-to-end test.
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 # Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.

@@ -1,8 +1,19 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './env.js';
+import { makeDataDirPrivate } from './platform/private-data-dir.js';
 
 const config = loadConfig();
+// Before anything is written: the database, the composers and Janus create their files from here on.
+const dataDirPrivacy = makeDataDirPrivate(config.dataDir);
 const { app } = await buildApp(config);
+if (dataDirPrivacy.state === 'closed') {
+  app.log.warn({ dataDir: config.dataDir }, 'DATA_DIR was open to other users; it is now 0700');
+} else if (dataDirPrivacy.state === 'open') {
+  app.log.warn(
+    { dataDir: config.dataDir, err: dataDirPrivacy.reason },
+    "DATA_DIR is open to other users and not the server's to close: make it 0700",
+  );
+}
 
 /** A restart must not hang on a slow client or media server: whatever is still open then is cut. */
 const SHUTDOWN_DEADLINE_MS = 5000;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -40,11 +40,12 @@ const queryLogger = (options: DatabaseOptions) =>
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ('url' in options) return openPostgres(options.url, queryLogger(options));
   const dataDir = 'dataDir' in options ? join(options.dataDir, 'pglite') : undefined;
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const template = 'template' in options ? options.template : undefined;
   const client = dataDir ? new PGlite(dataDir) : new PGlite({ loadDataDir: template });
   const db = drizzlePglite({ client, schema, logger: queryLogger(options) });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  if (dataDir) closeToOtherUsers(dataDir);
   return {
     db: db as unknown as Database,
     kind: 'pglite',
@@ -53,6 +54,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * PGlite's files are the server's user's alone, as PostgreSQL's own are. Its Emscripten file system
+ * ignores the process umask and sets modes itself: initdb leaves its ~970 files 0666 and its folders
+ * 0755, and relation caches it writes later come out 0644. So each open takes the bits of group and
+ * others away from everything in the folder (about 1,200 entries, a few milliseconds); what PGlite
+ * writes between two opens is still behind DATA_DIR's own 0700.
+ */
+function closeToOtherUsers(path: string) {
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) return;
+  if ((stat.mode & 0o077) !== 0) chmodSync(path, stat.mode & 0o700);
+  if (stat.isDirectory()) for (const name of readdirSync(path)) closeToOtherUsers(join(path, name));
 }
 
 /** An in-memory database with every migration applied, dumped as a data folder to start copies from. */

@@ -109,7 +109,7 @@ export class Encoder extends EventEmitter<{ data: [Buffer]; exit: [string] }> {
     ];
     const child = this.ledger.spawn('ffmpeg', args, {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, PULSE_SERVER: this.screen.pulseServer },
+      env: { ...process.env, PULSE_SERVER: this.screen.pulseServer, XAUTHORITY: this.screen.xauthority },
     });
     this.child = child;
     const tail = keepTail(child.stderr);

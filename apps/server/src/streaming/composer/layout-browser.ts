@@ -38,6 +38,7 @@ export class LayoutBrowser {
       env: {
         ...process.env,
         DISPLAY: this.screen.display,
+        XAUTHORITY: this.screen.xauthority,
         PULSE_SERVER: this.screen.pulseServer,
         // With its own ~10 ms, each missed turn delayed the meeting's sound for good (it pulled
         // 67-94 % of real time) and the lip-synced video with it; 100 ms rides over them (94-100 %).

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopChild, waitFor, type ProcessLedger } from './child-processes.js';
@@ -17,7 +18,12 @@ export interface ScreenSize {
 
 /**
  * A screen nobody sees (Xvfb) and a sound card nobody hears (a PulseAudio null sink) for one
- * composer: Chromium draws and plays the meeting into them, ffmpeg records them.
+ * composer: Chromium draws and plays the meeting into them, ffmpeg records them. Nobody else on
+ * the machine may look or listen: the X server's sockets are open to every local user, so it asks
+ * for a cookie that only the composer's folder holds (`xauthority`, handed to its clients as
+ * XAUTHORITY); the sound server's socket sits in a folder only the server's user may enter, and it
+ * takes no client but those of its own user (the socket's peer credentials), neither anonymous ones
+ * nor a cookie that could be copied.
  */
 export class VirtualScreen {
   private xvfb: ChildProcess | undefined;
@@ -26,6 +32,8 @@ export class VirtualScreen {
   private isStopped = false;
   readonly display: string;
   readonly pulseServer: string;
+  /** The X server's cookie: its clients (Chromium, ffmpeg) must have XAUTHORITY set to this file. */
+  readonly xauthority: string;
   readonly audioSource = 'composer.monitor';
 
   constructor(
@@ -36,10 +44,12 @@ export class VirtualScreen {
   ) {
     this.display = `:${displayNumber}`;
     this.pulseServer = `unix:${join(folder, 'pulse', 'native')}`;
+    this.xauthority = join(folder, 'xauthority');
   }
 
   async start() {
     const displayNumber = this.display.slice(1);
+    writeFileSync(this.xauthority, xauthorityEntry(displayNumber, randomBytes(16)), { mode: 0o600 });
     this.xvfb = this.ledger.spawn('Xvfb', [
       this.display,
       '-screen',
@@ -47,10 +57,12 @@ export class VirtualScreen {
       `${this.size.width}x${this.size.height}x24`,
       '-nolisten',
       'tcp',
+      '-auth',
+      this.xauthority,
       '-noreset',
     ]);
     const pulseFolder = join(this.folder, 'pulse');
-    mkdirSync(pulseFolder, { recursive: true });
+    mkdirSync(pulseFolder, { recursive: true, mode: 0o700 });
     const socket = join(pulseFolder, 'native');
     rmSync(socket, { force: true });
     this.pulse = this.ledger.spawn(
@@ -62,7 +74,7 @@ export class VirtualScreen {
         '--disallow-exit',
         '--use-pid-file=no',
         '-L',
-        `module-native-protocol-unix socket=${socket} auth-anonymous=1`,
+        `module-native-protocol-unix socket=${socket} auth-anonymous=0 auth-cookie-enabled=0`,
         '-L',
         'module-null-sink sink_name=composer rate=48000',
       ],
@@ -108,6 +120,26 @@ export class VirtualScreen {
     this.isStopped = true;
     releaseDisplayNumber(Number(this.display.slice(1)));
   }
+}
+
+/**
+ * One entry of an X authority file (the format of libXau, which `xauth` writes): the cookie for this
+ * display number on any address (family "wild"), so that no `xauth` binary is needed.
+ */
+function xauthorityEntry(displayNumber: string, cookie: Buffer): Buffer {
+  const counted = (bytes: Buffer) => {
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(bytes.length);
+    return Buffer.concat([length, bytes]);
+  };
+  const familyWild = Buffer.from([0xff, 0xff]);
+  return Buffer.concat([
+    familyWild,
+    counted(Buffer.alloc(0)),
+    counted(Buffer.from(displayNumber)),
+    counted(Buffer.from('MIT-MAGIC-COOKIE-1')),
+    counted(cookie),
+  ]);
 }
 
 /**
