@@ -48,7 +48,10 @@ describe('authorization matrix of every operation', () => {
       let regular = await server.post(call, { ...JUNK, token });
       if (regular.httpStatus === 401) {
         // An earlier call ended the session (sign-out): again with a fresh one.
-        const login = await server.post<{ token: string }>('login.php', { email: carol.email, password: carol.password });
+        const login = await server.post<{ token: string }>('login.php', {
+          email: carol.email,
+          password: carol.password,
+        });
         token = login.body.data!.token;
         regular = await server.post(call, { ...JUNK, token });
       }

@@ -33,8 +33,8 @@ describe('bidi controls in chat text and names', () => {
 
   it('takes them out of room chat lines and guest names, keeps Hebrew and Arabic as they are', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id });
-    const hostGrant = (await server.post<JoinAnswer>('join-room.php', { meetId: meeting.slug, token: host.token }))
-      .body.data!.grant;
+    const hostGrant = (await server.post<JoinAnswer>('join-room.php', { meetId: meeting.slug, token: host.token })).body
+      .data!.grant;
     const hostClient = roomClient(hostGrant);
     await hostClient.next('room.state');
 
