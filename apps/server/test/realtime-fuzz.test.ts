@@ -39,7 +39,8 @@ const withHugeFrame = <T>(frames: T[], huge: T) => [
  * leave the server up, with no unhandled rejection or uncaught exception in this process (which
  * hosts the server), no error logged, every socket released, and a well-formed client served after.
  */
-describe('realtime fuzz', { timeout: 60_000 }, () => {
+// Each case takes 1–30 s alone; the margin is for a machine busy with other suites.
+describe('realtime fuzz', { timeout: 90_000 }, () => {
   let server: TestServer;
   let host: SignedIn;
   let meetId: string;
@@ -150,7 +151,8 @@ describe('realtime fuzz', { timeout: 60_000 }, () => {
       await client.connected();
       return client.socket;
     };
-    const room = await emitAll(openRoom, sampleOf(socketEmit, PER_TARGET, 2));
+    // Fewer than elsewhere: a third of them end their connection, and each new one joins the room afresh.
+    const room = await emitAll(openRoom, sampleOf(socketEmit, (PER_TARGET * 2) / 3, 2));
     expect(room.malformedAcks).toEqual([]);
     expect(room.acks).toBeGreaterThan(0);
     // The huge frames closed their connection instead of being read.
