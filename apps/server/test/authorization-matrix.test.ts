@@ -37,6 +37,28 @@ describe('authorization matrix of every operation', () => {
     }
   });
 
+  it('marks every operation that refuses a caller without a token (or a regular user) in the description', async () => {
+    // Judged by what each call answers, not by what it declares: a call that is not marked must not refuse.
+    const carol = await server.signUp({ username: 'Carol Matrix' });
+    let token = carol.token;
+    for (const operation of operations.filter((candidate) => candidate.auth !== 'admin')) {
+      const call = operation.path.replace('/api/', '');
+      const anonymous = await server.post(call, JUNK);
+      if (operation.auth === 'none') expect(anonymous.httpStatus, `${call} without a token`).not.toBe(401);
+      let regular = await server.post(call, { ...JUNK, token });
+      if (regular.httpStatus === 401) {
+        // An earlier call ended the session (sign-out): again with a fresh one.
+        const login = await server.post<{ token: string }>('login.php', {
+          email: carol.email,
+          password: carol.password,
+        });
+        token = login.body.data!.token;
+        regular = await server.post(call, { ...JUNK, token });
+      }
+      expect(regular.httpStatus, `${call} as a regular user`).not.toBe(403);
+    }
+  });
+
   it('answers 403 to every administrator operation called by a regular user, before any validation', async () => {
     for (const operation of operations.filter((candidate) => candidate.auth === 'admin')) {
       const answer = await server.post(operation.path.replace('/api/', ''), { ...JUNK, token: alice.token });

@@ -313,6 +313,10 @@ describe.each(BACKENDS)('channels on %s', (backend) => {
       /<meta property="og:image" content="https:\/\/meet\.example\.com\/uploads\/covers\/[a-f0-9]{32}\.webp" \/>/,
     );
     expect(html).toContain('<meta property="og:url" content="https://meet.example.com/channel/ann-talks" />');
+    // The channel's description replaces the app's own: one description, the channel's.
+    expect(html.match(/<meta name="description"[^>]*>/g)).toEqual([
+      '<meta name="description" content="Talks &#34;quoted&#34; &#38; &#60;tags&#62;" />',
+    ]);
     expect(html).toContain('<div id="root"></div>');
     // The page carries what its scripts would ask first (signed out), where no text can end the block.
     const block = /<script type="application\/json" id="channel-page">([^<]*)<\/script>/.exec(html);

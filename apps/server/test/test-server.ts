@@ -44,7 +44,7 @@ export function webDistWithIndex() {
   const dir = mkdtempSync(join(tmpdir(), 'meetcast-web-'));
   writeFileSync(
     join(dir, 'index.html'),
-    '<!doctype html><html><head><title>Meetcast</title></head><body><div id="root"></div></body></html>',
+    '<!doctype html><html><head><meta name="description" content="Meetcast" /><title>Meetcast</title></head><body><div id="root"></div></body></html>',
   );
   return dir;
 }

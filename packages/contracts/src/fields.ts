@@ -14,6 +14,38 @@ export function text(options: { min?: number; max: number }) {
     .refine((value) => !CONTROL_CHARACTERS.test(value), { message: 'control_characters' });
 }
 
+// Bidi embeddings, overrides and isolates: one of them in a chat line or a name re-orders what follows
+// it for every reader (a sentence shown backwards, `\u202Etxt.exe` read as `exe.txt`). Right-to-left
+// text needs none of them: the reader's own bidi algorithm orders it, inside `dir="auto"` elements.
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** The text without bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069). */
+export const withoutBidiControls = (value: string) => value.replace(BIDI_CONTROLS, '');
+
+/**
+ * Text a person writes for others to read beside other people's (chat lines, names): as `text`, with
+ * the bidi controls taken out before it is trimmed and measured, so the rest reads as it was typed.
+ */
+export function userText(options: { min?: number; max: number }) {
+  return z
+    .string()
+    .overwrite(withoutBidiControls)
+    .trim()
+    .min(options.min ?? 1)
+    .max(options.max)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), { message: 'control_characters' });
+}
+
+export function optionalUserText(max: number) {
+  return z
+    .string()
+    .overwrite(withoutBidiControls)
+    .trim()
+    .max(max)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), { message: 'control_characters' })
+    .optional();
+}
+
 export function optionalText(max: number) {
   return z
     .string()
@@ -33,7 +65,7 @@ export const EmailSchema = z
 /** At least 8 characters; argon2 takes the rest, 128 keeps hashing cheap against abuse. */
 export const PasswordSchema = z.string().min(8).max(128);
 
-export const UsernameSchema = text({ min: 2, max: 40 });
+export const UsernameSchema = userText({ min: 2, max: 40 });
 
 /** Optional in the schema so that a missing or wrong token answers 401, not 400. */
 export const TokenSchema = z.string().max(512).optional();

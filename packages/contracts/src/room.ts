@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successBody } from './envelope.js';
-import { EpochSecondsSchema, LanguageFieldSchema, TokenSchema, optionalText, text } from './fields.js';
+import { EpochSecondsSchema, LanguageFieldSchema, TokenSchema, optionalUserText, text, userText } from './fields.js';
 import { PollClientMessageSchemas, PollSchema, PollServerEventSchemas } from './polls.js';
 
 /** Bumped when a room message changes shape; a client that differs is told to reload. */
@@ -62,7 +62,7 @@ export const JoinRoomInputSchema = z.object({
   meetId: MeetIdSchema,
   token: TokenSchema,
   /** Guests only; signed-in people join with their username. */
-  display_name: optionalText(60),
+  display_name: optionalUserText(60),
   password: z.string().max(128).optional(),
   /** The random identity the browser keeps (no account needed); removals are remembered by it. */
   browser_id: z
@@ -155,7 +155,7 @@ const ParticipantRef = z.object({ participant_id: z.string().min(1).max(40) });
 /** What a participant's browser sends, each acknowledged with a RoomAck. */
 export const RoomClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('media.state'), audio: z.boolean(), video: z.boolean(), screen: z.boolean() }),
-  z.object({ type: z.literal('chat.send'), text: text({ max: 2000 }) }),
+  z.object({ type: z.literal('chat.send'), text: userText({ max: 2000 }) }),
   z.object({ type: z.literal('hand.set'), raised: z.boolean() }),
   z.object({ type: z.literal('reaction.send'), emoji: z.enum(REACTIONS) }),
   z.object({ type: z.literal('room.leave') }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nestedData, successBody } from './envelope.js';
-import { IdSchema, LanguageFieldSchema, formInt, text } from './fields.js';
+import { IdSchema, LanguageFieldSchema, formInt, text, userText } from './fields.js';
 import { BROADCAST_STATES } from './streaming.js';
 
 /**
@@ -78,9 +78,9 @@ const ViewerChatBaseInput = z.object({
 export const GetViewerChatInputSchema = ViewerChatBaseInput;
 export const GetViewerChatIdentityInputSchema = z.object({ viewer_token: ViewerTokenSchema, lng: LanguageFieldSchema });
 export const PostViewerChatInputSchema = ViewerChatBaseInput.extend({
-  text: text({ max: VIEWER_CHAT_LIMITS.text }),
+  text: userText({ max: VIEWER_CHAT_LIMITS.text }),
   /** Guests only; accounts post under their username. */
-  display_name: text({ max: VIEWER_CHAT_LIMITS.displayName }).optional(),
+  display_name: userText({ max: VIEWER_CHAT_LIMITS.displayName }).optional(),
 });
 export const ViewerChatMessageInputSchema = ViewerChatBaseInput.extend({ id: IdSchema });
 export const VIEWER_CHAT_ACTIONS = ['ban', 'timeout', 'unban'] as const;

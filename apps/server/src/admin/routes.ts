@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireAdmin } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
-import { apiRoute, success } from '../http/api-route.js';
+import { apiRoute, securityOf, success } from '../http/api-route.js';
 import { actorOf, listAudit, writeAudit } from './audit.js';
 import { registerAdminChannelRoutes } from './channel-routes.js';
 import { registerAdminContactRoutes } from './contact-routes.js';
@@ -70,6 +70,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
       schema: {
         tags: [tag],
         summary: 'CSV export of a whole table (users, meetings, channels, contact_messages, events, audit_log)',
+        security: securityOf('admin'),
         body: AdminExportInputSchema,
         response: {
           200: z.string().describe('text/csv; charset=utf-8'),

@@ -97,7 +97,11 @@ export function injectOpenGraph(
   // Replacement functions, never strings: a `$` in a channel's text must not act as a replace pattern.
   if (page.includes(PAGE_DATA_MARK)) page = page.replace(PAGE_DATA_MARK, () => blocks.join('\n    '));
   else tags.push(...blocks);
-  if (og) page = page.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(og.title)} · Meetcast</title>`);
+  if (og) {
+    page = page.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(og.title)} · Meetcast</title>`);
+    // The page's own description gives way to the channel's: crawlers take one, and not always the last.
+    page = page.replace(/\n?[ \t]*<meta\s+name="description"[^>]*>/gi, '');
+  }
   return page.replace(/<\/head>/i, () => `${tags.join('\n    ')}\n  </head>`);
 }
 

@@ -57,7 +57,7 @@ interface ApiRouteDefinition<Input extends z.ZodType, Output extends z.ZodType, 
 }
 
 /** The OpenAPI security requirement of an authenticated level (`{}`: also without a token). */
-function securityOf(level: Exclude<RouteAuth, 'none'>): Record<string, string[]>[] {
+export function securityOf(level: Exclude<RouteAuth, 'none'>): Record<string, string[]>[] {
   if (level === 'optional') return [{}, { token: [] }];
   return [{ token: level === 'admin' ? ['administrator'] : [] }];
 }

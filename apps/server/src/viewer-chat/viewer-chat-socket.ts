@@ -11,6 +11,13 @@ import { AppError } from '../http/app-error.js';
 import { chatScope, viewerChatRoom, viewerRoom } from './viewer-chat-access.js';
 import { chatViewer } from './viewer-identity.js';
 
+/** A handshake that does not follow the protocol: refused with the reason the client is told. */
+class HandshakeRefusal extends Error {
+  constructor(readonly reason: 'invalid_message' | 'protocol_mismatch') {
+    super(reason);
+  }
+}
+
 /**
  * The `/viewer-chat` namespace: listen-only. Everyone allowed to read a meeting's viewer chat joins
  * its room; a viewer also joins their own room (account or browser identity) to hear about a ban.
@@ -29,6 +36,12 @@ export class ViewerChatSockets {
       this.admit(socket).then(
         () => next(),
         (error: unknown) => {
+          if (error instanceof HandshakeRefusal) {
+            // The client's mistake, not the server's: a line to notice, without a stack to alarm anyone.
+            this.context.log.warn({ reason: error.reason }, 'viewer chat: malformed handshake refused');
+            next(new Error(error.reason));
+            return;
+          }
           if (!(error instanceof AppError)) this.context.log.error({ err: error }, 'viewer chat: handshake failed');
           next(new Error(error instanceof AppError && error.statusCode === 404 ? 'not_found' : 'unauthorized'));
         },
@@ -42,8 +55,8 @@ export class ViewerChatSockets {
 
   private async admit(socket: Socket) {
     const auth = ViewerChatAuthSchema.safeParse(socket.handshake.auth);
-    if (!auth.success) throw new Error('invalid_message');
-    if (auth.data.protocol !== VIEWER_CHAT_PROTOCOL_VERSION) throw new Error('protocol_mismatch');
+    if (!auth.success) throw new HandshakeRefusal('invalid_message');
+    if (auth.data.protocol !== VIEWER_CHAT_PROTOCOL_VERSION) throw new HandshakeRefusal('protocol_mismatch');
     const { token, grant, viewer_token: viewerToken, meetId } = auth.data;
     const session = token ? await this.context.sessions.verify(token).catch(() => undefined) : undefined;
     const scope = await chatScope(this.context, meetId, (meeting) =>

@@ -61,9 +61,10 @@ export function ChatPanel({
         {messages.map((message) => (
           <li key={message.id} className="text-sm">
             <div className="flex items-baseline gap-2">
-              <span className="font-semibold">
+              {/* Isolated: a name's right-to-left letters must not pull the time into their order. */}
+              <bdi className="font-semibold">
                 {message.participant_id === selfId ? t('tile.you') : message.display_name}
-              </span>
+              </bdi>
               <time
                 className="text-xs text-slate-500 dark:text-slate-400"
                 dateTime={new Date(message.created_at * 1000).toISOString()}
