@@ -1,4 +1,4 @@
-import { count, eq, users } from '@meetcast/db';
+import { and, count, eq, isNull, users, verificationCodes } from '@meetcast/db';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './test-database.js';
@@ -10,6 +10,46 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
     server = await startTestServer(backend);
   });
   afterAll(() => server.close());
+
+  async function liveCodes(email: string) {
+    const [{ live } = { live: -1 }] = await server.database.handle.db
+      .select({ live: count() })
+      .from(verificationCodes)
+      .innerJoin(users, eq(users.id, verificationCodes.userId))
+      .where(and(eq(users.email, email), isNull(verificationCodes.consumedAt)));
+    return live;
+  }
+
+  /** Runs `requests` while another connection holds the account's codes locked, until `waiting` of them wait. */
+  async function withCodesLocked<T>(email: string, waiting: number, requests: () => Promise<T>): Promise<T> {
+    const locker = new pg.Client({ connectionString: server.database.url });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query(
+        'select c.id from verification_codes c join users u on u.id = c.user_id where u.email = $1 for update',
+        [email],
+      );
+      const answers = requests();
+      await expect
+        .poll(
+          async () => {
+            // A transaction sees one snapshot of the activity statistics unless told to take a new one.
+            await locker.query('select pg_stat_clear_snapshot()');
+            const { rows } = await locker.query<{ waiting: number }>(
+              "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+            );
+            return rows[0]?.waiting;
+          },
+          { timeout: 15_000, interval: 50 },
+        )
+        .toBeGreaterThanOrEqual(waiting);
+      await locker.query('commit');
+      return await answers;
+    } finally {
+      await locker.end();
+    }
+  }
 
   it('makes the first account the administrator and later ones regular users', async () => {
     const first = await server.signUp({ username: 'Ada' });
@@ -97,6 +137,68 @@ describe.each(BACKENDS)('accounts on %s', (backend) => {
       expect((await server.post('confirm-signup.php', { email, code: wrongCode })).httpStatus).toBe(400);
     }
     expect((await server.post('confirm-signup.php', { email, code })).httpStatus).toBe(400);
+  });
+
+  it('counts simultaneous wrong tries one by one, so the right code no longer works after five', async () => {
+    const email = uniqueEmail('guesses');
+    const before = server.mail.messages.length;
+    await server.post('signup.php', { username: 'Guess', email, password: 'long enough pass' });
+    const code = await server.mail.codeFor(email, before);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => server.post('confirm-signup.php', { email, code: wrongCode })),
+    );
+    expect(answers.map((answer) => answer.httpStatus)).toEqual(Array(20).fill(400));
+    const [row] = await server.database.handle.db
+      .select({ attempts: verificationCodes.attempts })
+      .from(verificationCodes)
+      .innerJoin(users, eq(users.id, verificationCodes.userId))
+      .where(eq(users.email, email));
+    expect(row?.attempts).toBe(5);
+    expect((await server.post('confirm-signup.php', { email, code })).httpStatus).toBe(400);
+  });
+
+  it('keeps one live code per account and purpose when codes are asked for at once', async () => {
+    const email = uniqueEmail('codes');
+    const before = server.mail.messages.length;
+    await server.post('signup.php', { username: 'Pending', email, password: 'long enough pass' });
+    await server.mail.codeFor(email, before);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        index % 2 === 0
+          ? server.post('signup.php', { username: 'Pending', email, password: 'long enough pass' })
+          : server.post('resend-signup-code.php', { email }),
+      ),
+    );
+    expect(answers.map((answer) => answer.httpStatus)).toEqual(Array(6).fill(200));
+    expect(await liveCodes(email)).toBe(1);
+  });
+
+  // The race made certain: the account's codes are held locked while the requests arrive, so every
+  // one of them has read the code before any may write.
+  it.runIf(backend === 'postgres')('counts tries that were all waiting at once', async () => {
+    const email = uniqueEmail('waiting');
+    const before = server.mail.messages.length;
+    await server.post('signup.php', { username: 'Guess', email, password: 'long enough pass' });
+    const code = await server.mail.codeFor(email, before);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const answers = await withCodesLocked(email, 5, () =>
+      Promise.all(Array.from({ length: 5 }, () => server.post('confirm-signup.php', { email, code: wrongCode }))),
+    );
+    expect(answers.map((answer) => answer.httpStatus)).toEqual(Array(5).fill(400));
+    expect((await server.post('confirm-signup.php', { email, code })).httpStatus).toBe(400);
+  });
+
+  it.runIf(backend === 'postgres')('retires earlier codes even when new ones were asked for at once', async () => {
+    const email = uniqueEmail('issuing');
+    const before = server.mail.messages.length;
+    await server.post('signup.php', { username: 'Pending', email, password: 'long enough pass' });
+    await server.mail.codeFor(email, before);
+    const answers = await withCodesLocked(email, 3, () =>
+      Promise.all(Array.from({ length: 3 }, () => server.post('resend-signup-code.php', { email }))),
+    );
+    expect(answers.map((answer) => answer.httpStatus)).toEqual(Array(3).fill(200));
+    expect(await liveCodes(email)).toBe(1);
   });
 
   it('resets a password without revealing whether the account exists, and signs everybody out', async () => {

@@ -52,6 +52,37 @@ export async function insertMeeting(server: TestServer, options: MeetingOptions)
 
 export type JoinAnswer = JoinRoomOutput['data'];
 
+/** What a browser keeps between calls: its cookies, and the address it calls from (through a trusted proxy). */
+export interface BrowserSide {
+  cookie?: string | undefined;
+  address?: string;
+}
+
+/**
+ * join-room.php the way a browser calls it: with the cookies it holds, from its address (as
+ * X-Forwarded-For, for a server that trusts 127.0.0.1 as its proxy); answers the cookie it was given.
+ */
+export async function joinAs(
+  server: TestServer,
+  fields: Record<string, string | number | undefined>,
+  side: BrowserSide,
+) {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) form.append(key, String(value));
+  const headers: Record<string, string> = {};
+  if (side.cookie) headers.cookie = side.cookie;
+  if (side.address) headers['x-forwarded-for'] = side.address;
+  const response = await fetch(`${server.baseUrl}/api/join-room.php`, { method: 'POST', body: form, headers });
+  const given = response.headers.getSetCookie()[0]?.split(';')[0];
+  const body = (await response.json()) as { status: string; message: string; data?: JoinAnswer };
+  return {
+    httpStatus: response.status,
+    body,
+    cookie: given ?? side.cookie,
+    setCookie: response.headers.getSetCookie(),
+  };
+}
+
 /** A participant's Socket.IO connection to /room that records every event it receives. */
 export class RoomClient extends RecordingSocket<RoomServerEvent> {
   constructor(baseUrl: string, grant: string) {

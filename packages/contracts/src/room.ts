@@ -64,7 +64,10 @@ export const JoinRoomInputSchema = z.object({
   /** Guests only; signed-in people join with their username. */
   display_name: optionalUserText(60),
   password: z.string().max(128).optional(),
-  /** The random identity the browser keeps (no account needed); removals are remembered by it. */
+  /**
+   * Accepted from older pages and ignored: the server names the browser with its own HttpOnly cookie,
+   * which the page can neither read nor choose.
+   */
   browser_id: z
     .string()
     .regex(/^[\w-]{22,64}$/)

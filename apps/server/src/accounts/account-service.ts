@@ -161,13 +161,33 @@ export async function confirmSignUp(context: AppContext, input: { email: string;
   return startSession(context, verified ?? user, meta);
 }
 
-export async function logIn(context: AppContext, input: { email: string; password: string }, meta: RequestMeta) {
-  const accountAtAddress = `${input.email}|${meta.ipAddress}`;
+/**
+ * The limits of a sign-in (docs/decisions/009). A browser that signed in to the account before has
+ * its own counter only, so guessing from elsewhere never locks it. Any other is counted by address, by
+ * account at that address, and by account; past the account's ceiling it is slowed to a trickle rather
+ * than refused for the rest of the hour, so strangers cannot shut the owner out.
+ */
+async function enforceSignInLimits(context: AppContext, email: string, meta: RequestMeta, knownDevice?: string) {
+  if (knownDevice) {
+    await enforceLimits(context, [[RATE_LIMITS.loginByKnownDevice, `${email}|${knownDevice}`]]);
+    return;
+  }
   await enforceLimits(context, [
     [RATE_LIMITS.loginByAddress, meta.ipAddress],
-    [RATE_LIMITS.loginByAccountAndAddress, accountAtAddress],
-    [RATE_LIMITS.loginByAccount, input.email],
+    [RATE_LIMITS.loginByAccountAndAddress, `${email}|${meta.ipAddress}`],
   ]);
+  if ((await context.limiter.hit(RATE_LIMITS.loginByAccount, email)).allowed) return;
+  await enforceLimits(context, [[RATE_LIMITS.loginByAccountTrickle, email]]);
+}
+
+/** `knownDevice`: this browser's name for the account, when it signed in to it before (known-devices.ts). */
+export async function logIn(
+  context: AppContext,
+  input: { email: string; password: string },
+  meta: RequestMeta,
+  knownDevice?: string,
+) {
+  await enforceSignInLimits(context, input.email, meta, knownDevice);
   const user = await findByEmail(context, input.email);
   const isPasswordRight = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !isPasswordRight) throw new AppError(401, 'accounts.login_failed');
@@ -176,7 +196,10 @@ export async function logIn(context: AppContext, input: { email: string; passwor
     await sendCodeMail(context, user, 'signup', meta.language);
     throw new AppError(403, 'accounts.login_unconfirmed');
   }
-  await context.limiter.reset(RATE_LIMITS.loginByAccountAndAddress, accountAtAddress);
+  await context.limiter.reset(
+    knownDevice ? RATE_LIMITS.loginByKnownDevice : RATE_LIMITS.loginByAccountAndAddress,
+    `${input.email}|${knownDevice ?? meta.ipAddress}`,
+  );
   return startSession(context, user, meta);
 }
 
@@ -216,4 +239,11 @@ export async function resetPassword(
     })
     .where(eq(users.id, user.id));
   await context.sessions.revokeAllForUser(user.id);
+  // The reset proved the mailbox and retired the password that was being guessed: the account's
+  // sign-in counters start again, and this address's too.
+  await Promise.all([
+    context.limiter.reset(RATE_LIMITS.loginByAccount, user.email),
+    context.limiter.reset(RATE_LIMITS.loginByAccountTrickle, user.email),
+    context.limiter.reset(RATE_LIMITS.loginByAccountAndAddress, `${user.email}|${meta.ipAddress}`),
+  ]);
 }

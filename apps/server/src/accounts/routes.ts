@@ -22,6 +22,7 @@ import {
   signUp,
   type RequestMeta,
 } from './account-service.js';
+import { knownDevice, rememberDevice } from './known-devices.js';
 import { toUserDto } from './user-dto.js';
 
 function requestMeta(request: FastifyRequest): RequestMeta {
@@ -68,19 +69,27 @@ export function registerAccountRoutes(app: FastifyInstance, context: AppContext)
     summary: 'Confirm the e-mail address with its code and sign in',
     input: ConfirmSignupInputSchema,
     output: SessionBodySchema,
-    handler: async (body, { request, t }) =>
-      success(t('accounts.confirmed'), await confirmSignUp(context, body, requestMeta(request))),
+    handler: async (body, { request, reply, t }) => {
+      const session = await confirmSignUp(context, body, requestMeta(request));
+      rememberDevice(context, request, reply, body.email);
+      return success(t('accounts.confirmed'), session);
+    },
   });
 
   apiRoute(app, {
     name: 'login.php',
     auth: 'none',
     tag,
-    summary: 'Sign in with e-mail and password',
+    summary:
+      'Sign in with e-mail and password; a browser that signed in before (HttpOnly cookie) is exempt from the account-wide limit',
     input: LoginInputSchema,
     output: SessionBodySchema,
-    handler: async (body, { request, t }) =>
-      success(t('accounts.login_ok'), await logIn(context, body, requestMeta(request))),
+    handler: async (body, { request, reply, t }) => {
+      const device = knownDevice(context, request, body.email);
+      const session = await logIn(context, body, requestMeta(request), device);
+      rememberDevice(context, request, reply, body.email);
+      return success(t('accounts.login_ok'), session);
+    },
   });
 
   apiRoute(app, {
@@ -113,11 +122,14 @@ export function registerAccountRoutes(app: FastifyInstance, context: AppContext)
     name: 'reset-password.php',
     auth: 'none',
     tag,
-    summary: 'Choose a new password with the mailed code; every session is signed out',
+    summary:
+      'Choose a new password with the mailed code; every session is signed out, and the sign-in limits of the account start again',
     input: ResetPasswordInputSchema,
     output: MessageBodySchema,
-    handler: async (body, { request, t }) => {
+    handler: async (body, { request, reply, t }) => {
       await resetPassword(context, body, requestMeta(request));
+      // Holding the mailbox proves as much as a sign-in: this browser is known to the account now.
+      rememberDevice(context, request, reply, body.email);
       return done(t('accounts.reset_ok'));
     },
   });

@@ -5,8 +5,12 @@ export const RATE_LIMITS = {
   loginByAddress: { name: 'login-address', limit: 30, windowSeconds: 300 },
   /** Guessing one account's password from one address (ADR 009). */
   loginByAccountAndAddress: { name: 'login-account-address', limit: 10, windowSeconds: 900 },
-  /** Guessing one account's password from many addresses: high enough that nobody locks its owner out. */
+  /** Guessing one account's password from many addresses: past it, the account is slowed, not shut. */
   loginByAccount: { name: 'login-account', limit: 100, windowSeconds: 3600 },
+  /** Past the account's ceiling, one attempt every half minute still goes through (ADR 009). */
+  loginByAccountTrickle: { name: 'login-account-trickle', limit: 1, windowSeconds: 30 },
+  /** A browser that signed in to the account before, in place of the address and account counters. */
+  loginByKnownDevice: { name: 'login-device', limit: 10, windowSeconds: 900 },
   signupByAddress: { name: 'signup-address', limit: 10, windowSeconds: 3600 },
   signupByAccount: { name: 'signup-account', limit: 5, windowSeconds: 3600 },
   codeByAddress: { name: 'code-address', limit: 30, windowSeconds: 900 },

@@ -16,6 +16,7 @@ export interface NewGrant {
   userId: number | null;
   displayName: string;
   browserHash: string | null;
+  addressHash?: string | null;
   role: ParticipantRow['role'];
   state: ParticipantRow['state'];
 }

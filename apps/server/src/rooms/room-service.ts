@@ -8,7 +8,7 @@ import {
   type RoomMeeting,
 } from '@meetcast/contracts';
 import { and, eq, meetingInvitees, or, roomParticipants, users } from '@meetcast/db';
-import { sha256, verifyPassword } from '../accounts/secrets.js';
+import { verifyPassword } from '../accounts/secrets.js';
 import { translate } from '../i18n/messages.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { AppContext } from '../context.js';
@@ -17,6 +17,7 @@ import { forbidden, unavailable } from '../http/app-error.js';
 import { JanusError } from '../media/janus-client.js';
 import { MediaUnavailableError, type PlacedRoom } from '../media/media-service.js';
 import { issueGrant, type MeetingRow, type ParticipantRow } from './grants.js';
+import type { JoinOrigin } from './room-browser.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -102,7 +103,8 @@ export interface JoinRequest {
   user: UserRow | undefined;
   displayName: string | undefined;
   password: string | undefined;
-  browserId: string | undefined;
+  /** The browser and address the request came from (see room-browser.ts), never what the page says. */
+  origin: JoinOrigin;
 }
 
 export interface JoinDecision {
@@ -115,8 +117,9 @@ export interface JoinDecision {
 /**
  * Who may come in, and how: the host and co-hosts always; others need the password when there is
  * one, wait in the lobby of a private meeting unless invited, and stay out of a locked room. Someone
- * removed from the meeting (by account, or for guests by browser) waits in the lobby whatever the
- * meeting, so only the host can let them back in.
+ * removed from the meeting waits in the lobby whatever the meeting, so only the host can let them back
+ * in: known by account, by the browser's server-issued identity, and, for guests, by address (a guest
+ * who drops the browser's identity, or signs out to come back as a guest, is still known).
  */
 export async function joinMeeting(context: AppContext, request: JoinRequest): Promise<JoinDecision> {
   const { meeting, user } = request;
@@ -129,25 +132,8 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
     if (!request.password) throw forbidden('room.password_required');
     if (!(await passwordMatches(meeting, request.password))) throw forbidden('room.wrong_password');
   }
-  const browserHash = request.browserId ? sha256(request.browserId) : null;
-  let wasRemoved = false;
-  if (!isOwner && (user || browserHash)) {
-    // Removed once is removed for this meeting: by account, and for guests by the browser's identity.
-    const sameAccount = user ? eq(roomParticipants.userId, user.id) : undefined;
-    const sameBrowser = browserHash ? eq(roomParticipants.browserHash, browserHash) : undefined;
-    const [removed] = await context.db
-      .select({ id: roomParticipants.id })
-      .from(roomParticipants)
-      .where(
-        and(
-          eq(roomParticipants.meetingId, meeting.id),
-          eq(roomParticipants.state, 'removed'),
-          or(sameAccount, sameBrowser),
-        ),
-      )
-      .limit(1);
-    wasRemoved = Boolean(removed);
-  }
+  const { browserHash, addressHash } = request.origin;
+  const wasRemoved = !isOwner && (await removedBefore(context, meeting, user, request.origin));
   if (!isHost && meeting.isLocked) throw forbidden('room.locked');
   const displayName = user?.username ?? request.displayName;
   if (!displayName) throw forbidden('room.display_name_required');
@@ -159,10 +145,38 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
     userId: user?.id ?? null,
     displayName,
     browserHash,
+    addressHash,
     role,
     state: waits ? 'lobby' : 'admitted',
   });
   return { ...grant, placed };
+}
+
+/**
+ * Removed once is removed for this meeting. An account is known by itself and by its browser; a
+ * guest also by their address, as a guest has nothing else the server gave them.
+ */
+async function removedBefore(
+  context: AppContext,
+  meeting: MeetingRow,
+  user: UserRow | undefined,
+  origin: JoinOrigin,
+): Promise<boolean> {
+  const [removed] = await context.db
+    .select({ id: roomParticipants.id })
+    .from(roomParticipants)
+    .where(
+      and(
+        eq(roomParticipants.meetingId, meeting.id),
+        eq(roomParticipants.state, 'removed'),
+        or(
+          eq(roomParticipants.browserHash, origin.browserHash),
+          user ? eq(roomParticipants.userId, user.id) : eq(roomParticipants.addressHash, origin.addressHash),
+        ),
+      ),
+    )
+    .limit(1);
+  return Boolean(removed);
 }
 
 /** Where a participant of a placed room opens the media connection, and with which STUN/TURN servers. */

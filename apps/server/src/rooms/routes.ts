@@ -13,6 +13,7 @@ import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
 import { reopenForOwner, requireReachableMeeting } from './meeting-restart.js';
+import { joinOrigin } from './room-browser.js';
 import { joinMeeting, mediaAccess, roomMeeting } from './room-service.js';
 import type { MediaConnections } from './room-sockets.js';
 
@@ -47,7 +48,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
     summary: 'Checks password, lock and lobby rules and answers a short-lived join grant',
     input: JoinRoomInputSchema,
     output: JoinRoomOutputSchema,
-    handler: async (body, { request, caller }) => {
+    handler: async (body, { request, reply, caller }) => {
       const reached = await requireReachableMeeting(context, body.meetId);
       await enforceLimits(context, [[ROOM_LIMITS.joinByAddress, request.ip]]);
       if (body.password) {
@@ -60,7 +61,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
         user,
         displayName: body.display_name,
         password: body.password,
-        browserId: body.browser_id,
+        origin: joinOrigin(context, request, reply),
       });
       const language = requestLanguage(request);
       // Read before the early join is admitted: once Janus has answered that, our answer goes at once.

@@ -32,10 +32,15 @@ export const roomParticipants = pgTable(
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     displayName: text('display_name').notNull(),
     /**
-     * SHA-256 of the random identity the browser keeps for itself, so that a removed guest who comes
-     * back under another name is still known as removed.
+     * SHA-256 of the random identity the server keeps in the browser's HttpOnly cookie, so that a
+     * removed guest who comes back under another name is still known as removed.
      */
     browserHash: text('browser_hash'),
+    /**
+     * A keyed hash of the address the participant joined from: a guest removed from a meeting who
+     * comes back from the same address without their browser's identity still waits in the lobby.
+     */
+    addressHash: text('address_hash'),
     role: text('role', { enum: PARTICIPANT_ROLES }).notNull(),
     state: text('state', { enum: PARTICIPANT_STATES }).notNull(),
     grantHash: text('grant_hash').notNull(),

@@ -18,7 +18,6 @@ import { answerEarly, dropPreparedJoin, prepareJoin, sendEarlyJoin } from './med
 import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 import { VideoView } from './video-view';
-import { browserIdentity } from '../../lib/browser-identity';
 
 export type Joined = JoinRoomOutput['data'];
 
@@ -120,7 +119,6 @@ export function PreJoin({
           meetId: meeting.slug,
           display_name: user ? undefined : name.trim(),
           password: password || undefined,
-          browser_id: browserIdentity(),
         },
         { schema: JoinRoomOutputSchema, headers: joinKey ? { [JOIN_KEY_HEADER]: joinKey } : undefined },
       );

@@ -1,0 +1,1 @@
+ALTER TABLE "room_participants" ADD COLUMN "address_hash" text;
