@@ -1,7 +1,8 @@
-import { eq, inArray, isNull, and, liveBroadcasts, type users } from '@meetcast/db';
+import { and, eq, inArray, isNull, liveBroadcasts, sql, type users } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import type { MessageKey } from '../i18n/messages.js';
+import type { Executor } from '../meeting-records/meeting-repository.js';
 import { meetingPresence } from '../rooms/room-presence.js';
 import type { ComposerCapacity } from './broadcast-service.js';
 import type { BroadcastRow } from './broadcast-view.js';
@@ -10,11 +11,13 @@ type UserRow = typeof users.$inferSelect;
 type Running = Pick<BroadcastRow, 'id' | 'meetingId' | 'startedBy' | 'startedAt' | 'createdAt' | 'composerId'>;
 
 const RUNNING_STATES: BroadcastRow['state'][] = ['starting', 'live'];
+// Serializes going live, so that two starts at the same moment cannot both take the last slot.
+const BROADCAST_SLOTS_LOCK_ID = 727_031;
 /** How often every process looks for broadcasts to end (their longest life, nobody left in them). */
 export const BROADCAST_LIMITS_CHECK_MS = 30_000;
 
-async function runningBroadcasts(context: AppContext): Promise<Running[]> {
-  return context.db
+async function runningBroadcasts(db: Executor): Promise<Running[]> {
+  return db
     .select({
       id: liveBroadcasts.id,
       meetingId: liveBroadcasts.meetingId,
@@ -46,13 +49,14 @@ function noSlot(context: AppContext, key: MessageKey, holding: Running[], params
 }
 
 /**
- * Before a broadcast is created: the account's own slots (BROADCAST_LIMIT_PER_ACCOUNT, waiting ones
- * count too), the installation's (BROADCAST_LIMIT_TOTAL), and this machine's composers when they
- * are the only ones.
+ * In the transaction that creates a broadcast: the account's own slots (BROADCAST_LIMIT_PER_ACCOUNT,
+ * waiting ones count too), the installation's (BROADCAST_LIMIT_TOTAL), and this machine's composers
+ * when they are the only ones. Holds the slots' lock until the transaction ends.
  */
-export async function requireFreeSlot(context: AppContext, composers: ComposerCapacity, user: UserRow) {
+export async function requireFreeSlot(context: AppContext, composers: ComposerCapacity, user: UserRow, tx: Executor) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${BROADCAST_SLOTS_LOCK_ID})`);
   const { perAccount, total } = context.config.broadcastLimits;
-  const running = await runningBroadcasts(context);
+  const running = await runningBroadcasts(tx);
   const own = running.filter((row) => row.startedBy === user.id);
   if (own.length >= perAccount) throw noSlot(context, 'broadcasts.account_limit', own, { limit: perAccount });
   if ((total > 0 && running.length >= total) || (composers.isLocalOnly && !composers.hasRoom())) {
@@ -76,7 +80,7 @@ async function isFilmingNobody(context: AppContext, row: Running, now: number) {
  */
 export async function endOverdueBroadcasts(context: AppContext, composers: ComposerCapacity, now = Date.now()) {
   let ended = 0;
-  for (const row of await runningBroadcasts(context)) {
+  for (const row of await runningBroadcasts(context.db)) {
     const reason: MessageKey | undefined =
       now - startOf(row) >= maxLifeMs(context)
         ? 'broadcasts.ended_too_long'

@@ -110,9 +110,9 @@ export async function startBroadcast(
   if (running) return { broadcast: running, meeting };
   if (input.destinations.length === 0 && !input.record) throw badRequest('broadcasts.nothing_to_do');
   const rows = await destinationRows(context, input.user, meeting, input.destinations);
-  await requireFreeSlot(context, composers, input.user);
   try {
     const broadcast = await context.db.transaction(async (tx) => {
+      await requireFreeSlot(context, composers, input.user, tx);
       const [created] = await tx
         .insert(liveBroadcasts)
         .values({ meetingId: meeting.id, startedBy: input.user.id, record: input.record })

@@ -88,6 +88,14 @@ describe.each(BACKENDS)('broadcast slots (%s)', (backend) => {
     expect((await goLive(greedy, (await liveMeeting(greedy)).slug)).status).toBe(200);
   });
 
+  it('lets starts sent at the same moment take no more than the account’s slots', async () => {
+    await server.built.context.db.delete(liveBroadcasts);
+    const eager = await server.signUp({ username: 'Eager Host' });
+    const meetings = await Promise.all(Array.from({ length: 5 }, () => liveMeeting(eager)));
+    const answers = await Promise.all(meetings.map((meeting) => goLive(eager, meeting.slug)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 503, 503, 503]);
+  });
+
   it('ends a broadcast once nobody has been in its meeting for BROADCAST_IDLE_MINUTES, not while someone is', async () => {
     const host = await server.signUp({ username: 'Idle Host' });
     const { context } = server.built;
