@@ -77,6 +77,14 @@ describe.each(BACKENDS)('viewer chat against new identities (%s)', (backend) => 
     // Cookies cleared (a new browser) at the same address: refused too, for a while.
     const cleared = browser('198.51.100.7');
     expect((await say(cleared, await cleared.identity(), 'cleared')).status).toBe(403);
+    // An account at the same address (an office, a school) is someone else.
+    const colleague = await server.signUp({ username: 'Same Office' });
+    const colleagueSays = await browser('198.51.100.7').call('post-viewer-chat.php', {
+      meetId: meeting.slug,
+      token: colleague.token,
+      text: 'not with them',
+    });
+    expect(colleagueSays.status).toBe(200);
     // Someone at another address is not touched.
     const neighbour = browser('198.51.100.8');
     expect((await say(neighbour, await neighbour.identity(), 'hello')).status).toBe(200);

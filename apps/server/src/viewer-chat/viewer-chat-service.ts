@@ -98,15 +98,16 @@ const ORIGIN_MEMORY_MS = BROWSER_AND_ADDRESS_BAN_MS;
 
 /**
  * The restriction rows' guest ids that reach a viewer: their own identity, their browser's cookie id
- * (a guest identity is the browser's id, so a ban on one is a ban on the other) and, for a while, the
- * keyed hash of their address, stored as `address:{hash}`.
+ * (a guest identity is the browser's id, so a ban on one is a ban on the other) and, for a guest, for
+ * a while, the keyed hash of their address, stored as `address:{hash}`. An account is no identity
+ * made in a second, so the accounts behind the same address (a school, an office) are not touched.
  */
 const addressTarget = (addressKey: string) => `address:${addressKey}`;
 function guestTargets(author: Author | undefined, viewer: ChatScope['viewer']) {
   const targets = new Set<string>();
   if (author?.guestId) targets.add(author.guestId);
   if (viewer.browserId) targets.add(viewer.browserId);
-  if (viewer.addressKey) targets.add(addressTarget(viewer.addressKey));
+  if (viewer.addressKey && author?.userId == null) targets.add(addressTarget(viewer.addressKey));
   return [...targets];
 }
 
@@ -208,8 +209,8 @@ export async function postMessage(
 }
 
 /**
- * Slow mode holds per identity, per browser and per address: new identities from one browser or
- * one address share its turn. The turns are taken atomically, so messages sent at once cannot pass
+ * Slow mode holds per identity, per browser and, for guests, per address: new identities from one
+ * browser or one address share its turn. The turns are taken atomically, so messages sent at once cannot pass
  * together.
  */
 async function enforceSlowMode(
@@ -239,7 +240,8 @@ async function enforceSlowMode(
     const turns = [
       `slow:${broadcastId}:${author.userId ?? `g:${author.guestId}`}`,
       ...(viewer.browserId ? [`slow:${broadcastId}:browser:${viewer.browserId}`] : []),
-      ...(viewer.addressKey ? [`slow:${broadcastId}:address:${viewer.addressKey}`] : []),
+      // Guests share their address's turn; accounts behind one address each have their own.
+      ...(viewer.addressKey && author.userId === null ? [`slow:${broadcastId}:address:${viewer.addressKey}`] : []),
     ];
     for (const turn of turns) waitMs = Math.max(waitMs, await marks.claim(turn, slowModeSeconds * 1000));
   }
