@@ -94,6 +94,17 @@ export const EnvSchema = z.object({
   COMPOSER_SPARES: z.coerce.number().int().min(0).max(4).default(1),
   /** Where a composer opens the meeting's layout page; unset: this process's own address. */
   COMPOSER_PAGE_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  /** Broadcasts one account may run (or have waiting for a composer) at once. */
+  BROADCAST_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(2),
+  /** Broadcasts the installation runs at once, whatever its composers could take; 0: no such limit. */
+  BROADCAST_LIMIT_TOTAL: z.coerce.number().int().min(0).max(10_000).default(0),
+  /** A broadcast ends by itself after this long. */
+  BROADCAST_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(240),
+  /** A broadcast ends by itself once nobody has been in its meeting for this long. */
+  BROADCAST_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
+  /** Open viewer connections (/janus-watch) from one address, and to one broadcast. */
+  VIEWER_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
+  VIEWER_CONNECTIONS_PER_BROADCAST: z.coerce.number().int().min(1).max(100_000).default(1000),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -134,6 +145,9 @@ export interface AppConfig {
   reminderIntervalSeconds: number;
   streaming: StreamingConfig;
   composer: { mode: Env['COMPOSER_WORKER']; cores: number | undefined; spares: number; pageUrl: string | undefined };
+  /** Broadcast slots: per account, per installation (0: none), and when a running one is ended. */
+  broadcastLimits: { perAccount: number; total: number; maxMinutes: number; idleMinutes: number };
+  viewerLimits: { perAddress: number; perBroadcast: number };
 }
 
 export interface PlatformClient {
@@ -217,6 +231,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       cores: env.COMPOSER_CORES,
       spares: env.COMPOSER_SPARES,
       pageUrl: env.COMPOSER_PAGE_URL,
+    },
+    broadcastLimits: {
+      perAccount: env.BROADCAST_LIMIT_PER_ACCOUNT,
+      total: env.BROADCAST_LIMIT_TOTAL,
+      maxMinutes: env.BROADCAST_MAX_MINUTES,
+      idleMinutes: env.BROADCAST_IDLE_MINUTES,
+    },
+    viewerLimits: {
+      perAddress: env.VIEWER_CONNECTIONS_PER_ADDRESS,
+      perBroadcast: env.VIEWER_CONNECTIONS_PER_BROADCAST,
     },
   };
 }

@@ -332,6 +332,6 @@ describe('broadcast capacity', () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
     const answer = await server.post('start-broadcast.php', { token: host.token, meetId: meeting.slug, record: 1 });
     expect(answer.httpStatus).toBe(503);
-    expect(answer.body.message).toMatch(/as many broadcasts as it can/);
+    expect(answer.body.message).toMatch(/Every broadcast slot of this server is taken/);
   });
 });

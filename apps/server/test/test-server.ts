@@ -65,6 +65,8 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     COMPOSER_SPARES: '0',
     // Only the broadcast tests compose; the others need no worker polling the database for claims.
     COMPOSER_WORKER: 'off',
+    // Suites start many broadcasts for one host and never end them; the slot limits have their own test.
+    BROADCAST_LIMIT_PER_ACCOUNT: '100',
     // Each test server counts in its own Redis keys, so suites never see each other's limits.
     REDIS_PREFIX: `test-${process.pid}-${Date.now()}-${counter++}`,
     ...env,

@@ -22,6 +22,7 @@ import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
 import { addMeetingEvent, isScheduleChange, newCalendar } from './ics.js';
 import { listInvitees, replaceInvitees, resolveInvitees, type ResolvedInvitee } from './invitees.js';
 import { createInstantMeeting } from '../meeting-records/instant-meetings.js';
+import { changesAudience, notifyMeetingAudienceChanged } from '../meeting-records/meeting-audience.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { checkMeetingValues, checkSlugFormat, ensureSlugFree } from './meeting-rules.js';
 import { MeetingDetails, findVisibleMeeting, type MeetingRow, type Viewer } from './meeting-store.js';
@@ -190,6 +191,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
         scheduleSequence: previous.scheduleSequence + (isScheduleChange(previous, values) ? 1 : 0),
       });
       if (!row) throw notFound('meetings.not_found');
+      // Made private or given another password: those who watched its broadcast publicly stop now.
+      if (changesAudience(previous, row)) await notifyMeetingAudienceChanged(context, row.id);
       const changes = wanted
         ? await replaceInvitees(db, row.id, wanted)
         : { added: [] as ResolvedInvitee[], kept: await listInvitees(db, row.id), removed: [] as ResolvedInvitee[] };

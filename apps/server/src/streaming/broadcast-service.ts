@@ -13,9 +13,10 @@ import {
   type MeetingRow,
 } from '@meetcast/db';
 import type { AppContext } from '../context.js';
-import { badRequest, conflict, forbidden, gone, notFound, unavailable } from '../http/app-error.js';
+import { badRequest, conflict, forbidden, gone, notFound } from '../http/app-error.js';
 import { findMeeting, managesMeeting } from '../rooms/room-service.js';
 import type { users } from '@meetcast/db';
+import { requireFreeSlot } from './broadcast-limits.js';
 import type { BroadcastRow } from './broadcast-view.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -109,9 +110,9 @@ export async function startBroadcast(
   if (running) return { broadcast: running, meeting };
   if (input.destinations.length === 0 && !input.record) throw badRequest('broadcasts.nothing_to_do');
   const rows = await destinationRows(context, input.user, meeting, input.destinations);
-  if (composers.isLocalOnly && !composers.hasRoom()) throw unavailable('broadcasts.capacity_full');
   try {
     const broadcast = await context.db.transaction(async (tx) => {
+      await requireFreeSlot(context, composers, input.user, tx);
       const [created] = await tx
         .insert(liveBroadcasts)
         .values({ meetingId: meeting.id, startedBy: input.user.id, record: input.record })

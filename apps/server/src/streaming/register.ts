@@ -8,6 +8,7 @@ import type { ComposerCapacity } from './broadcast-service.js';
 import type { Drivers } from './composer/broadcast-session.js';
 import { ComposerWorker } from './composer/composer-worker.js';
 import { startDueBroadcasts } from './broadcast-plans.js';
+import { BROADCAST_LIMITS_CHECK_MS, endOverdueBroadcasts } from './broadcast-limits.js';
 import { deleteOrphanRecordings, registerRecordingFiles } from './recording-files.js';
 import { registerViewerRoutes } from './viewers/viewer-routes.js';
 
@@ -34,6 +35,7 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
   registerRecordingFiles(app, context);
   sweepOrphanRecordings(app, context);
   startPlannedBroadcasts(app, context, capacity);
+  endOverdueBroadcastsRegularly(app, context, capacity);
   if (worker) startWorkerOnListen(app, context, worker);
   return viewers;
 }
@@ -73,6 +75,19 @@ function startPlannedBroadcasts(app: FastifyInstance, context: AppContext, capac
     );
   app.addHook('onListen', () => {
     timer = setInterval(() => void check(), PLANNED_START_CHECK_MS).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** Every process ends the broadcasts that ran too long or film an empty meeting (idempotent). */
+function endOverdueBroadcastsRegularly(app: FastifyInstance, context: AppContext, capacity: ComposerCapacity) {
+  let timer: NodeJS.Timeout | undefined;
+  const check = () =>
+    endOverdueBroadcasts(context, capacity).catch((error: unknown) =>
+      context.log.warn({ err: error }, 'could not end the overdue broadcasts'),
+    );
+  app.addHook('onListen', () => {
+    timer = setInterval(() => void check(), BROADCAST_LIMITS_CHECK_MS).unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));
 }

@@ -11,10 +11,11 @@ import {
   ViewerChatMessageBodySchema,
   ViewerChatMessageInputSchema,
 } from '@meetcast/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success, type Caller } from '../http/api-route.js';
 import { enforceLimits } from '../platform/limits.js';
+import { MemoryChatMarks, RedisChatMarks, type ChatMarks } from './chat-marks.js';
 import { chatScope } from './viewer-chat-access.js';
 import {
   chatState,
@@ -27,7 +28,14 @@ import {
   showAsBanner,
 } from './viewer-chat-service.js';
 import type { ViewerChatSockets } from './viewer-chat-socket.js';
-import { chatViewer, newViewerToken, openViewerToken } from './viewer-identity.js';
+import {
+  chatViewer,
+  newViewerId,
+  newViewerToken,
+  openViewerToken,
+  setViewerBrowser,
+  viewerBrowserOf,
+} from './viewer-identity.js';
 
 /** New identities per address: enough for a household or a school behind one address. */
 const IDENTITIES_BY_ADDRESS = { name: 'viewer-chat-identity', limit: 60, windowSeconds: 3600 };
@@ -42,9 +50,17 @@ type Credentials = {
 /** The viewer-chat calls: reading and posting for everyone, moderation for the channel's and meeting's hosts. */
 export function registerViewerChatRoutes(app: FastifyInstance, context: AppContext, sockets: ViewerChatSockets) {
   const tag = 'viewer-chat';
-  const scopeOf = (body: Credentials, caller: Caller | undefined) =>
+  const marks: ChatMarks = context.redis
+    ? new RedisChatMarks(context.redis, context.config.redisPrefix)
+    : new MemoryChatMarks();
+  const scopeOf = (body: Credentials, caller: Caller | undefined, request: FastifyRequest) =>
     chatScope(context, body.meetId, (meeting) =>
-      chatViewer(context, meeting, { user: caller?.user, grant: body.grant, viewerToken: body.viewer_token }),
+      chatViewer(context, meeting, {
+        user: caller?.user,
+        grant: body.grant,
+        viewerToken: body.viewer_token,
+        request,
+      }),
     );
 
   apiRoute(app, {
@@ -54,12 +70,17 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
     summary: "A guest viewer's per-browser identity (sealed by the server); a valid one sent back is kept",
     input: GetViewerChatIdentityInputSchema,
     output: ViewerChatIdentityBodySchema,
-    handler: async (body, { request, t }) => {
-      if (openViewerToken(context, body.viewer_token)) {
-        return success(t('viewer_chat.identity'), { viewer_token: body.viewer_token ?? '' });
+    handler: async (body, { request, reply, t }) => {
+      const kept = openViewerToken(context, body.viewer_token);
+      // The identity is the browser's own id: the same browser asking again is the same viewer.
+      let browserId = viewerBrowserOf(context, request);
+      if (!browserId) {
+        if (!kept) await enforceLimits(context, [[IDENTITIES_BY_ADDRESS, request.ip]]);
+        browserId = kept ?? newViewerId();
+        setViewerBrowser(context, reply, browserId);
       }
-      await enforceLimits(context, [[IDENTITIES_BY_ADDRESS, request.ip]]);
-      return success(t('viewer_chat.identity'), { viewer_token: newViewerToken(context) });
+      const token = kept && body.viewer_token ? body.viewer_token : newViewerToken(context, browserId);
+      return success(t('viewer_chat.identity'), { viewer_token: token });
     },
   });
 
@@ -70,8 +91,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
     summary: "A broadcast's viewer chat: messages (with their offset for the replay), pinned message, slow mode",
     input: GetViewerChatInputSchema,
     output: ViewerChatBodySchema,
-    handler: async (body, { caller, t }) => {
-      const scope = await scopeOf(body, caller);
+    handler: async (body, { caller, request, t }) => {
+      const scope = await scopeOf(body, caller, request);
       return success(t('viewer_chat.loaded'), { data: await chatState(context, scope) });
     },
   });
@@ -83,9 +104,9 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
     summary: 'Posts to the viewer chat of a live broadcast (guests send display_name and viewer_token)',
     input: PostViewerChatInputSchema,
     output: ViewerChatMessageBodySchema,
-    handler: async (body, { caller, t }) => {
-      const scope = await scopeOf(body, caller);
-      const message = await postMessage(context, scope, { text: body.text, displayName: body.display_name });
+    handler: async (body, { caller, request, t }) => {
+      const scope = await scopeOf(body, caller, request);
+      const message = await postMessage(context, scope, marks, { text: body.text, displayName: body.display_name });
       sockets.toMeeting(scope.meeting.id, { type: 'message.created', broadcast_id: scope.broadcast!.id, message });
       return success(t('viewer_chat.posted'), { data: message });
     },
@@ -98,8 +119,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
     summary: 'Deletes a viewer-chat message (channel owner, meeting host or co-host)',
     input: ViewerChatMessageInputSchema,
     output: MessageBodySchema,
-    handler: async (body, { caller, t }) => {
-      const scope = await scopeOf(body, caller);
+    handler: async (body, { caller, request, t }) => {
+      const scope = await scopeOf(body, caller, request);
       const message = await deleteMessage(context, scope, body.id);
       sockets.toMeeting(scope.meeting.id, {
         type: 'message.deleted',
@@ -117,9 +138,9 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
     summary: "Bans, times out (minutes) or lets back in a message's author, by account or by browser identity",
     input: ModerateViewerChatInputSchema,
     output: MessageBodySchema,
-    handler: async (body, { caller, t }) => {
-      const scope = await scopeOf(body, caller);
-      const result = await restrictAuthor(context, scope, { id: body.id, action: body.action, minutes: body.minutes });
+    handler: async (body, { caller, request, t }) => {
+      const scope = await scopeOf(body, caller, request);
+      const result = await restrictAuthor(context, scope, marks, { id: body.id, action: body.action, minutes: body.minutes });
       sockets.toViewer(scope.meeting.id, result.author, {
         type: 'self.restricted',
         is_banned: result.isBanned,
@@ -136,8 +157,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
     summary: 'Pins a message above the viewer chat; without id, unpins',
     input: OptionalMessageInputSchema,
     output: MessageBodySchema,
-    handler: async (body, { caller, t }) => {
-      const scope = await scopeOf(body, caller);
+    handler: async (body, { caller, request, t }) => {
+      const scope = await scopeOf(body, caller, request);
       const { broadcast, message } = await pinMessage(context, scope, body.id);
       const [pinned] = message ? await describeMessages(context, scope, [message]) : [];
       sockets.toMeeting(scope.meeting.id, {
@@ -156,8 +177,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
     summary: 'Sets slow mode: seconds each viewer waits between messages (0 turns it off)',
     input: SetViewerChatSlowModeInputSchema,
     output: MessageBodySchema,
-    handler: async (body, { caller, t }) => {
-      const scope = await scopeOf(body, caller);
+    handler: async (body, { caller, request, t }) => {
+      const scope = await scopeOf(body, caller, request);
       const broadcast = await setSlowMode(context, scope, body.seconds);
       sockets.toMeeting(scope.meeting.id, {
         type: 'slow_mode.changed',
@@ -175,8 +196,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
     summary: 'Puts a viewer-chat message on the stream as the lower-third banner; without id, clears the banner',
     input: OptionalMessageInputSchema,
     output: MessageBodySchema,
-    handler: async (body, { caller, t }) => {
-      const scope = await scopeOf(body, caller);
+    handler: async (body, { caller, request, t }) => {
+      const scope = await scopeOf(body, caller, request);
       await showAsBanner(context, scope, body.id);
       return done(t(body.id === undefined ? 'viewer_chat.banner_cleared' : 'viewer_chat.banner_shown'));
     },

@@ -9,6 +9,7 @@ import {
   desc,
   eq,
   gt,
+  inArray,
   isNull,
   liveBroadcasts,
   or,
@@ -17,15 +18,30 @@ import {
   viewerChatMessages,
   viewerChatSettings,
 } from '@meetcast/db';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/app-error.js';
 import { writeOverlay } from '../streaming/broadcast-service.js';
+import type { ChatMarks } from './chat-marks.js';
 import { isRunning, type ChatScope } from './viewer-chat-access.js';
 import { isModeratorAccount } from './viewer-identity.js';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 
 type MessageRow = typeof viewerChatMessages.$inferSelect;
 type Author = { userId: number | null; guestId: string | null };
+
+const OriginSchema = z.object({ browserId: z.string().optional(), addressKey: z.string().optional() });
+type Origin = z.infer<typeof OriginSchema>;
+
+function parseOrigin(text: string | undefined): Origin {
+  if (!text) return {};
+  try {
+    const parsed = OriginSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
 
 /** Per viewer: a burst of 5 messages in 10 seconds, whatever the slow mode says. */
 export const VIEWER_CHAT_RATE = { name: 'viewer-chat-post', limit: 5, windowSeconds: 10 };
@@ -75,20 +91,46 @@ const authorOf = (scope: ChatScope): Author | undefined =>
       ? { userId: null, guestId: scope.viewer.guestId }
       : undefined;
 
-/** The ban or a running time-out of this author in this meeting, if any. */
-async function restrictionOf(context: AppContext, meetingId: number, author: Author | undefined) {
-  if (!author) return undefined;
-  const [ban] = await context.db
+/** How long a ban or time-out also holds for the browser and the address its message came from. */
+export const BROWSER_AND_ADDRESS_BAN_MS = 24 * 3600 * 1000;
+/** Where a message came from, remembered as long as a ban may reach it by that. */
+const ORIGIN_MEMORY_MS = BROWSER_AND_ADDRESS_BAN_MS;
+
+/**
+ * The restriction rows' guest ids that reach a viewer: their own identity, their browser's cookie id
+ * (a guest identity is the browser's id, so a ban on one is a ban on the other) and, for a guest, for
+ * a while, the keyed hash of their address, stored as `address:{hash}`. An account is no identity
+ * made in a second, so the accounts behind the same address (a school, an office) are not touched.
+ */
+const addressTarget = (addressKey: string) => `address:${addressKey}`;
+function guestTargets(author: Author | undefined, viewer: ChatScope['viewer']) {
+  const targets = new Set<string>();
+  if (author?.guestId) targets.add(author.guestId);
+  if (viewer.browserId) targets.add(viewer.browserId);
+  if (viewer.addressKey && author?.userId == null) targets.add(addressTarget(viewer.addressKey));
+  return [...targets];
+}
+
+/** The ban or a running time-out of this viewer in this meeting, by account, browser or address. */
+async function restrictionOf(context: AppContext, meetingId: number, author: Author | undefined, scope: ChatScope) {
+  const guests = guestTargets(author, scope.viewer);
+  const whom = [
+    ...(author?.userId != null ? [eq(viewerChatBans.userId, author.userId)] : []),
+    ...(guests.length > 0 ? [inArray(viewerChatBans.guestId, guests)] : []),
+  ];
+  if (whom.length === 0) return undefined;
+  const rows = await context.db
     .select()
     .from(viewerChatBans)
     .where(
       and(
         eq(viewerChatBans.meetingId, meetingId),
-        author.userId !== null ? eq(viewerChatBans.userId, author.userId) : eq(viewerChatBans.guestId, author.guestId!),
+        or(...whom),
         or(isNull(viewerChatBans.until), gt(viewerChatBans.until, new Date())),
       ),
     );
-  return ban;
+  // A ban outweighs a time-out; of two time-outs, the longer one.
+  return rows.sort((a, b) => (b.until?.getTime() ?? Infinity) - (a.until?.getTime() ?? Infinity))[0];
 }
 
 /** The chat as the page shows it: latest messages while live, the whole conversation for a replay. */
@@ -109,7 +151,7 @@ export async function chatState(context: AppContext, scope: ChatScope): Promise<
     : [];
   const described = await describeMessages(context, scope, pinnedRow ? [...rows, pinnedRow] : rows);
   const author = authorOf(scope);
-  const restriction = await restrictionOf(context, scope.meeting.id, author);
+  const restriction = await restrictionOf(context, scope.meeting.id, author, scope);
   return {
     broadcast_id: broadcast.id,
     broadcast_state: broadcast.state,
@@ -131,6 +173,7 @@ export async function chatState(context: AppContext, scope: ChatScope): Promise<
 export async function postMessage(
   context: AppContext,
   scope: ChatScope,
+  marks: ChatMarks,
   input: { text: string; displayName: string | undefined },
 ): Promise<ViewerChatMessage> {
   const { broadcast } = scope;
@@ -139,12 +182,12 @@ export async function postMessage(
   if (!author) throw badRequest('viewer_chat.identity_needed');
   const displayName = scope.viewer.user?.username ?? input.displayName;
   if (!displayName) throw badRequest('viewer_chat.name_needed');
-  const restriction = await restrictionOf(context, scope.meeting.id, author);
+  const restriction = await restrictionOf(context, scope.meeting.id, author, scope);
   if (restriction) throw forbidden(restriction.until ? 'viewer_chat.timed_out' : 'viewer_chat.banned');
   const authorKey = `${scope.meeting.id}:${author.userId ?? `g:${author.guestId}`}`;
   const verdict = await context.limiter.hit(VIEWER_CHAT_RATE, authorKey);
   if (!verdict.allowed) throw tooManyRequests(verdict.retryAfterSeconds);
-  if (!scope.isModerator) await enforceSlowMode(context, broadcast.id, author);
+  if (!scope.isModerator) await enforceSlowMode(context, marks, broadcast.id, author, scope.viewer);
   const now = new Date();
   const startedAt = broadcast.startedAt ?? broadcast.createdAt;
   const [row] = await context.db
@@ -160,10 +203,23 @@ export async function postMessage(
     })
     .returning();
   if (!row) throw new Error('viewer chat message not stored');
+  const origin: Origin = { browserId: scope.viewer.browserId, addressKey: scope.viewer.addressKey };
+  await marks.remember(`origin:${row.id}`, JSON.stringify(origin), ORIGIN_MEMORY_MS);
   return toMessage(row, new Set(scope.isModerator && author.userId !== null ? [author.userId] : []));
 }
 
-async function enforceSlowMode(context: AppContext, broadcastId: number, author: Author) {
+/**
+ * Slow mode holds per identity, per browser and, for guests, per address: new identities from one
+ * browser or one address share its turn. The turns are taken atomically, so messages sent at once cannot pass
+ * together.
+ */
+async function enforceSlowMode(
+  context: AppContext,
+  marks: ChatMarks,
+  broadcastId: number,
+  author: Author,
+  viewer: ChatScope['viewer'],
+) {
   const { slowModeSeconds } = await settingsOf(context, broadcastId);
   if (slowModeSeconds === 0) return;
   const [last] = await context.db
@@ -179,7 +235,16 @@ async function enforceSlowMode(context: AppContext, broadcastId: number, author:
     )
     .orderBy(desc(viewerChatMessages.id))
     .limit(1);
-  const waitMs = last ? last.createdAt.getTime() + slowModeSeconds * 1000 - Date.now() : 0;
+  let waitMs = last ? last.createdAt.getTime() + slowModeSeconds * 1000 - Date.now() : 0;
+  if (waitMs <= 0) {
+    const turns = [
+      `slow:${broadcastId}:${author.userId ?? `g:${author.guestId}`}`,
+      ...(viewer.browserId ? [`slow:${broadcastId}:browser:${viewer.browserId}`] : []),
+      // Guests share their address's turn; accounts behind one address each have their own.
+      ...(viewer.addressKey && author.userId === null ? [`slow:${broadcastId}:address:${viewer.addressKey}`] : []),
+    ];
+    for (const turn of turns) waitMs = Math.max(waitMs, await marks.claim(turn, slowModeSeconds * 1000));
+  }
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
     throw new AppError(429, 'viewer_chat.slow_mode', { seconds }, { 'retry-after': String(seconds) });
@@ -208,10 +273,15 @@ export async function deleteMessage(context: AppContext, scope: ChatScope, id: n
   return message;
 }
 
-/** Bans, times out or lets back in the author of a message; never a moderator. */
+/**
+ * Bans, times out or lets back in the author of a message; never a moderator. A ban or time-out
+ * also reaches, for a while, the browser and the address the message came from, so that a new
+ * identity (or account) from there is refused too; letting back in lifts those as well.
+ */
 export async function restrictAuthor(
   context: AppContext,
   scope: ChatScope,
+  marks: ChatMarks,
   input: { id: number; action: 'ban' | 'timeout' | 'unban'; minutes: number | undefined },
 ) {
   requireModerator(scope);
@@ -222,19 +292,24 @@ export async function restrictAuthor(
     const [user] = await context.db.select().from(users).where(eq(users.id, author.userId));
     if (await isModeratorAccount(context, scope.meeting, user)) throw forbidden('viewer_chat.cannot_restrict_host');
   }
+  const origin = parseOrigin(await marks.recall(`origin:${message.id}`));
+  const linked = [
+    ...(origin.browserId && origin.browserId !== author.guestId ? [origin.browserId] : []),
+    ...(origin.addressKey ? [addressTarget(origin.addressKey)] : []),
+  ];
   const target =
     author.userId !== null ? eq(viewerChatBans.userId, author.userId) : eq(viewerChatBans.guestId, author.guestId!);
   const until = input.action === 'timeout' ? new Date(Date.now() + (input.minutes ?? 10) * 60_000) : null;
+  const linkedUntil = new Date(Math.min(until?.getTime() ?? Infinity, Date.now() + BROWSER_AND_ADDRESS_BAN_MS));
   await context.db.transaction(async (tx) => {
-    await tx.delete(viewerChatBans).where(and(eq(viewerChatBans.meetingId, scope.meeting.id), target));
+    const everyTarget = linked.length > 0 ? or(target, inArray(viewerChatBans.guestId, linked)) : target;
+    await tx.delete(viewerChatBans).where(and(eq(viewerChatBans.meetingId, scope.meeting.id), everyTarget));
     if (input.action === 'unban') return;
-    await tx.insert(viewerChatBans).values({
-      meetingId: scope.meeting.id,
-      userId: author.userId,
-      guestId: author.guestId,
-      until,
-      bannedBy: scope.viewer.user?.id ?? null,
-    });
+    const bannedBy = scope.viewer.user?.id ?? null;
+    await tx.insert(viewerChatBans).values([
+      { meetingId: scope.meeting.id, userId: author.userId, guestId: author.guestId, until, bannedBy },
+      ...linked.map((guestId) => ({ meetingId: scope.meeting.id, userId: null, guestId, until: linkedUntil, bannedBy })),
+    ]);
   });
   return { author, isBanned: input.action === 'ban', mutedUntil: until ? toEpochSeconds(until) : null };
 }

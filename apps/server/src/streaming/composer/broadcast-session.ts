@@ -343,7 +343,8 @@ export class BroadcastSession {
       .update(liveBroadcasts)
       .set({
         state: failure ? 'failed' : 'ended',
-        failure: failure ?? null,
+        // A clean end keeps the notice of why it was ended by itself (broadcast-limits.ts), if any.
+        failure,
         endedAt: new Date(),
         composerId: null,
         recordingFile: recording?.file ?? null,

@@ -1,20 +1,30 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WATCH_STARTED_BY_PROXY_PARAM } from '@meetcast/contracts';
-import { eq, inArray, and, liveBroadcasts } from '@meetcast/db';
+import { and, eq, inArray, liveBroadcasts } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { AppContext } from '../../context.js';
+import { clientAddress } from '../../http/client-address.js';
 import { refuseUpgrade, relayJanusSocket, type JanusRelay } from '../../media/janus-relay.js';
+import { watchableBroadcasts } from './viewer-audience.js';
+import { VIEWER_CONNECTIONS_PER_GRANT, ViewerConnections } from './viewer-connections.js';
 import { filterViewerMessage, type ViewerFilterContext } from './viewer-filter.js';
 import { mountpointId, readViewerGrant } from './viewer-keys.js';
 
 export const VIEWER_PROXY_PATH = '/janus-watch';
+/** A connection that has not started watching by then is closed, and its Janus session ended. */
+export const VIEWER_WATCH_START_MS = 15_000;
+/** How often the open connections are checked against their broadcast (ended, or made private elsewhere). */
+const AUDIENCE_CHECK_MS = 3000;
+
 /**
  * Viewers of a live broadcast reach Janus here, like participants do at /janus (ADR 003): a
- * WebSocket on our own origin, accepted for a current viewer grant of a running broadcast, bridged
- * to the Janus that holds its mountpoint, every message filtered (viewer-filter.ts). One Janus
- * session per connection; the connections close when the broadcast ends.
+ * WebSocket on our own origin, accepted for a current viewer grant of a running broadcast of a
+ * public meeting, bridged to the Janus that holds its mountpoint, every message filtered
+ * (viewer-filter.ts). One Janus session per connection, a few connections per grant, a limited
+ * number per address and per broadcast (viewer-connections.ts); the connections close when the
+ * broadcast ends or its meeting stops being public.
  */
 export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
   const server = new WebSocketServer({
@@ -22,7 +32,10 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     maxPayload: 128 * 1024,
     handleProtocols: (protocols) => (protocols.has('janus-protocol') ? 'janus-protocol' : false),
   });
-  const open = new Set<WebSocket>();
+  const connections = new ViewerConnections({
+    perGrant: VIEWER_CONNECTIONS_PER_GRANT,
+    ...context.config.viewerLimits,
+  });
 
   const upgrade = async (
     request: IncomingMessage,
@@ -32,38 +45,61 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     startsWatch: boolean,
   ) => {
     const broadcastId = readViewerGrant(context.config, grant);
-    const [broadcast] = broadcastId
-      ? await context.db
-          .select({ id: liveBroadcasts.id, meetingId: liveBroadcasts.meetingId })
-          .from(liveBroadcasts)
-          .where(and(eq(liveBroadcasts.id, broadcastId), inArray(liveBroadcasts.state, ['starting', 'live'])))
-      : [];
-    if (!broadcast) {
+    if (!broadcastId || !grant) {
       refuseUpgrade(socket, 401, 'Unauthorized');
       return;
     }
-    const placed = await context.media.placedStreaming(broadcast.meetingId);
-    if (!placed) {
-      refuseUpgrade(socket, 503, 'Service Unavailable');
+    const release = connections.reserve(grant, clientAddress(request, context.config.trustProxy), broadcastId);
+    if (!release) {
+      refuseUpgrade(socket, 429, 'Too Many Requests');
       return;
     }
-    server.handleUpgrade(request, socket, head, (browser) => {
-      open.add(browser);
-      const room = {
-        mountpoint: mountpointId(context.config, broadcast.id),
-        pin: placed.pin,
-        apiSecret: placed.target.apiSecret,
-      };
-      const relay = bridge(browser, placed.target.url, room);
-      if (startsWatch) startWatch(relay, room);
-    });
+    try {
+      const broadcast = (await watchableBroadcasts(context, [broadcastId])).get(broadcastId);
+      if (!broadcast) {
+        release();
+        refuseUpgrade(socket, 401, 'Unauthorized');
+        return;
+      }
+      const placed = await context.media.placedStreaming(broadcast.meetingId);
+      if (!placed) {
+        release();
+        refuseUpgrade(socket, 503, 'Service Unavailable');
+        return;
+      }
+      socket.once('close', release);
+      server.handleUpgrade(request, socket, head, (browser) => {
+        const room = {
+          mountpoint: mountpointId(context.config, broadcastId),
+          pin: placed.pin,
+          apiSecret: placed.target.apiSecret,
+        };
+        const relay = bridge(browser, placed.target.url, room, broadcastId, release);
+        if (startsWatch) startWatch(relay, room);
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
   };
 
-  const bridge = (browser: WebSocket, url: string, room: MountpointAccess) => {
+  const bridge = (
+    browser: WebSocket,
+    url: string,
+    room: MountpointAccess,
+    broadcastId: number,
+    release: () => void,
+  ) => {
+    connections.track(broadcastId, browser);
     const relay = relayJanusSocket(browser, url);
-    browser.on('message', (raw) => forwardViewerMessage(relay, room, String(raw)));
+    let hasStarted = false;
+    browser.on('message', (raw) => {
+      if (forwardViewerMessage(relay, room, String(raw)) === 'start') hasStarted = true;
+    });
     const finish = () => {
-      open.delete(browser);
+      clearTimeout(idle);
+      release();
+      connections.untrack(broadcastId, browser);
       if (browser.readyState === WebSocket.OPEN) browser.close(1000, 'closed');
       else browser.terminate();
       // A viewer never claims a session back (a new connection watches afresh): its session ends with
@@ -72,11 +108,34 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
       relay.endSessions(room.apiSecret);
       relay.upstream.close();
     };
+    // A connection that only holds a session (or nothing) is no viewer: it gives its place back.
+    const idle = setTimeout(() => {
+      if (!hasStarted) finish();
+    }, VIEWER_WATCH_START_MS);
+    idle.unref();
     browser.on('close', finish);
     browser.on('error', finish);
     relay.upstream.on('close', finish);
     return relay;
   };
+
+  /** Closes the connections of these broadcasts (their Janus sessions end with them). */
+  const drop = (broadcastIds: number[]) => {
+    for (const id of broadcastIds) {
+      for (const browser of connections.socketsOf(id)) browser.close(4403, 'not watchable');
+    }
+  };
+  /** What no longer may be watched loses its viewers: ended, or its meeting made private (elsewhere too). */
+  const checkAudiences = async () => {
+    const open = connections.broadcastIds();
+    if (open.length === 0) return;
+    const watchable = await watchableBroadcasts(context, open);
+    drop(open.filter((id) => !watchable.has(id)));
+  };
+  const timer = setInterval(() => {
+    checkAudiences().catch((error: unknown) => context.log.warn({ err: error }, 'viewers: audience check failed'));
+  }, AUDIENCE_CHECK_MS);
+  timer.unref();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -89,16 +148,36 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
   };
   app.server.on('upgrade', onUpgrade);
   app.addHook('preClose', async () => {
+    clearInterval(timer);
     app.server.off('upgrade', onUpgrade);
-    for (const browser of open) browser.close(1001, 'server closing');
+    for (const id of connections.broadcastIds()) {
+      for (const browser of connections.socketsOf(id)) browser.close(1001, 'server closing');
+    }
     server.close();
   });
+  return {
+    connections,
+    /** A meeting made private or given a password: its broadcasts' viewers here are dropped now. */
+    dropMeetingAudience: async (meetingId: number) => {
+      const open = connections.broadcastIds();
+      if (open.length === 0) return;
+      const rows = await context.db
+        .select({ id: liveBroadcasts.id })
+        .from(liveBroadcasts)
+        .where(and(inArray(liveBroadcasts.id, open), eq(liveBroadcasts.meetingId, meetingId)));
+      drop(rows.map((row) => row.id));
+      await checkAudiences();
+    },
+  };
 }
 
 type MountpointAccess = Omit<ViewerFilterContext, 'sessions'>;
 
-/** A viewer's message (or one the proxy says for it), judged by the filter; one session per connection. */
-function forwardViewerMessage(relay: JanusRelay, room: MountpointAccess, text: string) {
+/**
+ * A viewer's message (or one the proxy says for it), judged by the filter; one session per
+ * connection. Says 'start' when it was the viewer's answer that starts the media.
+ */
+function forwardViewerMessage(relay: JanusRelay, room: MountpointAccess, text: string): 'start' | undefined {
   let result: ReturnType<typeof filterViewerMessage>;
   try {
     result = filterViewerMessage(text, { ...room, sessions: relay.sessions });
@@ -107,6 +186,8 @@ function forwardViewerMessage(relay: JanusRelay, room: MountpointAccess, text: s
     result = { kind: 'reject', transaction: undefined, reason: 'not_allowed' };
   }
   relay.forward(result, 1);
+  const body = result.kind === 'forward' ? result.message.body : undefined;
+  return typeof body === 'object' && body !== null && 'request' in body && body.request === 'start' ? 'start' : undefined;
 }
 
 /**

@@ -3,11 +3,8 @@ import { join } from 'node:path';
 import {
   BroadcastViewerBodySchema,
   GetBroadcastViewerInputSchema,
-  PASSWORD_FLAG,
-  PRIVACY,
   type BroadcastViewer,
 } from '@meetcast/contracts';
-import { and, eq, inArray, liveBroadcasts } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, success } from '../../http/api-route.js';
@@ -16,7 +13,9 @@ import { requestLanguage } from '../../http/request-language.js';
 import { translate } from '../../i18n/messages.js';
 import { latestBroadcast, requireMeeting } from '../broadcast-service.js';
 import { recordingUrl } from '../broadcast-view.js';
+import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience.js';
 import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
+import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
 import { registerOembedRoute } from './oembed-route.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
@@ -60,9 +59,7 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
   const viewerState = async (meetId: string): Promise<BroadcastViewer> => {
     const meeting = await requireMeeting(context, meetId);
     // A private or password-protected meeting is never shown here, not even that it exists.
-    if (meeting.isPrivate === PRIVACY.private || meeting.isPassword === PASSWORD_FLAG.yes) {
-      throw notFound('room.not_found');
-    }
+    if (!isOpenToViewers(meeting)) throw notFound('room.not_found');
     const broadcast = await latestBroadcast(context, meeting.id);
     const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
     return {
@@ -104,13 +101,9 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
       const { id, key, file } = request.params;
       const broadcastId = /^\d{1,10}$/.test(id) ? Number(id) : 0;
       const isKnown = broadcastId > 0 && HLS_FILE.test(file) && isLiveStreamKey(context.config, broadcastId, key);
-      // Only while the broadcast runs: the segments of an ended one are gone from the address at once.
-      const [running] = isKnown
-        ? await context.db
-            .select({ id: liveBroadcasts.id })
-            .from(liveBroadcasts)
-            .where(and(eq(liveBroadcasts.id, broadcastId), inArray(liveBroadcasts.state, ['starting', 'live'])))
-        : [];
+      // Only while the broadcast runs and its meeting is public: the segments of an ended one, or of
+      // one whose meeting was made private, are gone from the address at once.
+      const running = isKnown && (await watchableBroadcasts(context, [broadcastId])).has(broadcastId);
       const path = join(liveStreamFolder(context.config, broadcastId), file);
       if (!running || !existsSync(path)) {
         return reply
@@ -127,8 +120,9 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
   );
 
   registerOembedRoute(app, context);
-  attachViewerProxy(app, context);
-  return { viewerState };
+  const proxy = attachViewerProxy(app, context);
+  onMeetingAudienceChanged(context, (meetingId) => proxy.dropMeetingAudience(meetingId));
+  return { viewerState, viewerConnections: proxy.connections };
 }
 
 const toWire = (grant: { grant: string; expiresAt: number }) => ({ grant: grant.grant, expires_at: grant.expiresAt });

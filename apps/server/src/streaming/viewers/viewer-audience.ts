@@ -1,0 +1,27 @@
+import { PASSWORD_FLAG, PRIVACY } from '@meetcast/contracts';
+import { and, eq, inArray, liveBroadcasts, meetings } from '@meetcast/db';
+import type { AppContext } from '../../context.js';
+
+/** Whether anyone may watch a meeting's broadcast from its channel page: public, without password. */
+export const isOpenToViewers = (meeting: { isPrivate: number; isPassword: number }) =>
+  meeting.isPrivate !== PRIVACY.private && meeting.isPassword !== PASSWORD_FLAG.yes;
+
+/**
+ * Of these broadcasts, the ones the public may watch right now: running, of a meeting that is
+ * public and has no password now. Asked on every playlist, every viewer connection and regularly
+ * for the open ones, so that a meeting made private ends its public audience at once.
+ */
+export async function watchableBroadcasts(context: AppContext, ids: number[]) {
+  if (ids.length === 0) return new Map<number, { meetingId: number }>();
+  const rows = await context.db
+    .select({
+      id: liveBroadcasts.id,
+      meetingId: liveBroadcasts.meetingId,
+      isPrivate: meetings.isPrivate,
+      isPassword: meetings.isPassword,
+    })
+    .from(liveBroadcasts)
+    .innerJoin(meetings, eq(meetings.id, liveBroadcasts.meetingId))
+    .where(and(inArray(liveBroadcasts.id, ids), inArray(liveBroadcasts.state, ['starting', 'live'])));
+  return new Map(rows.filter(isOpenToViewers).map((row) => [row.id, { meetingId: row.meetingId }]));
+}
