@@ -1,58 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../media/managed-janus.js';
 import { RtmpReceiver } from '../../../test/streaming/rtmp-receiver.js';
+import { testEncode } from '../../../test/streaming/test-encode.js';
 import { ProcessLedger, waitFor } from './child-processes.js';
 import { copyFromEncodeProbing } from './ffmpeg-progress.js';
+import { FlvFanOut } from './flv-fan-out.js';
 import { MediaFanOut } from './media-fan-out.js';
 import { Pusher, type PusherState } from './pusher.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'meetcast-pusher-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-/** A real-time H.264 + AAC MPEG-TS source, as the composer's encoder makes. */
-function testEncode(onChunk: (chunk: Buffer) => void) {
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=640x360:rate=30',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-tune',
-      'zerolatency',
-      '-g',
-      '60',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-f',
-      'mpegts',
-      '-muxdelay',
-      '0',
-      'pipe:1',
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  child.stdout.on('data', onChunk);
-  return child;
-}
 
 describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
   it('goes live, reconnects when its receiver dies and comes back, and never holds up another', async () => {
@@ -61,16 +22,15 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     const flaky = new RtmpReceiver(await freePort(), 'live/flaky', join(folder, 'flaky')).start();
     const states: PusherState[] = [];
     const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
     const steadyPusher = new Pusher(
-      ledger,
-      fanOut,
+      flv,
       steady.url,
       () => 30,
       () => undefined,
     );
     const flakyPusher = new Pusher(
-      ledger,
-      fanOut,
+      flv,
       flaky.url,
       () => 30,
       () => undefined,
@@ -100,6 +60,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     } finally {
       source.kill('SIGKILL');
       await Promise.all([steadyPusher.stop(), flakyPusher.stop()]);
+      await flv.stop();
       await Promise.all([steady.stop(), flaky.stop()]);
       ledger.killAll();
     }
@@ -108,9 +69,9 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
   it('fails a destination that never answers, after a few attempts, with a reason', async () => {
     const ledger = new ProcessLedger(folder, 'unreachable');
     const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
     const pusher = new Pusher(
-      ledger,
-      fanOut,
+      flv,
       `rtmp://127.0.0.1:${await freePort()}/live/nobody`,
       () => 30,
       () => undefined,
@@ -123,6 +84,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     } finally {
       source.kill('SIGKILL');
       await pusher.stop();
+      await flv.stop();
       ledger.killAll();
     }
   }, 60_000);
