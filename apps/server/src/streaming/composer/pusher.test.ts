@@ -66,6 +66,58 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     }
   }, 60_000);
 
+  it('drops a receiver that stops reading and connects again, while the encode and the others go on', async () => {
+    const ledger = new ProcessLedger(folder, 'hanging');
+    const steady = new RtmpReceiver(await freePort(), 'live/steady', join(folder, 'steady-2')).start();
+    const hanging = new RtmpReceiver(await freePort(), 'live/hanging', join(folder, 'hanging')).start();
+    const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const steadyPusher = new Pusher(
+      flv,
+      steady.url,
+      () => 30,
+      () => undefined,
+    );
+    const hangingPusher = new Pusher(
+      flv,
+      hanging.url,
+      () => 30,
+      () => undefined,
+    );
+    let encoded = 0;
+    const source = testEncode((chunk) => {
+      encoded += chunk.length;
+      fanOut.write(chunk);
+    });
+    try {
+      steadyPusher.start();
+      hangingPusher.start();
+      await waitFor(() => steadyPusher.state === 'live' && hangingPusher.state === 'live', 20_000, 'both live');
+      // Long enough for the receiver to have acknowledged what it read (every 64 KB), as ingests do.
+      await waitFor(() => hanging.bytes() > 256 * 1024, 20_000, 'the receiver reading');
+      hanging.pause();
+      const pausedAt = Date.now();
+      const [encodedBefore, steadyBefore] = [encoded, steady.bytes()];
+      // Bytes still leave into the kernel's buffers; the missing acknowledgements tell.
+      await waitFor(() => hangingPusher.state === 'reconnecting', 60_000, 'the hanging one dropped');
+      expect(Date.now() - pausedAt).toBeLessThan(15_000);
+      expect(hangingPusher.error).toBe('broadcasts.destination_stalled');
+      expect(encoded).toBeGreaterThan(encodedBefore);
+      expect(steady.bytes()).toBeGreaterThan(steadyBefore);
+      expect(steadyPusher.state).toBe('live');
+      hanging.kill();
+      hanging.start();
+      await waitFor(() => hangingPusher.state === 'live', 30_000, 'live again');
+    } finally {
+      source.kill('SIGKILL');
+      hanging.resume();
+      await Promise.all([steadyPusher.stop(), hangingPusher.stop()]);
+      await flv.stop();
+      await Promise.all([steady.stop(), hanging.stop()]);
+      ledger.killAll();
+    }
+  }, 120_000);
+
   it('fails a destination that never answers, after a few attempts, with a reason', async () => {
     const ledger = new ProcessLedger(folder, 'unreachable');
     const fanOut = new MediaFanOut();

@@ -178,7 +178,10 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
       }
     }
     const limit = this.firstBytesAt === undefined ? FIRST_BYTES_MS : STALL_MS;
-    if (now - this.lastBytesAt > limit) void this.restart('stalled');
+    // Bytes may still leave into the kernel's buffers (megabytes on a fast link) for a long while after
+    // a receiver stopped reading; one that has shown it acknowledges tells sooner, by an overdue one.
+    if (now - this.lastBytesAt > limit || this.publisher?.isAcknowledgementOverdue(STALL_MS))
+      void this.restart('stalled');
   }
 
   private setState(state: PusherState, error: string | null) {

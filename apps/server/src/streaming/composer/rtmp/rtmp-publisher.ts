@@ -35,6 +35,8 @@ export interface PublisherOptions {
 
 const HANDSHAKE_SIZE = 1536;
 const OUT_CHUNK_SIZE = 4096;
+/** Asked of the server: acknowledge every this many bytes, so that a receiver that stopped reading shows. */
+export const ACK_WINDOW_BYTES = 128 * 1024;
 const CONTROL_CHUNK_STREAM = 2;
 const COMMAND_CHUNK_STREAM = 3;
 const AUDIO_CHUNK_STREAM = 4;
@@ -81,6 +83,10 @@ export class RtmpPublisher extends EventEmitter<{ closed: [RtmpPublishError | un
   private bytesReceived = 0;
   private lastAcknowledged = 0;
   private ackWindow = 0;
+  /** The receiver's count of bytes it took, from its acknowledgements; undefined until the first. */
+  private acknowledged: { bytes: number; at: number } | undefined;
+  /** The largest step between two acknowledgements: a server may acknowledge less often than asked. */
+  private largestAckStep = 0;
   private isClosed = false;
   /** RTMP's initial chunk size, until this side announces a larger one. */
   private chunkSize = 128;
@@ -107,6 +113,17 @@ export class RtmpPublisher extends EventEmitter<{ closed: [RtmpPublishError | un
   /** Bytes queued in this process because the network or the receiver does not take them. */
   get queuedBytes() {
     return this.socket?.writableLength ?? 0;
+  }
+
+  /**
+   * Whether the receiver's next acknowledgement is overdue: more bytes sent since its last than it
+   * lets pass between two (or than we asked for), and for longer than `ms`. Never from a server that
+   * has not acknowledged yet: then only the kernel taking bytes or not tells a stall.
+   */
+  isAcknowledgementOverdue(ms: number) {
+    if (!this.acknowledged) return false;
+    const allowance = Math.max(1.5 * ACK_WINDOW_BYTES, 2 * this.largestAckStep);
+    return this.sentBytes - this.acknowledged.bytes > allowance && Date.now() - this.acknowledged.at > ms;
   }
 
   /** Connects and publishes; rejects with RtmpRefusedError or RtmpUnreachableError. */
@@ -149,6 +166,10 @@ export class RtmpPublisher extends EventEmitter<{ closed: [RtmpPublishError | un
       CONTROL_CHUNK_STREAM,
     );
     this.chunkSize = OUT_CHUNK_SIZE;
+    this.send(
+      { type: MessageType.windowAckSize, streamId: 0, timestamp: 0, payload: uint32(ACK_WINDOW_BYTES) },
+      CONTROL_CHUNK_STREAM,
+    );
     this.notify('releaseStream', streamName);
     this.notify('FCPublish', streamName);
     const created = await this.command('createStream');
@@ -222,6 +243,12 @@ export class RtmpPublisher extends EventEmitter<{ closed: [RtmpPublishError | un
   private onMessage(message: RtmpMessage) {
     const { payload } = message;
     switch (message.type) {
+      case MessageType.acknowledgement: {
+        const bytes = payload.readUInt32BE(0);
+        if (this.acknowledged) this.largestAckStep = Math.max(this.largestAckStep, bytes - this.acknowledged.bytes);
+        this.acknowledged = { bytes, at: Date.now() };
+        return;
+      }
       case MessageType.windowAckSize:
         this.ackWindow = payload.readUInt32BE(0);
         return;
