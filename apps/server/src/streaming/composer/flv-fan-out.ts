@@ -96,6 +96,9 @@ export class FlvFanOut {
         // The first remux probes 0.3 s: it is on the path of "Go live" to the first bytes; a later
         // one probes 3 s, so that an encode slow to show its picture's size does not fail it again.
         ...copyFromEncodeProbing(this.attempt === 0 ? FIRST_PROBE_S : 3),
+        // Each tag leaves as soon as it is muxed, not when ffmpeg's 32 KB pipe buffer fills.
+        '-flush_packets',
+        '1',
         ...['-f', 'flv', '-flvflags', 'no_duration_filesize', 'pipe:1'],
       ],
       { stdio: ['pipe', 'pipe', 'pipe'] },
