@@ -123,7 +123,8 @@ export class RtmpPublisher extends EventEmitter<{ closed: [RtmpPublishError | un
   isAcknowledgementOverdue(ms: number) {
     if (!this.acknowledged) return false;
     const allowance = Math.max(1.5 * ACK_WINDOW_BYTES, 2 * this.largestAckStep);
-    return this.sentBytes - this.acknowledged.bytes > allowance && Date.now() - this.acknowledged.at > ms;
+    const unacknowledged = sequenceDistance(this.acknowledged.bytes, this.sentBytes);
+    return unacknowledged > allowance && Date.now() - this.acknowledged.at > ms;
   }
 
   /** Connects and publishes; rejects with RtmpRefusedError or RtmpUnreachableError. */
@@ -245,7 +246,9 @@ export class RtmpPublisher extends EventEmitter<{ closed: [RtmpPublishError | un
     switch (message.type) {
       case MessageType.acknowledgement: {
         const bytes = payload.readUInt32BE(0);
-        if (this.acknowledged) this.largestAckStep = Math.max(this.largestAckStep, bytes - this.acknowledged.bytes);
+        if (this.acknowledged) {
+          this.largestAckStep = Math.max(this.largestAckStep, sequenceDistance(this.acknowledged.bytes, bytes));
+        }
         this.acknowledged = { bytes, at: Date.now() };
         return;
       }
@@ -377,6 +380,11 @@ export class RtmpPublisher extends EventEmitter<{ closed: [RtmpPublishError | un
     this.isClosed = true;
     this.socket?.destroy();
   }
+}
+
+/** From one byte count to a later one, as acknowledgements count them: modulo 2^32 (4 GB, hours of stream). */
+function sequenceDistance(from: number, to: number) {
+  return (((to - from) % 2 ** 32) + 2 ** 32) % 2 ** 32;
 }
 
 function uint32(value: number) {
