@@ -125,7 +125,9 @@ export class FlvFanOut {
       if (this.isStopped) return;
       this.log(`remux exited (${code ?? signal}): ${tail()}`);
       this.attempt += 1;
-      this.restartTimer = setTimeout(() => this.start(), 1000);
+      // The first failure is most often the short probe's ("dimensions not set"): try again at once,
+      // with the longer one; after that, a second apart.
+      this.restartTimer = setTimeout(() => this.start(), this.attempt === 1 ? 0 : 1000);
       this.restartTimer.unref();
     });
   }

@@ -118,6 +118,39 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     }
   }, 120_000);
 
+  it('waits for the encode without counting it against the destination: no stall, live on its first connection', async () => {
+    const ledger = new ProcessLedger(folder, 'late-encode');
+    const receiver = new RtmpReceiver(await freePort(), 'live/late', join(folder, 'late')).start();
+    const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const pusher = new Pusher(
+      flv,
+      receiver.url,
+      () => 30,
+      () => undefined,
+    );
+    const errors: (string | null)[] = [];
+    pusher.on('state', (_state, error) => errors.push(error));
+    let source: ReturnType<typeof testEncode> | undefined;
+    try {
+      pusher.start();
+      // Longer than a connection gets for its first bytes (12 s): an encode, or a remux that failed
+      // its probe on a busy machine, late to give the headers and a keyframe.
+      const startedAt = Date.now();
+      await waitFor(() => Date.now() - startedAt > 13_000, 15_000, 'the encode late');
+      source = testEncode((chunk) => fanOut.write(chunk));
+      await waitFor(() => pusher.state === 'live', 20_000, 'live');
+      expect(errors).toEqual([null]);
+      expect(receiver.bytes()).toBeGreaterThan(0);
+    } finally {
+      source?.kill('SIGKILL');
+      await pusher.stop();
+      await flv.stop();
+      await receiver.stop();
+      ledger.killAll();
+    }
+  }, 60_000);
+
   it('fails a destination that never answers, after a few attempts, with a reason', async () => {
     const ledger = new ProcessLedger(folder, 'unreachable');
     const fanOut = new MediaFanOut();

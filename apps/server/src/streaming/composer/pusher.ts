@@ -177,6 +177,9 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
         this.setState('live', null);
       }
     }
+    // Waiting for the remux's headers and keyframe (a remux that failed its probe on a busy machine
+    // starts again) is not this destination's fault: its clock starts when it connects.
+    if (!this.publisher) this.lastBytesAt = now;
     const limit = this.firstBytesAt === undefined ? FIRST_BYTES_MS : STALL_MS;
     // Bytes may still leave into the kernel's buffers (megabytes on a fast link) for a long while after
     // a receiver stopped reading; one that has shown it acknowledges tells sooner, by an overdue one.
