@@ -168,6 +168,16 @@ describe('the server publishing RTMP itself (real ffmpeg and nginx-rtmp receiver
         .publish()
         .catch((error: unknown) => error);
       expect(untrusted).toBeInstanceOf(RtmpUnreachableError);
+      // Trusted, but not the name the certificate is for: refused to connect all the same.
+      const otherName = await new RtmpPublisher(`rtmps://other.test:${port}/live/${newKey()}`, options)
+        .publish()
+        .catch((error: unknown) => error);
+      expect(otherName).toBeInstanceOf(RtmpUnreachableError);
+      expect(String(otherName)).toMatch(/other\.test/);
+      const otherAddress = await new RtmpPublisher(`rtmps://127.0.0.2:${port}/live/${newKey()}`, options)
+        .publish()
+        .catch((error: unknown) => error);
+      expect(String(otherAddress)).toMatch(/127\.0\.0\.2/);
       const pusher = run.push(`rtmps://localhost:${port}/live/${newKey()}`, options);
       await waitFor(() => pusher.state === 'live', 20_000, 'live over rtmps');
       await waitFor(() => receiver.bytes() > 100_000, 10_000, 'media through TLS');
@@ -175,6 +185,21 @@ describe('the server publishing RTMP itself (real ffmpeg and nginx-rtmp receiver
       await waitFor(() => probe(receiver.largestFile).duration > 0, 10_000, 'the file closed');
       expect(probe(receiver.largestFile).codecs).toEqual(['aac', 'h264']);
       expect(asked).toContain('localhost');
+      // An address in the URL is checked against the certificate's addresses (the receiver may be
+      // starting again for its next publisher meanwhile: attempts until one gets through).
+      await waitFor(
+        async () => {
+          const byAddress = new RtmpPublisher(`rtmps://127.0.0.1:${port}/live/${newKey()}`, { tls: options.tls });
+          const published = await byAddress.publish().then(
+            () => true,
+            () => false,
+          );
+          await byAddress.close();
+          return published;
+        },
+        30_000,
+        'published to an address',
+      );
     } finally {
       await run.end();
       await proxy.close();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { lookup } from 'node:dns/promises';
 import { isIP, connect as connectTcp, type Socket } from 'node:net';
-import { connect as connectTls, type ConnectionOptions } from 'node:tls';
+import { checkServerIdentity, connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { decodeAmf0, encodeAmf0, type Amf0Object, type Amf0Value } from './amf0.js';
 import { ChunkReader, encodeChunks, MessageType, type RtmpMessage } from './rtmp-chunks.js';
 
@@ -185,15 +185,16 @@ export class RtmpPublisher extends EventEmitter<{ closed: [RtmpPublishError | un
   }
 
   private open(url: URL, target: { address: string; port: number }) {
+    const hostname = url.hostname.replace(/^\[|\]$/g, '');
     return new Promise<Socket>((resolve, reject) => {
       const socket =
         url.protocol === 'rtmps:'
           ? connectTls({
               host: target.address,
               port: target.port,
-              // The certificate is checked against the name in the URL, not the address it resolved to.
-              ...(isIP(url.hostname) ? {} : { servername: url.hostname }),
-              ...(isIP(url.hostname) ? { checkServerIdentity: () => undefined } : {}),
+              // The certificate is checked against the URL's host, not the address it resolved to.
+              ...(isIP(hostname) ? {} : { servername: hostname }),
+              checkServerIdentity: (_address, certificate) => checkServerIdentity(hostname, certificate),
               ...this.options.tls,
             })
           : connectTcp({ host: target.address, port: target.port });
