@@ -13,6 +13,8 @@ command -v pacat >/dev/null 2>&1 || missing+=(pulseaudio-utils)
 command -v ps >/dev/null 2>&1 || missing+=(procps)
 # The load balancer of the two-process end-to-end test.
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
+# nginx's RTMP module: an ingest that refuses a publisher, for the RTMP publisher's tests.
+[ -e /usr/lib/nginx/modules/ngx_rtmp_module.so ] || missing+=(libnginx-mod-rtmp)
 # Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.
 dpkg -s fonts-noto-core >/dev/null 2>&1 || missing+=(fonts-noto-core)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)

@@ -1,5 +1,6 @@
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
 import { closeWithin } from './platform/close-within.js';
+import { REDACTING_LOG_HOOKS } from './platform/log-redaction.js';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { optionalCaller, requireAdmin, requireUser } from './accounts/authenticate.js';
 import { registerAccountRoutes } from './accounts/routes.js';
@@ -55,7 +56,8 @@ const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', '*.pa
 export async function buildApp(config: AppConfig, database?: DatabaseHandle): Promise<BuiltApp> {
   const indexPage = readIndexPage(config.webDistDir);
   const app = Fastify({
-    logger: { level: config.logLevel, redact: REDACTED_PATHS },
+    // Addresses' paths and stream keys never reach a line, whoever writes it (log-redaction.ts).
+    logger: { level: config.logLevel, redact: REDACTED_PATHS, hooks: REDACTING_LOG_HOOKS },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     serverFactory: securityHeadersServer({

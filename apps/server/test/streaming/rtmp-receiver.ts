@@ -70,6 +70,15 @@ export class RtmpReceiver {
     return [...this.files].sort((a, b) => sizeOf(b) - sizeOf(a))[0] ?? this.file;
   }
 
+  /** A receiver that hangs: it stops reading (SIGSTOP) until `resume`. */
+  pause() {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume() {
+    this.child?.kill('SIGCONT');
+  }
+
   kill() {
     this.child?.kill('SIGKILL');
     this.child = undefined;

@@ -10,6 +10,7 @@ import { DestinationError, type DestinationDriver, type DestinationRow } from '.
 import type { Quality } from './capacity.js';
 import type { ComposerStage } from './composer-stage.js';
 import { Encoder } from './encoder.js';
+import { FlvFanOut } from './flv-fan-out.js';
 import { MediaFanOut } from './media-fan-out.js';
 import { Pusher, type PusherState } from './pusher.js';
 import { Recorder } from './recorder.js';
@@ -60,6 +61,8 @@ export class BroadcastSession {
   private encoderRestarts = 0;
   /** The one encode, shared by every destination and the recording. */
   private readonly fanOut = new MediaFanOut();
+  /** The encode as FLV for every destination: one remux, started with the first destination (ADR 019). */
+  private flvFanOut: FlvFanOut | undefined;
   isEnded = false;
   /** Destinations start once the encode runs: a pusher with nothing to send would look stalled. */
   private isEncoding = false;
@@ -234,9 +237,9 @@ export class BroadcastSession {
   private startPusher(running: RunningDestination) {
     if (!this.isEncoding || running.pusher || !running.ingestUrl || this.isEnded) return;
     const { row } = running;
+    this.flvFanOut ??= new FlvFanOut(this.ledger, this.fanOut, (message) => this.log(message));
     const pusher = new Pusher(
-      this.ledger,
-      this.fanOut,
+      this.flvFanOut,
       running.ingestUrl,
       () => this.encoder?.fps ?? 0,
       (message) => this.log(`${message} (${Date.now() - this.startedAt} ms)`, { destinationId: row.id }),
@@ -329,6 +332,7 @@ export class BroadcastSession {
       ...[...this.destinations.values()].map((running) => this.endDestination(running)),
       this.viewerFeed?.stop(),
     ]);
+    await this.flvFanOut?.stop();
     await this.encoder?.stop();
     let recording: { file: string; seconds: number } | undefined;
     if (this.recorder) {

@@ -1,58 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../media/managed-janus.js';
 import { RtmpReceiver } from '../../../test/streaming/rtmp-receiver.js';
+import { testEncode } from '../../../test/streaming/test-encode.js';
 import { ProcessLedger, waitFor } from './child-processes.js';
 import { copyFromEncodeProbing } from './ffmpeg-progress.js';
+import { FlvFanOut } from './flv-fan-out.js';
 import { MediaFanOut } from './media-fan-out.js';
 import { Pusher, type PusherState } from './pusher.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'meetcast-pusher-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-/** A real-time H.264 + AAC MPEG-TS source, as the composer's encoder makes. */
-function testEncode(onChunk: (chunk: Buffer) => void) {
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=640x360:rate=30',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-tune',
-      'zerolatency',
-      '-g',
-      '60',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-f',
-      'mpegts',
-      '-muxdelay',
-      '0',
-      'pipe:1',
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  child.stdout.on('data', onChunk);
-  return child;
-}
 
 describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
   it('goes live, reconnects when its receiver dies and comes back, and never holds up another', async () => {
@@ -61,16 +22,15 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     const flaky = new RtmpReceiver(await freePort(), 'live/flaky', join(folder, 'flaky')).start();
     const states: PusherState[] = [];
     const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
     const steadyPusher = new Pusher(
-      ledger,
-      fanOut,
+      flv,
       steady.url,
       () => 30,
       () => undefined,
     );
     const flakyPusher = new Pusher(
-      ledger,
-      fanOut,
+      flv,
       flaky.url,
       () => 30,
       () => undefined,
@@ -100,7 +60,93 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     } finally {
       source.kill('SIGKILL');
       await Promise.all([steadyPusher.stop(), flakyPusher.stop()]);
+      await flv.stop();
       await Promise.all([steady.stop(), flaky.stop()]);
+      ledger.killAll();
+    }
+  }, 60_000);
+
+  it('drops a receiver that stops reading and connects again, while the encode and the others go on', async () => {
+    const ledger = new ProcessLedger(folder, 'hanging');
+    const steady = new RtmpReceiver(await freePort(), 'live/steady', join(folder, 'steady-2')).start();
+    const hanging = new RtmpReceiver(await freePort(), 'live/hanging', join(folder, 'hanging')).start();
+    const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const steadyPusher = new Pusher(
+      flv,
+      steady.url,
+      () => 30,
+      () => undefined,
+    );
+    const hangingPusher = new Pusher(
+      flv,
+      hanging.url,
+      () => 30,
+      () => undefined,
+    );
+    let encoded = 0;
+    const source = testEncode((chunk) => {
+      encoded += chunk.length;
+      fanOut.write(chunk);
+    });
+    try {
+      steadyPusher.start();
+      hangingPusher.start();
+      await waitFor(() => steadyPusher.state === 'live' && hangingPusher.state === 'live', 20_000, 'both live');
+      // Long enough for the receiver to have acknowledged what it read (every 64 KB), as ingests do.
+      await waitFor(() => hanging.bytes() > 256 * 1024, 20_000, 'the receiver reading');
+      hanging.pause();
+      const pausedAt = Date.now();
+      const [encodedBefore, steadyBefore] = [encoded, steady.bytes()];
+      // Bytes still leave into the kernel's buffers; the missing acknowledgements tell.
+      await waitFor(() => hangingPusher.state === 'reconnecting', 60_000, 'the hanging one dropped');
+      expect(Date.now() - pausedAt).toBeLessThan(15_000);
+      expect(hangingPusher.error).toBe('broadcasts.destination_stalled');
+      expect(encoded).toBeGreaterThan(encodedBefore);
+      expect(steady.bytes()).toBeGreaterThan(steadyBefore);
+      expect(steadyPusher.state).toBe('live');
+      hanging.kill();
+      hanging.start();
+      await waitFor(() => hangingPusher.state === 'live', 30_000, 'live again');
+    } finally {
+      source.kill('SIGKILL');
+      hanging.resume();
+      await Promise.all([steadyPusher.stop(), hangingPusher.stop()]);
+      await flv.stop();
+      await Promise.all([steady.stop(), hanging.stop()]);
+      ledger.killAll();
+    }
+  }, 120_000);
+
+  it('waits for the encode without counting it against the destination: no stall, live on its first connection', async () => {
+    const ledger = new ProcessLedger(folder, 'late-encode');
+    const receiver = new RtmpReceiver(await freePort(), 'live/late', join(folder, 'late')).start();
+    const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const pusher = new Pusher(
+      flv,
+      receiver.url,
+      () => 30,
+      () => undefined,
+    );
+    const errors: (string | null)[] = [];
+    pusher.on('state', (_state, error) => errors.push(error));
+    let source: ReturnType<typeof testEncode> | undefined;
+    try {
+      pusher.start();
+      // Longer than a connection gets for its first bytes (12 s): an encode, or a remux that failed
+      // its probe on a busy machine, late to give the headers and a keyframe.
+      const startedAt = Date.now();
+      await waitFor(() => Date.now() - startedAt > 13_000, 15_000, 'the encode late');
+      source = testEncode((chunk) => fanOut.write(chunk));
+      await waitFor(() => pusher.state === 'live', 20_000, 'live');
+      expect(errors).toEqual([null]);
+      expect(receiver.bytes()).toBeGreaterThan(0);
+    } finally {
+      source?.kill('SIGKILL');
+      await pusher.stop();
+      await flv.stop();
+      await receiver.stop();
       ledger.killAll();
     }
   }, 60_000);
@@ -108,9 +154,9 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
   it('fails a destination that never answers, after a few attempts, with a reason', async () => {
     const ledger = new ProcessLedger(folder, 'unreachable');
     const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
     const pusher = new Pusher(
-      ledger,
-      fanOut,
+      flv,
       `rtmp://127.0.0.1:${await freePort()}/live/nobody`,
       () => 30,
       () => undefined,
@@ -123,6 +169,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     } finally {
       source.kill('SIGKILL');
       await pusher.stop();
+      await flv.stop();
       ledger.killAll();
     }
   }, 60_000);

@@ -1,23 +1,35 @@
-import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import type { Readable } from 'node:stream';
-import { stopChild, type ProcessLedger } from './child-processes.js';
-import { copyFromEncodeProbing, keepTail, readProgress } from './ffmpeg-progress.js';
-import type { MediaFanOut } from './media-fan-out.js';
+import { registerSecret } from '../../platform/log-redaction.js';
+import type { FlvFanOut, FlvTag } from './flv-fan-out.js';
+import {
+  RtmpPublisher,
+  RtmpRefusedError,
+  splitIngestUrl,
+  type PublisherOptions,
+  type RtmpPublishError,
+} from './rtmp/rtmp-publisher.js';
 
 export type PusherState = 'starting' | 'live' | 'reconnecting' | 'failed' | 'ended';
+type Trouble = 'stalled' | 'unreachable' | 'refused';
 
-/** Bytes a pusher may fall behind (about 10 s at 3 Mbit/s) before it is restarted instead of waited for. */
+/** Bytes a destination may fall behind (about 10 s at 3 Mbit/s) before it is reconnected instead of waited for. */
 const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** No bytes out for this long while the encode runs: the receiver is gone even if TCP has not said so. */
 const STALL_MS = 4000;
-/** A new attempt probes the stream and shakes hands first: it gets longer to send its first bytes. */
+/** A new attempt waits for the remux, resolves, connects and shakes hands first: it gets longer. */
 const FIRST_BYTES_MS = 12_000;
-/** Measured on a pipe (ADR 014): the first bytes leave 0.15–0.35 s after the encode's with 0.1–0.3 s, 1.0 s with 1 s. */
-const FIRST_PROBE_S = 0.3;
+const SAMPLE_EVERY_MS = 500;
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 /** Attempts that never reached the receiver before a destination is called failed. */
 const ATTEMPTS_BEFORE_FAILED = 5;
+/** A new remux's clock starts again: its first keyframe follows the last frame sent by about this much. */
+const REBASE_GAP_MS = 40;
+
+const ERROR_KEYS: Record<Trouble, string> = {
+  stalled: 'broadcasts.destination_stalled',
+  unreachable: 'broadcasts.destination_unreachable',
+  refused: 'broadcasts.destination_refused',
+};
 
 export interface PusherFigures {
   bitrateKbps: number | null;
@@ -25,13 +37,14 @@ export interface PusherFigures {
 }
 
 /**
- * One destination of the encode: an `ffmpeg -c copy` from MPEG-TS on stdin to an RTMP(S) address.
- * It never slows the encoder: bytes it cannot take are not queued past a limit, the process is
- * restarted with backoff (1 s to 30 s) instead. A destination that never connects fails after a
- * few attempts; one that was live keeps reconnecting until the broadcast ends.
+ * One destination of the encode: this process publishes the shared FLV remux over RTMP(S) itself
+ * (ADR 019), so the stream key is in no command line. It never slows the encoder: bytes a receiver
+ * does not take are not queued past a limit, the connection is dropped and made again with backoff
+ * (1 s to 30 s) instead. A destination that never connects fails after a few attempts; one that was
+ * live keeps reconnecting until the broadcast ends. A server saying no is told apart from one not there.
  */
 export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }> {
-  private child: ChildProcess | undefined;
+  private publisher: RtmpPublisher | undefined;
   state: PusherState = 'starting';
   error: string | null = null;
   private attempt = 0;
@@ -41,107 +54,137 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
   private firstBytesAt: number | undefined;
   private byteSamples: { at: number; bytes: number }[] = [];
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
-  private stallTimer: ReturnType<typeof setInterval> | undefined;
+  private sampleTimer: ReturnType<typeof setInterval> | undefined;
   private isEnded = false;
   figures: PusherFigures = { bitrateKbps: null, fps: null };
-
+  private stopWaiting: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
+  /** The remux clock's reading that is 0 on this connection, and which remux it belongs to. */
+  private clock: { base: number; generation: number } | undefined;
+  private lastTimestamp = 0;
+  /** Until the destination ends, its key is replaced wherever a log line would show it. */
+  private readonly forgetKey: () => void;
 
   constructor(
-    private readonly ledger: ProcessLedger,
-    private readonly source: MediaFanOut,
+    private readonly source: FlvFanOut,
     private readonly url: string,
     /** The encoder's frame rate, reported as this destination's while it is live. */
     private readonly encoderFps: () => number,
     private readonly log: (message: string) => void,
+    private readonly options: PublisherOptions = {},
   ) {
     super();
+    let key = '';
+    try {
+      key = splitIngestUrl(url).streamName;
+    } catch {
+      // Not an RTMP address: the first attempt reports it as refused.
+    }
+    this.forgetKey = registerSecret(key);
   }
 
   start() {
     if (this.isEnded) return;
-    const child = this.ledger.spawn(
-      'ffmpeg',
-      [
-        // The first attempt probes 0.3 s: it is on the path of "Go live" to the first bytes, and it
-        // starts at a keyframe whose parameters come first (the encode stamps its sound later, so
-        // pictures lead). Later ones probe 3 s: should an encode on a busy machine not show its
-        // video's parameters in time ("dimensions not set"), a retry must not fail the same way.
-        ...copyFromEncodeProbing(this.attempt === 0 ? FIRST_PROBE_S : 3),
-        '-f',
-        'flv',
-        '-flvflags',
-        'no_duration_filesize',
-        '-rw_timeout',
-        '5000000',
-        '-progress',
-        'pipe:3',
-        '-stats_period',
-        '0.5',
-        this.url,
-      ],
-      { stdio: ['pipe', 'ignore', 'pipe', 'pipe'] },
-    );
-    this.child = child;
     this.lastBytes = 0;
     this.lastBytesAt = Date.now();
     this.firstBytesAt = undefined;
-    child.stdin?.on('error', () => undefined);
-    // Each attempt starts at the encode's latest keyframe.
-    this.unsubscribe?.();
-    this.unsubscribe = this.source.add((chunk) => this.write(chunk));
-    const tail = keepTail(child.stderr);
-    readProgress(child.stdio[3] as Readable, (progress) => this.onProgress(progress.totalBytes));
-    this.stallTimer = setInterval(() => {
-      const limit = this.firstBytesAt === undefined ? FIRST_BYTES_MS : STALL_MS;
-      if (Date.now() - this.lastBytesAt > limit) void this.restart('stalled');
-    }, 1000);
-    this.stallTimer.unref();
-    child.once('exit', (code, signal) => {
-      clearInterval(this.stallTimer);
-      if (this.child !== child || this.isEnded) return;
-      this.child = undefined;
-      this.unsubscribe?.();
-      this.log(`pusher exited (${code ?? signal}): ${tail()}`);
-      this.scheduleRestart('unreachable');
-    });
+    this.byteSamples = [];
+    this.sampleTimer = setInterval(() => this.sample(), SAMPLE_EVERY_MS);
+    this.sampleTimer.unref();
+    // Connect once the remux has headers and a keyframe: the platform's first connection carries media.
+    this.stopWaiting = this.source.whenReady(() => this.connect());
   }
 
-  /** The encode's next bytes; dropped (and the process restarted) when this destination cannot keep up. */
-  private write(chunk: Buffer) {
-    const stdin = this.child?.stdin;
-    if (!stdin || stdin.destroyed || !stdin.writable) return;
-    if (stdin.writableLength > MAX_BACKLOG_BYTES) {
+  private connect() {
+    let publisher: RtmpPublisher;
+    try {
+      publisher = new RtmpPublisher(this.url, this.options);
+    } catch (error) {
+      this.log(`pusher: ${error instanceof Error ? error.message : 'no publisher'}`);
+      void this.restart('refused');
+      return;
+    }
+    this.publisher = publisher;
+    publisher.publish().then(
+      () => {
+        if (this.publisher !== publisher) return;
+        this.log(`pusher: publishing to ${publisher.where}`);
+        publisher.once('closed', (error) => {
+          if (this.publisher !== publisher) return;
+          this.log(`pusher: connection ended: ${error?.message ?? 'closed'}`);
+          void this.restart(troubleOf(error));
+        });
+        this.clock = undefined;
+        this.lastTimestamp = 0;
+        // Each connection starts at the remux's latest keyframe, with the headers before it.
+        this.unsubscribe = this.source.add((tag) => this.write(publisher, tag));
+      },
+      (error: RtmpPublishError) => {
+        if (this.publisher !== publisher) return;
+        this.log(`pusher: ${error.message}`);
+        void this.restart(troubleOf(error));
+      },
+    );
+  }
+
+  /** The remux's next tag; dropped (and the connection made again) when this destination cannot keep up. */
+  private write(publisher: RtmpPublisher, tag: FlvTag) {
+    if (publisher.queuedBytes > MAX_BACKLOG_BYTES) {
       void this.restart('stalled');
       return;
     }
-    stdin.write(chunk);
+    // Metadata and sequence headers (a new connection's, a new remux's) go out at once, at the current time.
+    if (tag.isHeader) {
+      publisher.sendMedia(tag.type, this.lastTimestamp, tag.body);
+      return;
+    }
+    if (this.clock?.generation !== tag.generation) {
+      // A new connection, or a new remux and its new clock: media starts again at a keyframe.
+      if (!tag.isKeyframe) return;
+      const gap = this.clock ? this.lastTimestamp + REBASE_GAP_MS : 0;
+      this.clock = { base: tag.timestamp - gap, generation: tag.generation };
+    }
+    const timestamp = Math.max(0, tag.timestamp - this.clock.base);
+    this.lastTimestamp = Math.max(this.lastTimestamp, timestamp);
+    publisher.sendMedia(tag.type, timestamp, tag.body);
   }
 
-  private onProgress(totalBytes: number) {
+  /** Bytes out since the last look: figures, the first-bytes mark and "live", or a stall. */
+  private sample() {
     const now = Date.now();
-    if (totalBytes > this.lastBytes) {
-      this.lastBytes = totalBytes;
+    const sent = this.publisher?.sentBytes ?? 0;
+    if (sent > this.lastBytes) {
+      this.lastBytes = sent;
       this.lastBytesAt = now;
-      this.byteSamples.push({ at: now, bytes: totalBytes });
+      this.byteSamples.push({ at: now, bytes: sent });
       this.byteSamples = this.byteSamples.filter((sample) => now - sample.at <= 5000);
       const first = this.byteSamples[0]!;
       const seconds = (now - first.at) / 1000;
       if (seconds >= 1) {
         this.figures = {
-          bitrateKbps: Math.round(((totalBytes - first.bytes) * 8) / 1000 / seconds),
+          bitrateKbps: Math.round(((sent - first.bytes) * 8) / 1000 / seconds),
           fps: Math.round(this.encoderFps()),
         };
       }
-      // Bytes still leaving a second after the first did: the receiver took the stream, not just the handshake.
-      if (this.firstBytesAt === undefined) this.log('pusher: first bytes out');
-      this.firstBytesAt ??= now;
-      if (this.state !== 'live' && now - this.firstBytesAt >= 1000) {
+      if (this.clock && this.firstBytesAt === undefined) {
+        this.log('pusher: first bytes out');
+        this.firstBytesAt = now;
+      }
+      // Bytes still leaving a second after the first media did: the receiver took the stream, not just the handshake.
+      if (this.firstBytesAt !== undefined && this.state !== 'live' && now - this.firstBytesAt >= 1000) {
         this.hasBeenLive = true;
         this.attempt = 0;
         this.setState('live', null);
       }
     }
+    // Waiting for the remux's headers and keyframe (a remux that failed its probe on a busy machine
+    // starts again) is not this destination's fault: its clock starts when it connects.
+    if (!this.publisher) this.lastBytesAt = now;
+    const limit = this.firstBytesAt === undefined ? FIRST_BYTES_MS : STALL_MS;
+    // Bytes may still leave into the kernel's buffers (megabytes on a fast link) for a long while after
+    // a receiver stopped reading; one that has shown it acknowledges tells sooner, by an overdue one.
+    if (now - this.lastBytesAt > limit || this.publisher?.isAcknowledgementOverdue(STALL_MS))
+      void this.restart('stalled');
   }
 
   private setState(state: PusherState, error: string | null) {
@@ -152,28 +195,34 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     this.emit('state', state, error);
   }
 
-  private async restart(reason: 'stalled' | 'unreachable') {
-    const child = this.child;
-    if (!child) return;
-    this.child = undefined;
+  private drop() {
+    const publisher = this.publisher;
+    this.publisher = undefined;
+    this.stopWaiting?.();
     this.unsubscribe?.();
-    clearInterval(this.stallTimer);
-    this.log(`pusher restarted: ${reason}`);
-    await stopChild(child, 1000, 'SIGKILL');
-    this.scheduleRestart(reason);
+    this.unsubscribe = undefined;
+    clearInterval(this.sampleTimer);
+    return publisher;
   }
 
-  private scheduleRestart(reason: 'stalled' | 'unreachable') {
+  private async restart(trouble: Trouble) {
+    if (this.isEnded || !this.sampleTimer) return;
+    const publisher = this.drop();
+    this.sampleTimer = undefined;
+    if (trouble === 'stalled') this.log('pusher restarted: stalled');
+    publisher?.destroy();
+    await Promise.resolve();
+    this.scheduleRestart(trouble);
+  }
+
+  private scheduleRestart(trouble: Trouble) {
     if (this.isEnded) return;
     this.attempt += 1;
     if (!this.hasBeenLive && this.attempt >= ATTEMPTS_BEFORE_FAILED) {
-      this.setState('failed', 'broadcasts.destination_unreachable');
+      this.setState('failed', ERROR_KEYS[trouble === 'stalled' ? 'unreachable' : trouble]);
       return;
     }
-    this.setState(
-      this.hasBeenLive ? 'reconnecting' : 'starting',
-      reason === 'stalled' ? 'broadcasts.destination_stalled' : 'broadcasts.destination_unreachable',
-    );
+    this.setState(this.hasBeenLive ? 'reconnecting' : 'starting', ERROR_KEYS[trouble]);
     const delay = BACKOFF_MS[Math.min(this.attempt - 1, BACKOFF_MS.length - 1)]!;
     this.restartTimer = setTimeout(() => this.start(), delay);
     this.restartTimer.unref();
@@ -181,13 +230,14 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
 
   async stop() {
     this.isEnded = true;
-    this.unsubscribe?.();
     clearTimeout(this.restartTimer);
-    clearInterval(this.stallTimer);
-    const child = this.child;
-    this.child = undefined;
-    child?.stdin?.end();
-    await stopChild(child, 2000);
+    const publisher = this.drop();
+    await publisher?.close();
+    this.forgetKey();
     this.setState('ended', null);
   }
+}
+
+function troubleOf(error: RtmpPublishError | undefined): Trouble {
+  return error instanceof RtmpRefusedError ? 'refused' : 'unreachable';
 }
