@@ -234,4 +234,25 @@ describe('Redis outage', () => {
     await listener.next('message.created', (event) => event.message.text === 'after the outage', 2000);
     expect(strays).toEqual([]);
   }, 90_000);
+
+  it('starts while Redis is away, and serves limited calls once it comes', async () => {
+    const missingPort = await freePort();
+    const late = await startTestServer('pglite', { REDIS_URL: `redis://127.0.0.1:${missingPort}` });
+    let lateRedis: ChildProcess | undefined;
+    try {
+      expect((await fetch(`${late.baseUrl}/healthz`)).status).toBe(200);
+      expect((await fetch(`${late.baseUrl}/readyz`)).status).toBe(503);
+      const signUp = { username: 'Late', email: `late.${process.pid}@example.com`, password: 'long enough pw' };
+      expect((await late.post('signup.php', signUp)).httpStatus).toBe(503);
+      lateRedis = await startRedis(missingPort);
+      const back = Date.now();
+      await waitUntil(async () => (await fetch(`${late.baseUrl}/readyz`)).status === 200, 2000, 'ready');
+      expect(Date.now() - back).toBeLessThan(2000);
+      expect((await late.post('signup.php', signUp)).httpStatus).toBe(200);
+    } finally {
+      await late.close();
+      if (lateRedis) await stopRedis(lateRedis);
+    }
+    expect(strays).toEqual([]);
+  }, 60_000);
 });

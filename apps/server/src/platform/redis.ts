@@ -17,7 +17,11 @@ export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
   });
   let isDown = false;
   redis.on('error', (error: Error) => {
-    if (!isDown) log.warn({ err: error }, 'redis: connection lost; limited calls answer 503 until it returns');
+    if (!isDown)
+      log.warn(
+        { err: error },
+        'redis: connection lost; limited calls answer 503 and realtime events stay within this process until it returns',
+      );
     isDown = true;
   });
   redis.on('ready', () => {
@@ -27,7 +31,22 @@ export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
   return redis;
 }
 
-/** A second connection (subscribers need their own); its errors are the main connection's, logged there. */
+/** A second connection; its errors are the main connection's, logged there. */
 export function duplicateRedis(redis: Redis): Redis {
   return redis.duplicate().on('error', () => undefined);
+}
+
+/**
+ * A connection for subscriptions (they need their own). Its commands wait for Redis however long it
+ * is away instead of failing: a subscription asked for during an outage (at start-up, say) is made
+ * when Redis returns, and ioredis renews the ones it had after each reconnection.
+ */
+export function subscriberRedis(redis: Redis): Redis {
+  return redis.duplicate({ maxRetriesPerRequest: null }).on('error', () => undefined);
+}
+
+/** Quits when connected; while Redis is away a QUIT would wait for it, so the connection is dropped instead. */
+export async function closeRedis(redis: Redis | undefined) {
+  if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+  else redis?.disconnect();
 }

@@ -1,7 +1,7 @@
 import { RedisAdapter, type RedisAdapterOptions } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import type { Namespace } from 'socket.io';
-import { duplicateRedis } from '../platform/redis.js';
+import { duplicateRedis, subscriberRedis } from '../platform/redis.js';
 
 type FetchOptions = Parameters<RedisAdapter['fetchSockets']>[0];
 
@@ -17,8 +17,8 @@ type FetchOptions = Parameters<RedisAdapter['fetchSockets']>[0];
  */
 export function outageTolerantAdapter(redis: Redis, options: Partial<RedisAdapterOptions>) {
   const publisher = withDroppedFailures(duplicateRedis(redis));
-  // Subscriptions wait for Redis to come back rather than fail: each namespace subscribes once, when it is made.
-  const subscriber = redis.duplicate({ maxRetriesPerRequest: null }).on('error', () => undefined);
+  // Each namespace subscribes once, when it is made: that must wait for Redis rather than fail.
+  const subscriber = subscriberRedis(redis);
   return {
     // Socket.IO calls it with `new`: a function, not an arrow.
     adapter: function (namespace: Namespace) {
