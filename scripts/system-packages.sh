@@ -9,6 +9,8 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 command -v pulseaudio >/dev/null 2>&1 || missing+=(pulseaudio)
 command -v pacat >/dev/null 2>&1 || missing+=(pulseaudio-utils)
+# setpriv: managed children (Janus, the composer's) die with their server process (platform/bound-children.ts).
+command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
 # The load balancer of the two-process end-to-end test.
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 # Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.
