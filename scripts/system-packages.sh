@@ -11,6 +11,8 @@ command -v pulseaudio >/dev/null 2>&1 || missing+=(pulseaudio)
 command -v pacat >/dev/null 2>&1 || missing+=(pulseaudio-utils)
 # The local-other-user test reads the process list as another user would.
 command -v ps >/dev/null 2>&1 || missing+=(procps)
+# setpriv: managed children (Janus, the composer's) die with their server process (platform/bound-children.ts).
+command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
 # The load balancer of the two-process end-to-end test.
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 # nginx's RTMP module: an ingest that refuses a publisher, for the RTMP publisher's tests.

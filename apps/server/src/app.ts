@@ -33,7 +33,7 @@ import { registerContactRoutes } from './contacts/routes.js';
 import { registerProfileRoutes } from './profile/routes.js';
 import { registerUploadRoutes } from './uploads/images.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limiter.js';
-import { connectRedis } from './platform/redis.js';
+import { closeRedis, connectRedis } from './platform/redis.js';
 import { startSocketServer } from './realtime/socket-server.js';
 import { findGrant } from './rooms/grants.js';
 import { RoomHub } from './rooms/room-hub.js';
@@ -149,7 +149,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     await closeWithin(app.log, 'media', () => context.media.close());
     await closeWithin(app.log, 'sessions', () => sessions.stop());
     context.mailer.close();
-    await closeWithin(app.log, 'redis', () => redis?.quit());
+    await closeWithin(app.log, 'redis', () => closeRedis(redis));
     if (!database) await closeWithin(app.log, 'database', () => db.close());
   });
   return { app, context, reminders };

@@ -15,6 +15,10 @@ if (dataDirPrivacy.state === 'closed') {
   );
 }
 
+// A promise that failed with nobody waiting for it is a defect to fix, not a reason to drop every
+// meeting, stream and managed child of this process: it is logged, and the process goes on.
+process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection'));
+
 /** A restart must not hang on a slow client or media server: whatever is still open then is cut. */
 const SHUTDOWN_DEADLINE_MS = 5000;
 

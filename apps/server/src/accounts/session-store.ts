@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, sessions, users, type Database } from '@meetcast/db';
 import type { Redis } from 'ioredis';
-import { duplicateRedis } from '../platform/redis.js';
+import { closeRedis, subscriberRedis } from '../platform/redis.js';
 import { z } from 'zod';
 import { newSessionToken, sha256 } from './secrets.js';
 import type { UserRow } from './user-dto.js';
@@ -44,19 +44,28 @@ export class SessionStore {
 
   async start() {
     if (!this.redis) return;
-    this.subscriber = duplicateRedis(this.redis);
-    this.subscriber.on('message', (_channel, message) => {
+    const subscriber = subscriberRedis(this.redis);
+    this.subscriber = subscriber;
+    subscriber.on('message', (_channel, message) => {
       const revocation = RevocationSchema.safeParse(safeJson(message));
       if (revocation.success) this.applyRevocation(revocation.data);
     });
-    await this.subscriber.subscribe(this.revocationChannel);
+    // A server starting while Redis is away starts all the same (limited calls answer 503): its
+    // subscription is made when Redis returns.
+    await new Promise<void>((resolve) => {
+      subscriber.subscribe(this.revocationChannel).then(
+        () => resolve(),
+        () => resolve(),
+      );
+      subscriber.once('error', () => resolve());
+    });
     // Revocations published while this subscriber was cut off from Redis were missed: after any
     // reconnection every cached session is checked against the database again.
     this.subscriber.on('ready', () => this.cache.clear());
   }
 
   async stop() {
-    await this.subscriber?.quit().catch(() => undefined);
+    await closeRedis(this.subscriber);
   }
 
   async create(userId: number, meta: { userAgent?: string | undefined; ipAddress?: string | undefined }) {

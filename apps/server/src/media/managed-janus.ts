@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
+import { spawnBound } from '../platform/bound-children.js';
 import { writeJanusConfig } from './janus-config.js';
 
 export interface ManagedJanusOptions {
@@ -119,7 +120,8 @@ export class ManagedJanus extends EventEmitter<{ restarted: [url: string]; exite
     });
     killStale(folder);
     const binary = this.options.binary ?? 'janus';
-    const child = spawn(binary, ['-F', folder, '-C', configFile, '-o', '-N', '-L', join(folder, 'janus.log')], {
+    // Bound to this process: a server killed outright must not leave its Janus holding the rooms.
+    const child = spawnBound(binary, ['-F', folder, '-C', configFile, '-o', '-N', '-L', join(folder, 'janus.log')], {
       stdio: 'ignore',
     });
     const spawned = await new Promise<Error | undefined>((resolve) => {

@@ -1,19 +1,27 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 
+/** While Redis is away, a reconnection is tried at least this often: calls and realtime recover within about a second. */
+const MAX_RECONNECT_DELAY_MS = 1000;
+
 /**
- * The process's Redis connection. ioredis reconnects by itself (every 2 s at most while Redis is
- * away); the outage and the recovery are logged once each, not at every attempt.
+ * The process's Redis connection. ioredis reconnects by itself; the outage and the recovery are
+ * logged once each, not at every attempt.
  */
 export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
   const redis = new Redis(url, {
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
     lazyConnect: false,
+    retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
   });
   let isDown = false;
   redis.on('error', (error: Error) => {
-    if (!isDown) log.warn({ err: error }, 'redis: connection lost; limited calls answer 503 until it returns');
+    if (!isDown)
+      log.warn(
+        { err: error },
+        'redis: connection lost; limited calls answer 503 and realtime events stay within this process until it returns',
+      );
     isDown = true;
   });
   redis.on('ready', () => {
@@ -23,7 +31,22 @@ export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
   return redis;
 }
 
-/** A second connection (subscribers need their own); its errors are the main connection's, logged there. */
+/** A second connection; its errors are the main connection's, logged there. */
 export function duplicateRedis(redis: Redis): Redis {
   return redis.duplicate().on('error', () => undefined);
+}
+
+/**
+ * A connection for subscriptions (they need their own). Its commands wait for Redis however long it
+ * is away instead of failing: a subscription asked for during an outage (at start-up, say) is made
+ * when Redis returns, and ioredis renews the ones it had after each reconnection.
+ */
+export function subscriberRedis(redis: Redis): Redis {
+  return redis.duplicate({ maxRetriesPerRequest: null }).on('error', () => undefined);
+}
+
+/** Quits when connected; while Redis is away a QUIT would wait for it, so the connection is dropped instead. */
+export async function closeRedis(redis: Redis | undefined) {
+  if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+  else redis?.disconnect();
 }

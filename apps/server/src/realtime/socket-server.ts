@@ -1,4 +1,3 @@
-import { createAdapter } from '@socket.io/redis-adapter';
 import { closeWithin } from '../platform/close-within.js';
 import {
   REALTIME_PROTOCOL_VERSION,
@@ -13,7 +12,7 @@ import { sha256 } from '../accounts/secrets.js';
 import type { Revocation } from '../accounts/session-store.js';
 import type { AppContext } from '../context.js';
 import { apiSecurityHeaders } from '../http/security-headers.js';
-import { duplicateRedis } from '../platform/redis.js';
+import { outageTolerantAdapter } from './outage-tolerant-adapter.js';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 
@@ -29,12 +28,10 @@ export function startSocketServer(app: FastifyInstance, context: AppContext): Se
   io.engine.on('headers', (headers: Record<string, string>) => {
     for (const [name, value] of securityHeaders) headers[name] = value;
   });
-  if (context.redis)
-    io.adapter(
-      createAdapter(duplicateRedis(context.redis), duplicateRedis(context.redis), {
-        key: `${context.config.redisPrefix}:socket.io`,
-      }),
-    );
+  const redisAdapter = context.redis
+    ? outageTolerantAdapter(context.redis, { key: `${context.config.redisPrefix}:socket.io` })
+    : undefined;
+  if (redisAdapter) io.adapter(redisAdapter.adapter);
 
   const refusal = (reason: RealtimeErrorReason) => new Error(reason);
   io.use(async (socket: Socket, next) => {
@@ -72,7 +69,10 @@ export function startSocketServer(app: FastifyInstance, context: AppContext): Se
   app.addHook('preClose', async () => {
     io.engine.close();
   });
-  app.addHook('onClose', () => closeWithin(app.log, 'socket.io', () => io.close()));
+  app.addHook('onClose', async () => {
+    await closeWithin(app.log, 'socket.io', () => io.close());
+    redisAdapter?.disconnect();
+  });
   return io;
 }
 

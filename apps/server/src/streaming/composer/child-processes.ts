@@ -1,10 +1,12 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnBound } from '../../platform/bound-children.js';
 
 /**
- * The processes one composer runs (Xvfb, PulseAudio, Chromium, ffmpeg), written to a file under
- * DATA_DIR so that a server killed with SIGKILL leaves nothing behind once it starts again.
+ * The processes one composer runs (Xvfb, PulseAudio, Chromium, ffmpeg). Each dies with the server
+ * process (see platform/bound-children.ts); they are also written to a file under DATA_DIR, so that
+ * a start-up finds whatever an earlier process left where that could not be arranged.
  */
 export class ProcessLedger {
   private readonly pids = new Map<number, string>();
@@ -17,7 +19,7 @@ export class ProcessLedger {
   }
 
   spawn(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
+    const child = spawnBound(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
     if (child.pid) this.remember(child.pid, command);
     child.once('exit', () => {
       if (child.pid) this.forget(child.pid);

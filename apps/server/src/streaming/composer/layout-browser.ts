@@ -1,5 +1,7 @@
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { boundLauncherScript } from '../../platform/bound-children.js';
 import { SOUND_BUFFER_MS, type VirtualScreen } from './virtual-screen.js';
 
 /** The layout page without a meeting: loaded, waiting to be told which meeting to draw. */
@@ -32,8 +34,13 @@ export class LayoutBrowser {
     const { width, height } = this.screen.size;
     // Loaded on first use: only composer machines need it, and it costs every server start a second.
     const { chromium } = await import('playwright-core');
+    // Playwright takes a program, not a command: a script in the composer's folder starts Chromium
+    // bound to this process, so that a killed server leaves no browser (nor its renderers) behind.
+    const launcher = join(this.folder, 'chromium');
+    writeFileSync(launcher, boundLauncherScript(CHROMIUM));
+    chmodSync(launcher, 0o755);
     this.browser = await chromium.launchPersistentContext(join(this.folder, 'profile'), {
-      executablePath: CHROMIUM,
+      executablePath: launcher,
       headless: false,
       env: {
         ...process.env,
