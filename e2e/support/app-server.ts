@@ -44,6 +44,8 @@ const config = loadConfig({
   ...google.env,
   ...twitch.env,
   RATE_LIMIT_MULTIPLIER: '50',
+  // The streaming specs' receivers and the stand-ins' ingests listen on this machine.
+  RTMP_ALLOW_PRIVATE: '127.0.0.1',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 });
 const { app, context } = await buildApp(config);

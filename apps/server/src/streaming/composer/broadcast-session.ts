@@ -7,6 +7,8 @@ import type { AppContext } from '../../context.js';
 import { MeetingRepository } from '../../meeting-records/meeting-repository.js';
 import { issueGrant } from '../../rooms/grants.js';
 import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
+import { checkedIngestUrl, ingestConnectTarget } from '../ingest-address.js';
+import type { ConnectTarget } from '../../platform/address-policy.js';
 import type { Quality } from './capacity.js';
 import type { ComposerStage } from './composer-stage.js';
 import { Encoder } from './encoder.js';
@@ -66,8 +68,12 @@ export class BroadcastSession {
 
   /** When this composer took the broadcast: its step timings are counted from here. */
   private readonly startedAt = Date.now();
+  /** Refuses ingests inside this machine's networks (docs/security.md "Outgoing connections"). */
+  private readonly connectTarget: ConnectTarget;
 
-  constructor(private readonly options: SessionOptions) {}
+  constructor(private readonly options: SessionOptions) {
+    this.connectTarget = ingestConnectTarget(options.context.config);
+  }
 
   private get ledger() {
     return this.options.stage.ledger;
@@ -219,15 +225,18 @@ export class BroadcastSession {
   private prepare(running: RunningDestination, attempt: number) {
     const { row } = running;
     const driver = this.options.drivers[row.platform];
-    void driver.prepare(row).then(
-      ({ ingestUrl }) => {
-        if (this.isEnded || !this.destinations.has(row.id)) return;
-        this.log(`destination ready after ${Date.now() - this.startedAt} ms`, { destinationId: row.id });
-        running.ingestUrl = ingestUrl;
-        this.startPusher(running);
-      },
-      (error: unknown) => void this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1)),
-    );
+    void driver
+      .prepare(row)
+      .then(({ ingestUrl }) => checkedIngestUrl(this.connectTarget, ingestUrl))
+      .then(
+        (ingestUrl) => {
+          if (this.isEnded || !this.destinations.has(row.id)) return;
+          this.log(`destination ready after ${Date.now() - this.startedAt} ms`, { destinationId: row.id });
+          running.ingestUrl = ingestUrl;
+          this.startPusher(running);
+        },
+        (error: unknown) => void this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1)),
+      );
   }
 
   /** Pushes the encode to a destination whose ingest is known, once the encode runs. */
@@ -268,6 +277,18 @@ export class BroadcastSession {
 
   private async onPusherState(running: RunningDestination, state: PusherState, error: string | null) {
     if (this.isEnded && state !== 'ended') return;
+    // A pusher about to connect again resolves the name again: what it resolves to now is checked
+    // too, so that a name moved inside after the start is not followed.
+    if (error && (state === 'starting' || state === 'reconnecting') && running.ingestUrl) {
+      const refusal = await checkedIngestUrl(this.connectTarget, running.ingestUrl).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      if (refusal instanceof DestinationError && !refusal.retryable) {
+        await this.failDestination(running, refusal);
+        return;
+      }
+    }
     if (state === 'live' && !running.isLive) {
       running.isLive = true;
       // The platform sees media now: YouTube waits for the stream to be active and goes live.

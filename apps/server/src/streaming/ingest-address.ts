@@ -1,0 +1,40 @@
+import {
+  AddressRefusedError,
+  connectTargetFor,
+  literalAddress,
+  type ConnectTarget,
+} from '../platform/address-policy.js';
+import type { AppConfig } from '../env.js';
+import { DestinationError } from './destination-driver.js';
+
+/** Where a stream may be pushed: outside this machine and its networks, or listed in RTMP_ALLOW_PRIVATE. */
+export function ingestConnectTarget(config: AppConfig): ConnectTarget {
+  return connectTargetFor(config.streaming.allowPrivate);
+}
+
+/**
+ * The connect-time check of an ingest address (a person's RTMP address, or the one YouTube or Twitch
+ * answered), after resolving its name: one inside fails the destination for good; a name that does
+ * not resolve now is tried again like a platform that is down. Answers the address to push to: a
+ * literal address in its usual spelling, so that ffmpeg connects exactly where was checked; a name
+ * stays a name (RTMPS needs it for TLS, and RTMP servers read it from the connect command).
+ */
+export async function checkedIngestUrl(connectTarget: ConnectTarget, ingestUrl: string): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(ingestUrl);
+  } catch {
+    throw new DestinationError('broadcasts.destination_unreachable', false);
+  }
+  try {
+    const { address } = await connectTarget(url);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (literalAddress(host) === undefined) return ingestUrl;
+    url.hostname = address.includes(':') ? `[${address}]` : address;
+    return url.href;
+  } catch (error) {
+    if (!(error instanceof AddressRefusedError)) throw error;
+    if (error.reason === 'unresolved') throw new DestinationError('broadcasts.destination_unreachable', true);
+    throw new DestinationError('broadcasts.destination_refused', false);
+  }
+}
