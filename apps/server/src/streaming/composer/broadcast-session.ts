@@ -29,6 +29,8 @@ const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 interface RunningDestination {
   row: DestinationRow;
   pusher: Pusher | undefined;
+  /** True while the ingest's address is being resolved and checked before a pusher starts. */
+  isChecking: boolean;
   /** The platform's answer to `prepare`; the pusher starts once this and the encode are there. */
   ingestUrl: string | undefined;
   isLive: boolean;
@@ -210,6 +212,7 @@ export class BroadcastSession {
     const running: RunningDestination = {
       row,
       pusher: undefined,
+      isChecking: false,
       ingestUrl: undefined,
       isLive: false,
       lastStatusAt: 0,
@@ -239,14 +242,32 @@ export class BroadcastSession {
       );
   }
 
-  /** Pushes the encode to a destination whose ingest is known, once the encode runs. */
-  private startPusher(running: RunningDestination) {
-    if (!this.isEncoding || running.pusher || !running.ingestUrl || this.isEnded) return;
+  /**
+   * Pushes the encode to a destination whose ingest is known, once the encode runs. The address is
+   * resolved and checked again right before: the check of `prepare` may be many seconds old.
+   */
+  private startPusher(running: RunningDestination, attempt = 0) {
+    if (!this.isEncoding || running.pusher || running.isChecking || !running.ingestUrl || this.isEnded) return;
+    running.isChecking = true;
+    void checkedIngestUrl(this.connectTarget, running.ingestUrl).then(
+      (ingestUrl) => {
+        running.isChecking = false;
+        if (!this.isEnded && this.destinations.get(running.row.id) === running) this.spawnPusher(running, ingestUrl);
+      },
+      (error: unknown) => {
+        running.isChecking = false;
+        void this.retryOrFail(running, error, attempt, () => this.startPusher(running, attempt + 1));
+      },
+    );
+  }
+
+  private spawnPusher(running: RunningDestination, ingestUrl: string) {
+    if (running.pusher) return;
     const { row } = running;
     const pusher = new Pusher(
       this.ledger,
       this.fanOut,
-      running.ingestUrl,
+      ingestUrl,
       () => this.encoder?.fps ?? 0,
       (message) => this.log(`${message} (${Date.now() - this.startedAt} ms)`, { destinationId: row.id }),
     );
@@ -277,17 +298,10 @@ export class BroadcastSession {
 
   private async onPusherState(running: RunningDestination, state: PusherState, error: string | null) {
     if (this.isEnded && state !== 'ended') return;
-    // A pusher about to connect again resolves the name again: what it resolves to now is checked
-    // too, so that a name moved inside after the start is not followed.
+    // A pusher about to connect again resolves the name again: a name moved inside since is refused.
     if (error && (state === 'starting' || state === 'reconnecting') && running.ingestUrl) {
-      const refusal = await checkedIngestUrl(this.connectTarget, running.ingestUrl).then(
-        () => undefined,
-        (failure: unknown) => failure,
-      );
-      if (refusal instanceof DestinationError && !refusal.retryable) {
-        await this.failDestination(running, refusal);
-        return;
-      }
+      const check: unknown = await checkedIngestUrl(this.connectTarget, running.ingestUrl).catch((e: unknown) => e);
+      if (check instanceof DestinationError && !check.retryable) return this.failDestination(running, check);
     }
     if (state === 'live' && !running.isLive) {
       running.isLive = true;
