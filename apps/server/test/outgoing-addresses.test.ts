@@ -187,6 +187,10 @@ describe('outgoing addresses with RTMP_ALLOW_PRIVATE=127.0.0.1', () => {
     await expect(checkedIngestUrl(connectTarget, 'rtmp://127.0.0.1:1935/live/key')).resolves.toBe(
       'rtmp://127.0.0.1:1935/live/key',
     );
+    // URL parsing drops tabs and line breaks: ffmpeg gets the address as it was checked, not the raw text.
+    await expect(checkedIngestUrl(connectTarget, 'rtmp://127.0.0.1\t:1935/live/key')).resolves.toBe(
+      'rtmp://127.0.0.1:1935/live/key',
+    );
     await expect(checkedIngestUrl(connectTarget, 'rtmp://127.0.0.2:1935/live/key')).rejects.toMatchObject({
       key: 'broadcasts.destination_refused',
     });

@@ -15,9 +15,9 @@ export function ingestConnectTarget(config: AppConfig): ConnectTarget {
 /**
  * The connect-time check of an ingest address (a person's RTMP address, or the one YouTube or Twitch
  * answered), after resolving its name: one inside fails the destination for good; a name that does
- * not resolve now is tried again like a platform that is down. Answers the address to push to: a
- * literal address in its usual spelling, so that ffmpeg connects exactly where was checked; a name
- * stays a name (RTMPS needs it for TLS, and RTMP servers read it from the connect command).
+ * not resolve now is tried again like a platform that is down. Answers the address to push to, as
+ * parsed for the check: a literal address in its usual spelling, so that ffmpeg connects exactly
+ * where was checked; a name stays a name (RTMPS needs it for TLS, RTMP servers read it).
  */
 export async function checkedIngestUrl(connectTarget: ConnectTarget, ingestUrl: string): Promise<string> {
   let url: URL;
@@ -28,9 +28,8 @@ export async function checkedIngestUrl(connectTarget: ConnectTarget, ingestUrl: 
   }
   try {
     const { address } = await connectTarget(url);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (literalAddress(host) === undefined) return ingestUrl;
-    url.hostname = address.includes(':') ? `[${address}]` : address;
+    if (literalAddress(url.hostname) !== undefined) url.hostname = address.includes(':') ? `[${address}]` : address;
+    // The address as parsed here (tabs and line breaks dropped), so that ffmpeg cannot read another host.
     return url.href;
   } catch (error) {
     if (!(error instanceof AddressRefusedError)) throw error;
