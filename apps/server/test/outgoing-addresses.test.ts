@@ -68,9 +68,10 @@ describe('outgoing addresses without RTMP_ALLOW_PRIVATE', () => {
     ann = await server.signUp({ username: 'Ann' });
   });
   afterAll(async () => {
-    await server.close();
-    await google.close();
-    await new Promise((resolve) => loopback.server.close(resolve));
+    // Optional chaining: a start that timed out must not hide its own failure behind this one.
+    await server?.close();
+    await google?.close();
+    await new Promise((resolve) => loopback?.server.close(resolve));
   });
 
   it('refuses to save an RTMP address inside, in every spelling, with a translated message', async () => {
@@ -177,7 +178,7 @@ describe('outgoing addresses with RTMP_ALLOW_PRIVATE=127.0.0.1', () => {
   beforeAll(async () => {
     server = await startTestServer('pglite', { RTMP_ALLOW_PRIVATE: '127.0.0.1' });
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   it('lets the listed address through, pushing to it in its usual spelling, and nothing else inside', async () => {
     const connectTarget = ingestConnectTarget(server.built.context.config);

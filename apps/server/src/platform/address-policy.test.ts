@@ -10,6 +10,7 @@ import {
   parseAddressPolicy,
   parseIpv4,
   resolveAllowedTarget,
+  withOwnAddresses,
   type Lookup,
 } from './address-policy.js';
 
@@ -134,6 +135,16 @@ describe('parseAddressPolicy', () => {
     expect(isAllowedAddress('fe80::1', policy)).toBe(false);
     expect(isAllowedAddress('::1', policy)).toBe(true);
     expect(isAllowedAddress('169.254.169.254', policy)).toBe(false);
+  });
+
+  it('refuses this machine’s own public addresses too, unless they are listed', () => {
+    const own = withOwnAddresses(NO_EXCEPTIONS, ['127.0.0.1', '198.100.2.7', '2a01::5', 'x']);
+    expect(isAllowedAddress('198.100.2.7', own)).toBe(false);
+    expect(isAllowedAddress('::ffff:198.100.2.7', own)).toBe(false);
+    expect(isAllowedAddress('2a01::5', own)).toBe(false);
+    expect(isAllowedAddress('198.100.2.8', own)).toBe(true);
+    const listed = withOwnAddresses(parseAddressPolicy('198.100.2.7'), ['198.100.2.7']);
+    expect(isAllowedAddress('198.100.2.7', listed)).toBe(true);
   });
 
   it('allows nothing inside when unset or empty', () => {

@@ -9,6 +9,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 
 export type AddressClass =
   | 'public'
+  /** An address of this machine's own interfaces: a public one still reaches its listeners. */
+  | 'own'
   | 'unspecified'
   | 'loopback'
   | 'private'
@@ -35,6 +37,8 @@ interface Cidr {
 export interface AddressPolicy {
   networks: Cidr[];
   hostNames: string[];
+  /** This machine's own addresses (see withOwnAddresses), refused unless listed like any inside. */
+  ownAddresses?: bigint[];
 }
 
 /** Nothing inside allowed: the default. */
@@ -210,11 +214,27 @@ function isListed(policy: AddressPolicy, bits: bigint): boolean {
   return policy.networks.some((network) => contains(network, bits));
 }
 
+/** What this address is under the policy: a public address of this machine is `own`. */
+function classifyUnder(bits: bigint, policy: AddressPolicy): AddressClass {
+  const kind = classifyBits(bits);
+  return kind === 'public' && policy.ownAddresses?.includes(bits) ? 'own' : kind;
+}
+
 /** True when the server may connect to this address under the policy. */
 export function isAllowedAddress(address: string, policy: AddressPolicy): boolean {
   const ip = parseIp(address);
   if (!ip) return false;
-  return classifyBits(ip.bits) === 'public' || isListed(policy, ip.bits);
+  return classifyUnder(ip.bits, policy) === 'public' || isListed(policy, ip.bits);
+}
+
+/**
+ * The policy that also refuses this machine's own addresses (as `os.networkInterfaces()` lists
+ * them): a server with a public address reaches its own listeners (Redis bound to every interface,
+ * say) through it as well as through loopback.
+ */
+export function withOwnAddresses(policy: AddressPolicy, addresses: string[]): AddressPolicy {
+  const own = addresses.map((address) => parseIp(address)?.bits).filter((bits) => bits !== undefined);
+  return { ...policy, ownAddresses: own };
 }
 
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
@@ -288,7 +308,8 @@ function portOf(url: URL): number {
 
 function refuseInside(host: string, address: string, policy: AddressPolicy) {
   if (!isAllowedAddress(address, policy)) {
-    throw new AddressRefusedError('inside', host, address, classifyAddress(address));
+    const ip = parseIp(address);
+    throw new AddressRefusedError('inside', host, address, ip ? classifyUnder(ip.bits, policy) : 'reserved');
   }
 }
 

@@ -6,6 +6,7 @@ import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../http/app-error.js';
 import type { ConnectionRow } from './destination-driver.js';
+import { streamAddressPolicy } from './ingest-address.js';
 import { NoChannelError, oauthPlatform, PLATFORM_LABELS, type OAuthPlatform } from './oauth-platforms.js';
 import { isTransient, PlatformHttpError, PlatformShapeError } from './platform-http.js';
 import { freshAccessToken } from './platform-tokens.js';
@@ -208,7 +209,7 @@ export async function addRtmpConnection(
   if (!url.hostname) throw badRequest('stream_connections.rtmp_url_invalid');
   // Never a way into this machine or its network (docs/security.md "Outgoing connections"); checked
   // again, after resolving, each time a stream starts.
-  await checkSavedAddress(url, context.config.streaming.allowPrivate).catch((error: unknown) => {
+  await checkSavedAddress(url, streamAddressPolicy(context.config)).catch((error: unknown) => {
     throw error instanceof AddressRefusedError ? badRequest('stream_connections.rtmp_address_inside') : error;
   });
   await requireRoomForOneMore(context, userId);

@@ -1,15 +1,26 @@
+import { networkInterfaces } from 'node:os';
 import {
   AddressRefusedError,
   connectTargetFor,
   literalAddress,
+  withOwnAddresses,
+  type AddressPolicy,
   type ConnectTarget,
 } from '../platform/address-policy.js';
 import type { AppConfig } from '../env.js';
 import { DestinationError } from './destination-driver.js';
 
-/** Where a stream may be pushed: outside this machine and its networks, or listed in RTMP_ALLOW_PRIVATE. */
+/**
+ * Where a stream may be pushed: outside this machine and its networks, or listed in
+ * RTMP_ALLOW_PRIVATE. The machine's interfaces are read each time: addresses come and go.
+ */
+export function streamAddressPolicy(config: AppConfig): AddressPolicy {
+  const own = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
+  return withOwnAddresses(config.streaming.allowPrivate, own);
+}
+
 export function ingestConnectTarget(config: AppConfig): ConnectTarget {
-  return connectTargetFor(config.streaming.allowPrivate);
+  return (url) => connectTargetFor(streamAddressPolicy(config))(url);
 }
 
 /**
