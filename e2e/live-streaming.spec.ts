@@ -8,10 +8,12 @@ import { createMeeting, expectDecodingFrom, inCall, joinRoom, leave } from './su
 import {
   addRtmpDestination,
   connectPlatform,
+  countingListener,
   fakePlatforms,
   probe,
   probeDuration,
   startReceivers,
+  storeRtmpConnectionUnchecked,
 } from './support/streaming';
 
 // Real composer (Chromium on Xvfb, one ffmpeg encode), real RTMP receivers, the platforms' stand-ins.
@@ -26,6 +28,8 @@ test.describe('live streaming', () => {
       // The stand-ins of YouTube and Twitch keep what earlier tests (or a retry) did with them.
       const youtubeBefore = (await fakePlatforms()).youtube;
       const receivers = startReceivers(folder);
+      // A loopback address the server does not allow (RTMP_ALLOW_PRIVATE is 127.0.0.1 alone).
+      const inside = await countingListener('127.0.0.2');
       const host = await signUp({ username: 'Stella Streamer' });
       const meeting = await createMeeting(host);
       const stella = await joinRoom(browser, meeting.slug, { account: host });
@@ -47,13 +51,17 @@ test.describe('live streaming', () => {
           'e2e-custom-key',
         );
         await setup.close();
+        // Saving refuses it now; stored earlier, it must still never be connected to.
+        await storeRtmpConnectionUnchecked(host.user.id, 'Old inside address', `rtmp://127.0.0.2:${inside.port}/live`);
 
         // Go live from the room's Live panel.
         const page = stella.page;
         await page.getByRole('button', { name: 'Go live' }).click();
         const panel = page.getByRole('region', { name: 'Live' });
         const destination = (name: string) => panel.getByRole('listitem').filter({ hasText: name });
-        for (const name of [/YouTube/, /Twitch/, /Own server/]) await panel.getByRole('checkbox', { name }).check();
+        for (const name of [/YouTube/, /Twitch/, /Own server/, /Old inside address/]) {
+          await panel.getByRole('checkbox', { name }).check();
+        }
         await panel.getByLabel('Record this broadcast').check();
         const clickedAt = Date.now();
         await panel.getByRole('button', { name: 'Go live' }).click();
@@ -68,6 +76,9 @@ test.describe('live streaming', () => {
           await expect(destination(name).getByText('Live', { exact: true })).toBeVisible({ timeout: 30_000 });
         }
         await expect(gus.page.getByText('LIVE', { exact: true })).toBeVisible();
+        const refused = destination('Old inside address');
+        await expect(refused.getByText('Failed', { exact: true })).toBeVisible();
+        await expect(refused.getByText(/points inside the server's own network/)).toBeVisible();
         console.log(`go live → first RTMP bytes: ${firstBytesMs} ms`);
 
         // Encoded once at 720p30 with AAC, at the stream key and path each platform gave.
@@ -93,6 +104,7 @@ test.describe('live streaming', () => {
         await expect(ownServer.getByText('Live', { exact: true })).toBeVisible({ timeout: 45_000 });
         expect(receivers.youtube.bytes()).toBeGreaterThan(youtubeBytes);
         expect(receivers.twitch.bytes()).toBeGreaterThan(twitchBytes);
+        expect(inside.connections()).toBe(0);
 
         // Stop: every destination ends, YouTube's broadcast is complete, the recording plays and seeks.
         const liveSeconds = (Date.now() - clickedAt - firstBytesMs) / 1000;
@@ -117,6 +129,7 @@ test.describe('live streaming', () => {
         await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
         await leave(stella, gus);
         await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
+        await inside.close();
       }
     },
   );

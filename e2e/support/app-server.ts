@@ -12,10 +12,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { meetings } from '@meetcast/db';
+import { meetings, streamConnections } from '@meetcast/db';
 import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/env.js';
+import { secretsBoxFor } from '../../apps/server/src/platform/secrets-box.js';
 import { startFakeGoogle } from '../../apps/server/test/fake-platforms/fake-google.js';
 import { startFakeTwitch } from '../../apps/server/test/fake-platforms/fake-twitch.js';
 import { seedForAdmin } from './admin-seed.js';
@@ -44,6 +45,8 @@ const config = loadConfig({
   ...google.env,
   ...twitch.env,
   RATE_LIMIT_MULTIPLIER: '50',
+  // The streaming specs' receivers and the stand-ins' ingests listen on this machine.
+  RTMP_ALLOW_PRIVATE: '127.0.0.1',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 });
 const { app, context } = await buildApp(config);
@@ -69,6 +72,21 @@ async function insertMeeting(fields: { hostId: number; isPrivate?: number; passw
   return row;
 }
 
+/** An RTMP address stored without the checks of add-rtmp-destination.php, as one saved before them. */
+async function insertRtmpConnection(fields: { userId: number; name: string; url: string; streamKey: string }) {
+  const [row] = await context.db
+    .insert(streamConnections)
+    .values({
+      userId: fields.userId,
+      platform: 'rtmp',
+      name: fields.name,
+      rtmpUrl: fields.url,
+      streamKeySealed: secretsBoxFor(context.config).seal(fields.streamKey),
+    })
+    .returning();
+  return row;
+}
+
 function readJson(request: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -83,6 +101,15 @@ const hook = createServer((request, response) => {
   if (request.method === 'POST' && url.pathname === '/meeting') {
     readJson(request)
       .then((fields) => insertMeeting(fields as Parameters<typeof insertMeeting>[0]))
+      .then(
+        (row) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(row)),
+        (error: unknown) => response.writeHead(500).end(String(error)),
+      );
+    return;
+  }
+  if (request.method === 'POST' && url.pathname === '/rtmp-connection') {
+    readJson(request)
+      .then((fields) => insertRtmpConnection(fields as Parameters<typeof insertRtmpConnection>[0]))
       .then(
         (row) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(row)),
         (error: unknown) => response.writeHead(500).end(String(error)),

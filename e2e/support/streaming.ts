@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { expect, type Page } from '@playwright/test';
 import { RtmpReceiver } from '../../apps/server/test/streaming/rtmp-receiver';
 import { E2E_PORTS, HOOK_URL } from './ports';
@@ -75,4 +76,30 @@ export async function addRtmpDestination(page: Page, name: string, url: string, 
   await page.getByLabel('Stream key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Save destination' }).click();
   await expect(page.getByText(`${name} saved.`)).toBeVisible();
+}
+
+/** An RTMP address put straight into the database, past the checks of saving, as one saved before them. */
+export async function storeRtmpConnectionUnchecked(userId: number, name: string, url: string) {
+  const response = await fetch(`${HOOK_URL}/rtmp-connection`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userId, name, url, streamKey: 'stored-before-the-check' }),
+  });
+  if (!response.ok) throw new Error(`connection not stored: ${response.status}`);
+}
+
+/** A TCP port on a loopback address that counts who connects to it. */
+export async function countingListener(host: string) {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    connections: () => connections,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }

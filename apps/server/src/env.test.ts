@@ -51,7 +51,18 @@ describe('loadConfig', () => {
       twitchIngestUrl: 'https://ingest.twitch.tv/ingests',
       connectStreamUrl: 'https://meet.example.com/connect-stream',
       secretsKey: undefined,
+      allowPrivate: { networks: [], hostNames: [] },
     });
+  });
+
+  it('reads the private addresses streams may go to, and stops on one that is none', () => {
+    const { allowPrivate } = loadConfig({ RTMP_ALLOW_PRIVATE: '127.0.0.1, 10.0.0.0/8, rtmp.lan' }).streaming;
+    expect(allowPrivate.hostNames).toEqual(['rtmp.lan']);
+    expect(allowPrivate.networks).toHaveLength(2);
+    expect(() => loadConfig({ RTMP_ALLOW_PRIVATE: '127.0.0.1,10.0.0.0/40' })).toThrow(
+      /RTMP_ALLOW_PRIVATE: "10.0.0.0\/40"/,
+    );
+    expect(() => loadConfig({ RTMP_ALLOW_PRIVATE: 'rtmp://nginx.lan' })).toThrow(/RTMP_ALLOW_PRIVATE/);
   });
 
   it('takes the platform clients and addresses from the environment', () => {

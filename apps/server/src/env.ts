@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseAddressPolicy, type AddressPolicy } from './platform/address-policy.js';
 import { parseSecretsKey } from './platform/secrets-box.js';
 
 const optionalUrl = z.url().optional();
@@ -75,6 +76,23 @@ export const EnvSchema = z.object({
   TWITCH_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.twitch.tv/helix')),
   TWITCH_INGEST_URL: z.preprocess(emptyToUndefined, z.url().default('https://ingest.twitch.tv/ingests')),
   CONNECT_STREAM_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  /**
+   * Addresses inside this machine or its networks that streams may still go to: comma-separated
+   * addresses, CIDRs or host names (a LAN nginx-rtmp). Unset: every such address is refused.
+   */
+  RTMP_ALLOW_PRIVATE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .superRefine((value, issues) => {
+        try {
+          parseAddressPolicy(value);
+        } catch (error) {
+          issues.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+        }
+      }),
+  ),
   /** Encrypts stored platform tokens and stream keys; unset: generated into DATA_DIR on first start. */
   SECRETS_KEY: z.preprocess(
     emptyToUndefined,
@@ -169,6 +187,8 @@ export interface StreamingConfig {
   /** The OAuth callback page, registered at both platforms as the redirect address. */
   connectStreamUrl: string;
   secretsKey: string | undefined;
+  /** RTMP_ALLOW_PRIVATE: what inside the machine's networks a stream may still be sent to. */
+  allowPrivate: AddressPolicy;
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
@@ -268,6 +288,7 @@ function streamingConfig(env: Env, publicUrl: string): StreamingConfig {
     twitchIngestUrl: env.TWITCH_INGEST_URL,
     connectStreamUrl: env.CONNECT_STREAM_URL ?? `${publicUrl}/connect-stream`,
     secretsKey: env.SECRETS_KEY,
+    allowPrivate: parseAddressPolicy(env.RTMP_ALLOW_PRIVATE),
   };
 }
 

@@ -69,6 +69,9 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     BROADCAST_LIMIT_PER_ACCOUNT: '100',
     // Each test server counts in its own Redis keys, so suites never see each other's limits.
     REDIS_PREFIX: `test-${process.pid}-${Date.now()}-${counter++}`,
+    // The streaming tests' receivers and fake platforms' ingests listen on this machine; a test of the
+    // address policy itself passes RTMP_ALLOW_PRIVATE: '' to refuse them like a real server would.
+    RTMP_ALLOW_PRIVATE: '127.0.0.1',
     ...env,
   });
   const built = await buildApp(config, database.handle);

@@ -1,66 +1,40 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isAllowedAddress, literalAddress, NO_EXCEPTIONS } from '../platform/address-policy.js';
 
 /** The largest picture downloaded from a provider, before it is re-encoded. */
 export const PICTURE_MAX_BYTES = 2 * 1024 * 1024;
 const PICTURE_TIMEOUT_MS = 5_000;
 const MAX_REDIRECTS = 3;
 
-// Addresses a picture URL may not reach: a provider claim must not make the server probe the
-// machine or its private network (SSRF). The issuer's own host is trusted, it is configured.
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const)
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const)
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
-
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return PRIVATE.check(mapped, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
+// A provider claim must not make the server probe the machine or its private network (SSRF): the
+// same address policy as streams (docs/security.md "Outgoing connections"), with no exceptions but
+// the issuer's own host, which the operator configured. RTMP_ALLOW_PRIVATE is for streams only.
 class PictureRefused extends Error {}
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** A DNS lookup that refuses private addresses, checked on the address actually connected to. */
+/**
+ * A DNS lookup that refuses a name with ANY address inside, done by the connection itself so that
+ * the address checked is the one connected to.
+ */
 function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback) {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const allowed = addresses.filter((entry) => !isPrivateAddress(entry.address));
-    if (allowed.length === 0) return callback(new PictureRefused(`${hostname} is a private address`), []);
-    if (options.all) return callback(null, allowed);
-    const [first] = allowed;
+    if (addresses.some((entry) => !isAllowedAddress(entry.address, NO_EXCEPTIONS))) {
+      return callback(new PictureRefused(`${hostname} is a private address`), []);
+    }
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
     return callback(null, first?.address ?? '', first?.family);
   });
 }
 
 function get(url: URL, trustedHost: string): Promise<IncomingMessage> {
   const isTrusted = url.hostname.toLowerCase() === trustedHost;
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (!isTrusted && isIP(literal) && isPrivateAddress(literal)) {
+  const literal = literalAddress(url.hostname);
+  if (!isTrusted && literal !== undefined && !isAllowedAddress(literal, NO_EXCEPTIONS)) {
     return Promise.reject(new PictureRefused('private address'));
   }
   const transport = url.protocol === 'https:' ? https : http;

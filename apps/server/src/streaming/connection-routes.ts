@@ -94,7 +94,8 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
     name: 'add-rtmp-destination.php',
     auth: 'user',
     tag,
-    summary: 'Add a custom RTMP or RTMPS address with its stream key (stored encrypted, never answered)',
+    summary:
+      "Add a custom RTMP or RTMPS address with its stream key (stored encrypted, never answered); an address inside this server's networks (loopback, private, link-local, metadata) is refused unless RTMP_ALLOW_PRIVATE lists it",
     input: AddRtmpDestinationInputSchema,
     output: StreamConnectionBodySchema,
     handler: async (body, { caller: { user }, t }) => {

@@ -6,9 +6,11 @@ import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../http/app-error.js';
 import type { ConnectionRow } from './destination-driver.js';
+import { streamAddressPolicy } from './ingest-address.js';
 import { NoChannelError, oauthPlatform, PLATFORM_LABELS, type OAuthPlatform } from './oauth-platforms.js';
 import { isTransient, PlatformHttpError, PlatformShapeError } from './platform-http.js';
 import { freshAccessToken } from './platform-tokens.js';
+import { AddressRefusedError, checkSavedAddress } from '../platform/address-policy.js';
 import { secretsBoxFor } from '../platform/secrets-box.js';
 
 /** How long the consent screen may take before the state runs out. */
@@ -203,7 +205,13 @@ export async function addRtmpConnection(
   input: { name: string; url: string; stream_key: string },
 ): Promise<StreamConnection> {
   // The contract checks the scheme; an address also needs a server to push to (`rtmp://` alone has none).
-  if (!new URL(input.url).hostname) throw badRequest('stream_connections.rtmp_url_invalid');
+  const url = new URL(input.url);
+  if (!url.hostname) throw badRequest('stream_connections.rtmp_url_invalid');
+  // Never a way into this machine or its network (docs/security.md "Outgoing connections"); checked
+  // again, after resolving, each time a stream starts.
+  await checkSavedAddress(url, streamAddressPolicy(context.config)).catch((error: unknown) => {
+    throw error instanceof AddressRefusedError ? badRequest('stream_connections.rtmp_address_inside') : error;
+  });
   await requireRoomForOneMore(context, userId);
   const [row] = await context.db
     .insert(streamConnections)

@@ -7,6 +7,8 @@ import type { AppContext } from '../../context.js';
 import { MeetingRepository } from '../../meeting-records/meeting-repository.js';
 import { issueGrant } from '../../rooms/grants.js';
 import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
+import { checkedIngestUrl, ingestConnectTarget } from '../ingest-address.js';
+import type { ConnectTarget } from '../../platform/address-policy.js';
 import type { Quality } from './capacity.js';
 import type { ComposerStage } from './composer-stage.js';
 import { Encoder } from './encoder.js';
@@ -28,6 +30,8 @@ const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 interface RunningDestination {
   row: DestinationRow;
   pusher: Pusher | undefined;
+  /** True while the ingest's address is being resolved and checked before a pusher starts. */
+  isChecking: boolean;
   /** The platform's answer to `prepare`; the pusher starts once this and the encode are there. */
   ingestUrl: string | undefined;
   isLive: boolean;
@@ -69,8 +73,12 @@ export class BroadcastSession {
 
   /** When this composer took the broadcast: its step timings are counted from here. */
   private readonly startedAt = Date.now();
+  /** Refuses ingests inside this machine's networks (docs/security.md "Outgoing connections"). */
+  private readonly connectTarget: ConnectTarget;
 
-  constructor(private readonly options: SessionOptions) {}
+  constructor(private readonly options: SessionOptions) {
+    this.connectTarget = ingestConnectTarget(options.context.config);
+  }
 
   private get ledger() {
     return this.options.stage.ledger;
@@ -207,6 +215,7 @@ export class BroadcastSession {
     const running: RunningDestination = {
       row,
       pusher: undefined,
+      isChecking: false,
       ingestUrl: undefined,
       isLive: false,
       lastStatusAt: 0,
@@ -222,27 +231,50 @@ export class BroadcastSession {
   private prepare(running: RunningDestination, attempt: number) {
     const { row } = running;
     const driver = this.options.drivers[row.platform];
-    void driver.prepare(row).then(
-      ({ ingestUrl }) => {
-        if (this.isEnded || !this.destinations.has(row.id)) return;
-        this.log(`destination ready after ${Date.now() - this.startedAt} ms`, { destinationId: row.id });
-        running.ingestUrl = ingestUrl;
-        this.startPusher(running);
+    void driver
+      .prepare(row)
+      .then(({ ingestUrl }) => checkedIngestUrl(this.connectTarget, ingestUrl))
+      .then(
+        (ingestUrl) => {
+          if (this.isEnded || !this.destinations.has(row.id)) return;
+          this.log(`destination ready after ${Date.now() - this.startedAt} ms`, { destinationId: row.id });
+          running.ingestUrl = ingestUrl;
+          this.startPusher(running);
+        },
+        (error: unknown) => void this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1)),
+      );
+  }
+
+  /**
+   * Pushes the encode to a destination whose ingest is known, once the encode runs. The address is
+   * resolved and checked again right before: the check of `prepare` may be many seconds old.
+   */
+  private startPusher(running: RunningDestination, attempt = 0) {
+    if (!this.isEncoding || running.pusher || running.isChecking || !running.ingestUrl || this.isEnded) return;
+    running.isChecking = true;
+    void checkedIngestUrl(this.connectTarget, running.ingestUrl).then(
+      (ingestUrl) => {
+        running.isChecking = false;
+        if (!this.isEnded && this.destinations.get(running.row.id) === running) this.spawnPusher(running, ingestUrl);
       },
-      (error: unknown) => void this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1)),
+      (error: unknown) => {
+        running.isChecking = false;
+        void this.retryOrFail(running, error, attempt, () => this.startPusher(running, attempt + 1));
+      },
     );
   }
 
-  /** Pushes the encode to a destination whose ingest is known, once the encode runs. */
-  private startPusher(running: RunningDestination) {
-    if (!this.isEncoding || running.pusher || !running.ingestUrl || this.isEnded) return;
+  private spawnPusher(running: RunningDestination, ingestUrl: string) {
+    if (running.pusher) return;
     const { row } = running;
     this.flvFanOut ??= new FlvFanOut(this.ledger, this.fanOut, (message) => this.log(message));
     const pusher = new Pusher(
       this.flvFanOut,
-      running.ingestUrl,
+      ingestUrl,
       () => this.encoder?.fps ?? 0,
       (message) => this.log(`${message} (${Date.now() - this.startedAt} ms)`, { destinationId: row.id }),
+      // The socket goes to the address the policy checked, so a name cannot move inside between check and connect.
+      { connectTarget: this.connectTarget },
     );
     running.pusher = pusher;
     pusher.on('state', (state, error) => void this.onPusherState(running, state, error));
@@ -271,6 +303,11 @@ export class BroadcastSession {
 
   private async onPusherState(running: RunningDestination, state: PusherState, error: string | null) {
     if (this.isEnded && state !== 'ended') return;
+    // A pusher about to connect again resolves the name again: a name moved inside since is refused.
+    if (error && (state === 'starting' || state === 'reconnecting') && running.ingestUrl) {
+      const check: unknown = await checkedIngestUrl(this.connectTarget, running.ingestUrl).catch((e: unknown) => e);
+      if (check instanceof DestinationError && !check.retryable) return this.failDestination(running, check);
+    }
     if (state === 'live' && !running.isLive) {
       running.isLive = true;
       // The platform sees media now: YouTube waits for the stream to be active and goes live.
