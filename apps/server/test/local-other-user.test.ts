@@ -132,6 +132,8 @@ describe('a local other user', () => {
         COMPOSER_WORKER: 'local',
         COMPOSER_SPARES: '0',
         COMPOSER_PAGE_URL: `http://127.0.0.1:${(layoutPage.address() as AddressInfo).port}`,
+        // The test's RTMP receiver listens on loopback, which streams may not reach otherwise.
+        RTMP_ALLOW_PRIVATE: '127.0.0.1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -38,7 +38,8 @@ export class LayoutBrowser {
     // bound to this process, so that a killed server leaves no browser (nor its renderers) behind.
     const launcher = join(this.folder, 'chromium');
     writeFileSync(launcher, boundLauncherScript(CHROMIUM));
-    chmodSync(launcher, 0o755);
+    // Its owner alone: DATA_DIR holds nothing other users may read or run.
+    chmodSync(launcher, 0o700);
     this.browser = await chromium.launchPersistentContext(join(this.folder, 'profile'), {
       executablePath: launcher,
       headless: false,
