@@ -4,8 +4,14 @@ import { AppError } from '../http/app-error.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Executor } from '../meeting-records/meeting-repository.js';
 import { meetingPresence } from '../rooms/room-presence.js';
-import type { ComposerCapacity } from './broadcast-service.js';
 import type { BroadcastRow } from './broadcast-view.js';
+
+export interface ComposerCapacity {
+  /** False when this process runs no worker and others may: capacity is then decided when one claims it. */
+  isLocalOnly: boolean;
+  hasRoom(): boolean;
+  nudge(): void;
+}
 
 type UserRow = typeof users.$inferSelect;
 type Running = Pick<BroadcastRow, 'id' | 'meetingId' | 'startedBy' | 'startedAt' | 'createdAt' | 'composerId'>;
@@ -40,12 +46,7 @@ const maxLifeMs = (context: AppContext) => context.config.broadcastLimits.maxMin
 function noSlot(context: AppContext, key: MessageKey, holding: Running[], params: Record<string, number> = {}) {
   const soonest = Math.min(...holding.map((row) => startOf(row) + maxLifeMs(context)));
   const seconds = Number.isFinite(soonest) ? Math.max(60, Math.ceil((soonest - Date.now()) / 1000)) : 60;
-  return new AppError(
-    503,
-    key,
-    { ...params, minutes: Math.ceil(seconds / 60) },
-    { 'retry-after': String(seconds) },
-  );
+  return new AppError(503, key, { ...params, minutes: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
 }
 
 /**

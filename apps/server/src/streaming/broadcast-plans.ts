@@ -17,13 +17,8 @@ import {
 import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { conflict, gone } from '../http/app-error.js';
-import {
-  requireManager,
-  requireMeeting,
-  requireUsableConnections,
-  startBroadcast,
-  type ComposerCapacity,
-} from './broadcast-service.js';
+import { requireManager, requireMeeting, requireUsableConnections, startBroadcast } from './broadcast-service.js';
+import type { ComposerCapacity } from './broadcast-limits.js';
 
 export interface BroadcastPlan {
   destinations: DestinationRequest[];

@@ -24,8 +24,8 @@ import {
   setOverlay,
   startBroadcast,
   stopBroadcast,
-  type ComposerCapacity,
 } from './broadcast-service.js';
+import type { ComposerCapacity } from './broadcast-limits.js';
 import { broadcastView, recordingUrl, type BroadcastRow } from './broadcast-view.js';
 import { isOpenMeeting, recordingLink, recordingReader } from './recording-access.js';
 import type { MeetingRow, users } from '@meetcast/db';

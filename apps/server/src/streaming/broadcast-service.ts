@@ -16,19 +16,12 @@ import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, gone, notFound } from '../http/app-error.js';
 import { findMeeting, managesMeeting } from '../rooms/room-service.js';
 import type { users } from '@meetcast/db';
-import { requireFreeSlot } from './broadcast-limits.js';
+import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
 import type { BroadcastRow } from './broadcast-view.js';
 
 type UserRow = typeof users.$inferSelect;
 
 /** What the composer workers of this deployment can say before a broadcast is created. */
-export interface ComposerCapacity {
-  /** False when this process runs no worker and others may: capacity is then decided when one claims it. */
-  isLocalOnly: boolean;
-  hasRoom(): boolean;
-  nudge(): void;
-}
-
 export async function requireMeeting(context: AppContext, meetId: string): Promise<MeetingRow> {
   const meeting = await findMeeting(context, meetId);
   if (!meeting) throw notFound('room.not_found');

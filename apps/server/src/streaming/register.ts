@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerBroadcastPlanRoutes } from './broadcast-plan-routes.js';
 import { registerBroadcastRoutes } from './broadcast-routes.js';
-import type { ComposerCapacity } from './broadcast-service.js';
+import type { ComposerCapacity } from './broadcast-limits.js';
 import type { Drivers } from './composer/broadcast-session.js';
 import { ComposerWorker } from './composer/composer-worker.js';
 import { startDueBroadcasts } from './broadcast-plans.js';

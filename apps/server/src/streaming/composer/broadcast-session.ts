@@ -30,8 +30,6 @@ const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 interface RunningDestination {
   row: DestinationRow;
   pusher: Pusher | undefined;
-  /** True while the ingest's address is being resolved and checked before a pusher starts. */
-  isChecking: boolean;
   /** The platform's answer to `prepare`; the pusher starts once this and the encode are there. */
   ingestUrl: string | undefined;
   isLive: boolean;
@@ -215,7 +213,6 @@ export class BroadcastSession {
     const running: RunningDestination = {
       row,
       pusher: undefined,
-      isChecking: false,
       ingestUrl: undefined,
       isLive: false,
       lastStatusAt: 0,
@@ -246,27 +243,13 @@ export class BroadcastSession {
   }
 
   /**
-   * Pushes the encode to a destination whose ingest is known, once the encode runs. The address is
-   * resolved and checked again right before: the check of `prepare` may be many seconds old.
+   * Pushes the encode to a destination whose ingest is known, once the encode runs. The publisher
+   * resolves and checks the address again at each connection and connects to what it checked.
    */
-  private startPusher(running: RunningDestination, attempt = 0) {
-    if (!this.isEncoding || running.pusher || running.isChecking || !running.ingestUrl || this.isEnded) return;
-    running.isChecking = true;
-    void checkedIngestUrl(this.connectTarget, running.ingestUrl).then(
-      (ingestUrl) => {
-        running.isChecking = false;
-        if (!this.isEnded && this.destinations.get(running.row.id) === running) this.spawnPusher(running, ingestUrl);
-      },
-      (error: unknown) => {
-        running.isChecking = false;
-        void this.retryOrFail(running, error, attempt, () => this.startPusher(running, attempt + 1));
-      },
-    );
-  }
-
-  private spawnPusher(running: RunningDestination, ingestUrl: string) {
-    if (running.pusher) return;
+  private startPusher(running: RunningDestination) {
+    if (!this.isEncoding || running.pusher || !running.ingestUrl || this.isEnded) return;
     const { row } = running;
+    const ingestUrl = running.ingestUrl;
     this.flvFanOut ??= new FlvFanOut(this.ledger, this.fanOut, (message) => this.log(message));
     const pusher = new Pusher(
       this.flvFanOut,
