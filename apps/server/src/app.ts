@@ -7,6 +7,7 @@ import { registerAccountRoutes } from './accounts/routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { SessionStore } from './accounts/session-store.js';
 import type { AppContext } from './context.js';
+import { AppEvents } from './platform/app-events.js';
 import type { AppConfig } from './env.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { trustProxyOption } from './http/client-address.js';
@@ -101,6 +102,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     notifier: new Notifier(db.db),
     media: new MediaService(db.db, config, app.log),
     log: app.log,
+    events: new AppEvents(app.log),
   };
 
   app.decorate('authenticateRequest', (request: FastifyRequest, level: 'optional' | 'user' | 'admin') =>

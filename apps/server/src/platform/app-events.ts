@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * What features tell each other inside one process, by name and typed payload. A feature that must
+ * react to another's change (a meeting ended, a broadcast's state moved) listens here instead of
+ * importing it, so the arrow between the two features points one way only.
+ */
+export interface AppEventMap {
+  /** A broadcast's state, one of its destinations, its overlay or its audience changed. */
+  'broadcast.changed': { meetingId: number; broadcastId: number };
+}
+
+type Listener<Payload> = (payload: Payload) => Promise<void> | void;
+
+/** Listeners run one after another and are awaited; one that fails is logged and does not stop the others. */
+export class AppEvents {
+  private readonly listeners = new Map<keyof AppEventMap, Listener<never>[]>();
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  on<Name extends keyof AppEventMap>(name: Name, listener: Listener<AppEventMap[Name]>) {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener as Listener<never>]);
+  }
+
+  async emit<Name extends keyof AppEventMap>(name: Name, payload: AppEventMap[Name]) {
+    for (const listener of (this.listeners.get(name) ?? []) as Listener<AppEventMap[Name]>[]) {
+      try {
+        await listener(payload);
+      } catch (error) {
+        this.log.error({ err: error, event: name, payload: payload as object }, 'an event listener failed');
+      }
+    }
+  }
+}
