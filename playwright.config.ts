@@ -6,7 +6,7 @@ import { APP_URL, MAIL_API_URL, OIDC_ISSUER } from './e2e/support/ports';
 const CHROMIUM_PROJECT = { ...devices['Desktop Chrome'], channel: undefined };
 /** Tests that run a broadcast composer (about a core of its own). */
 const COMPOSER = /@composer/;
-/** Multi-participant calls that must keep their video on a busy machine (issue 16), and a Janus restart. */
+/** Multi-participant calls that must keep their video on a busy machine, and a Janus restart. */
 const UNDER_LOAD = /@under-load/;
 /** The call tests: three or four browsers each, with cameras. */
 const CALL_FILES = ['room*.spec.ts', 'two-processes.spec.ts'];
@@ -24,7 +24,8 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   fullyParallel: true,
   workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
-  // One retry in CI: a shared 2-core machine occasionally starves a browser; a real bug fails twice.
+  // One retry in CI: a shared 2-core machine occasionally starves a browser; a real bug fails twice. A
+  // test that passes only on its retry is named as flaky in the closing line (scripts/test-summary.mjs).
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
   use: {

@@ -1,11 +1,32 @@
-// Adds up the Vitest and Playwright JSON reports into one closing line: "tests: N passed, N failed".
-// It also names what fails a run without failing a test (a test file that did not load, an error
-// outside every test, Vitest's unhandled errors): CI shows only the end of the output.
+// Adds up the Vitest and Playwright JSON reports into one closing line:
+// "tests: N passed, N failed, N skipped, N flaky". A flaky test failed and then passed on a retry
+// (playwright.config.ts retries once in CI; Vitest's `retry` option, recorded by
+// scripts/vitest-flaky-reporter.mjs): it does not fail the run, but it is named, so that it gets fixed
+// instead of absorbed. It also names what fails a run without failing a test (a test file that did not
+// load, an error outside every test, Vitest's unhandled errors): CI shows only the end of the output.
 import { existsSync, readFileSync } from 'node:fs';
+
+// Playwright's messages carry terminal colours.
+const COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const firstLine = (text) =>
+  String(text ?? '')
+    .replace(COLOURS, '')
+    .split('\n')[0];
+
+/** Every Playwright test under a suite, with the titles of the suites and spec above it. */
+function* playwrightTests(suite, titles = []) {
+  // The top suites are the spec files, already named by `spec.file`.
+  const path = suite.title && suite.title !== suite.file ? [...titles, suite.title] : titles;
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) yield { spec, test, name: [...path, spec.title].join(' › ') };
+  }
+  for (const child of suite.suites ?? []) yield* playwrightTests(child, path);
+}
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const flaky = [];
 const problems = [];
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) {
@@ -20,20 +41,44 @@ for (const file of process.argv.slice(2)) {
     skipped += report.numPendingTests + (report.numTodoTests ?? 0);
     for (const result of report.testResults ?? []) {
       if (result.status === 'failed' && result.assertionResults.every((test) => test.status !== 'failed')) {
-        problems.push(`Vitest: ${result.name} failed outside its tests: ${String(result.message).split('\n')[0]}`);
+        problems.push(`Vitest: ${result.name} failed outside its tests: ${firstLine(result.message)}`);
       }
     }
     if (report.success === false && report.numFailedTests === 0) {
       problems.push('Vitest reported errors outside the tests (see "Unhandled Errors" above)');
     }
+  } else if ('vitestFlaky' in report) {
+    // Vitest's own report already counted these as passed.
+    passed -= report.vitestFlaky.length;
+    for (const test of report.vitestFlaky) {
+      flaky.push(
+        `Vitest: ${test.file} › ${test.name} (passed after ${test.retries} ${test.retries === 1 ? 'retry' : 'retries'})`,
+      );
+    }
   } else if (report.stats) {
-    passed += report.stats.expected + report.stats.flaky;
+    passed += report.stats.expected;
     failed += report.stats.unexpected;
     skipped += report.stats.skipped;
+    let named = 0;
+    for (const suite of report.suites ?? []) {
+      for (const { spec, test, name } of playwrightTests(suite)) {
+        if (test.status !== 'flaky') continue;
+        named += 1;
+        const failures = test.results.filter((result) => result.status !== 'passed');
+        const reason = firstLine(failures[0]?.error?.message ?? failures[0]?.status);
+        flaky.push(
+          `Playwright: ${spec.file} › ${name} [${test.projectName}] (passed on retry ${failures.length}; first: ${reason})`,
+        );
+      }
+    }
+    // A flaky test that the walk above could not find (an unknown report shape) is still counted.
+    for (let index = named; index < report.stats.flaky; index += 1)
+      flaky.push('Playwright: a test not named in the report');
     for (const error of report.errors ?? []) {
-      problems.push(`Playwright: ${String(error.message ?? error.value ?? '').split('\n')[0]}`);
+      problems.push(`Playwright: ${firstLine(error.message ?? error.value)}`);
     }
   }
 }
 for (const problem of problems) console.log(problem);
-console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+for (const test of flaky) console.log(`flaky: ${test}`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped, ${flaky.length} flaky`);
