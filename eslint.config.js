@@ -64,7 +64,8 @@ export default tseslint.config(
     },
   },
   {
-    // The web app never reaches into the server or the database (DESIGN.md, convention 5).
+    // The web app never reaches into the server or the database: it knows them only through the API
+    // and the shared contracts (packages/contracts).
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks, meetcast },
     rules: {

@@ -39,7 +39,7 @@ function precompress(): Plugin {
 
 /**
  * Puts the entry stylesheet and the preferences script into index.html: no render-blocking request
- * before the first paint (Lighthouse on /login, issue 3). The CSP allows inline styles already
+ * before the first paint (Lighthouse on /login, ADR 007). The CSP allows inline styles already
  * (style-src 'unsafe-inline'); the server allows this one inline script by its hash
  * (apps/server/src/http/security-headers.ts).
  */
@@ -73,7 +73,7 @@ function inlineFirstPaintResources(): Plugin {
  * Bundles the channel page's early watch (src/features/channels/player/early-watch.ts) on its own, as
  * a classic script (`early-watch.js`): the server inlines it where index.html marks its place, on a
  * live broadcast's page only, so it opens the connection while the HTML is parsed, before any of the
- * app's scripts has arrived (issue 13). The policy allows it by its hash, as the preferences script
+ * app's scripts has arrived (ADR 011). The policy allows it by its hash, as the preferences script
  * (apps/server/src/http/security-headers.ts).
  */
 function earlyWatchScript(): Plugin {

@@ -6,7 +6,7 @@ import { parseSecretsKey } from './platform/secrets-box.js';
 const optionalUrl = z.url().optional();
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 
-/** The environment of API-CONTRACT.md "Configuration", validated once at start-up. */
+/** The environment of the README's "Configuration" table, validated once at start-up. */
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -63,7 +63,7 @@ export const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** How often each server process looks for meeting reminders to send; 0 turns the scheduler off. */
   REMINDER_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(30),
-  // Streaming platforms (API-CONTRACT.md "Streaming calls"): a platform without its client is not offered.
+  // Streaming platforms (README, "Configuration"): a platform without its client is not offered.
   YOUTUBE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   YOUTUBE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   TWITCH_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),

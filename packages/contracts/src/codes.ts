@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The wire codes of API-CONTRACT.md, as typed constants and the schemas that accept them. */
+/** The API's wire codes, as typed constants and the schemas that accept them. */
 export const ROLE = { admin: 1, user: 2 } as const;
 export const PRIVACY = { private: 1, public: 2 } as const;
 export const PASSWORD_FLAG = { yes: 1, no: 2 } as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every response body: `{ status, message, data? }` (API-CONTRACT.md, conventions). */
+/** Every response body: `{ status, message, data? }`. */
 export const ErrorBodySchema = z.object({
   status: z.literal('error'),
   message: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nestedData, successBody } from './envelope.js';
 import { LanguageFieldSchema, TokenSchema } from './fields.js';
 
-/** The web route the provider sends people back to (API-CONTRACT.md). */
+/** The web route the provider sends people back to (ADR 004). */
 export const EXTERNAL_LOGIN_CALLBACK_PATH = '/meetcast-names-login';
 
 /** `get-auth-config.php`: whether to show the "Sign in with …" button, and its name. */

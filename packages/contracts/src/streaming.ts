@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nestedData } from './envelope.js';
 import { formInt, IdSchema, LanguageFieldSchema, optionalText, text, TokenSchema } from './fields.js';
 
-/** Streaming calls and shapes (API-CONTRACT.md, "Streaming calls"). Tokens and keys never leave the server. */
+/** Streaming calls and shapes. Tokens and keys never leave the server. */
 
 export const STREAM_PLATFORMS = ['youtube', 'twitch', 'rtmp'] as const;
 export type StreamPlatform = (typeof STREAM_PLATFORMS)[number];

@@ -41,7 +41,7 @@ const APP_ENTRY_BLOCK = 'app-entry';
 /**
  * Where index.html wants the page's data, at the top of its head, and after it the early watch (the
  * web app's player/early-watch.ts, built as `early-watch.js`): on a live broadcast's page that script
- * reads the data and connects while the rest of the page is still being parsed (issue 13).
+ * reads the data and connects while the rest of the page is still being parsed (ADR 011).
  */
 const PAGE_DATA_MARK = '<!-- page-data -->';
 const EARLY_WATCH_MARK = '<!-- early-watch -->';
@@ -49,7 +49,7 @@ const EARLY_WATCH_MARK = '<!-- early-watch -->';
 /**
  * On a live broadcast's page the app's entry script waits for the picture: it is preloaded (fetched
  * and compiled beside the connection) and its address handed to the early watch in a data block,
- * which imports it once the first frame is shown or after at most 1.5 s (issue 13: the app's
+ * which imports it once the first frame is shown or after at most 1.5 s (ADR 011: the app's
  * evaluation held up the connection's steps on the page's one main thread).
  */
 function holdAppEntry(page: string): { page: string; entry?: string } {

@@ -184,7 +184,7 @@ export class MediaService {
   /**
    * Makes sure the meeting has a Janus room (placing it when it has none) and returns it. A room this
    * process already saw on its instance costs one query and no request to Janus, and no query either
-   * when the caller passes the placement it has just read (the room join's click path, issue 14).
+   * when the caller passes the placement it has just read (the room join's click path, ADR 016).
    */
   async ensureRoom(meeting: MeetingRef): Promise<PlacedRoom> {
     const remembered = this.rememberedRoom(meeting);

@@ -38,7 +38,7 @@ function requestMeta(request: FastifyRequest): RequestMeta {
 }
 
 /**
- * External sign-in through an OpenID Connect provider (spec section 4, API-CONTRACT.md):
+ * External sign-in through an OpenID Connect provider:
  * get-auth-config.php tells the web app whether to show the button, start-external-login.php
  * begins the code flow, meetcast-names-login.php finishes it, get-sign-in-methods.php lists what
  * a user can sign in with. docs/decisions/004-external-sign-in.md explains the choices.

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 
 /**
- * Every page of the app, one entry each (spec section 2). A feature adds its page here as one line;
+ * Every page of the app, one entry each. A feature adds its page here as one line;
  * the import is lazy, so each page (the room, the calendar, the admin area…) loads only when visited.
  *
  * layout: "main" = sidebar + top bar for signed-in visitors (blank when no session cookie is present),

@@ -13,7 +13,7 @@ export function directionOf(language: string | undefined): 'ltr' | 'rtl' {
   return RTL_LANGUAGES.includes(base) ? 'rtl' : 'ltr';
 }
 
-/** Arabic turns the whole document right-to-left; the choice is kept as `rtlClass` (spec section 3). */
+/** Arabic turns the whole document right-to-left; the choice is kept as `rtlClass`. */
 function applyLanguage(language: string | undefined) {
   const base = (language ?? FALLBACK_LANGUAGE).split('-')[0] ?? FALLBACK_LANGUAGE;
   const direction = directionOf(base);

@@ -4,7 +4,7 @@ import { FALLBACK_LANGUAGE, LANGUAGES, RTL_LANGUAGES } from '@meetcast/contracts
 import { describe, expect, it } from 'vitest';
 
 /**
- * English is the source (DESIGN.md convention 7). Every language must have every key of every
+ * English is the source: strings are written in English first, then translated. Every language must have every key of every
  * namespace, keep the same {{placeholders}}, and translate every value: an English value left in place
  * fails, except the few strings that are the same in every language by nature (below).
  */

@@ -27,7 +27,7 @@ export function showFormSuccess(form: string, message: string) {
   toast.success(message);
 }
 
-/** A success toast for the page that the coming reload brings (scheduling reloads, spec section 4). */
+/** A success toast for the page that the coming reload brings (scheduling a meeting reloads the page). */
 export function showSuccessAfterReload(message: string) {
   sessionStorage.setItem(AFTER_RELOAD_KEY, message);
 }

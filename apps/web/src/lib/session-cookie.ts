@@ -1,6 +1,6 @@
 import { readCookie, removeCookie, writeCookie } from './cookies';
 
-/** The session cookie of API-CONTRACT.md: named after the product, it holds the session token. */
+/** The session cookie: named after the product, it holds the session token (ADR 004, docs/security.md). */
 export const SESSION_COOKIE = 'meetcastUser';
 
 /** Matches the server's session lifetime (30 days); the server stays the judge of validity. */

@@ -10,7 +10,7 @@ import { useSession } from '../session';
 import { decideCallback } from './callback-guard';
 
 /**
- * `/meetcast-names-login` (spec section 4): the provider's `code` is processed exactly once. It is
+ * `/meetcast-names-login` (ADR 004): the provider's `code` is processed exactly once. It is
  * taken out of the address at once (a reload finds nothing to send) and remembered (a second mount
  * does not send it again), then posted as `token` with the redirect's `state` and `iss`. Success
  * stores the token and the user, goes to / and reloads; failure shows the server's message in an

@@ -14,7 +14,7 @@ const FORM = 'instant-meeting';
 /**
  * "Enter your meeting name": name and slug (checked like the scheduling form); Start Meeting, in the
  * dialog's footer, submits this form. Success closes the dialog and opens /room/{url_slug}, with the
- * password when one came back (spec section 4).
+ * password when one came back.
  */
 export function InstantMeetingForm({
   slugCheck,

@@ -13,7 +13,7 @@ import { useTimeZoneDetection } from './use-time-zone-detection';
 const ScheduleMeetingForm = lazy(() => import('./schedule-meeting-form'));
 
 /**
- * The two meeting dialogs the sidebar opens (spec section 2): "Schedule a meeting" and the instant
+ * The two meeting dialogs the sidebar opens: "Schedule a meeting" and the instant
  * meeting's "Enter your meeting name". This file is their frame: who opens them and what they say.
  * The meetings feature puts its forms into the `children` slots below and gives Start Meeting its form
  * (`startFormId`), so the button submits that form.
@@ -67,7 +67,7 @@ export interface InstantMeetingDialogProps {
   children?: ReactNode;
   /** id of the form that Start Meeting submits; without one the button stays disabled. */
   startFormId?: string;
-  /** Disables Start Meeting, e.g. while the slug has an error (spec section 5). */
+  /** Disables Start Meeting, e.g. while the slug has an error. */
   isStartDisabled?: boolean;
   isStarting?: boolean;
   isDirty?: boolean;

@@ -11,7 +11,7 @@ import {
 } from '@meetcast/contracts';
 import { apiPost, type Fields } from '../../lib/api';
 
-/** The calls of the meetings feature (API-CONTRACT.md and the server's OpenAPI description). */
+/** The calls of the meetings feature (the server's OpenAPI description, `GET /api/openapi.json`). */
 export const meetingsApi = {
   checkMeetName: (name: string, id: number | undefined, signal: AbortSignal) =>
     apiPost('check-meet-name.php', { name, id }, { schema: MessageBodySchema, signal }),

@@ -45,7 +45,7 @@ const FORM = 'schedule-meeting';
 // Past means before the form opened, less a minute: a start picked as "now" stays valid.
 const PAST_SLACK_MS = 60_000;
 
-/** The "Schedule a meeting" form, exactly per spec sections 3-5; also edits a meeting. */
+/** The "Schedule a meeting" form (ADR 005); also edits a meeting. */
 export default function ScheduleMeetingForm({ meeting, preset, onClose, onDirtyChange }: ScheduleMeetingFormProps) {
   const { t } = useTranslation('meetings');
   const user = useCurrentUser();

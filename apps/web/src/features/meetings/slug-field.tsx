@@ -24,7 +24,7 @@ export function slugFromName(name: string): string {
 
 /**
  * The link proposed from the meeting's name (as Zoom and Cal.com do), until the person edits the link
- * themselves. Every new value, proposed or typed, is checked with the server (spec section 5). A name
+ * themselves. Every new value, proposed or typed, is checked with the server (`use-slug-check.ts`). A name
  * without Latin letters or digits gets "meeting-" and a few random characters instead.
  */
 export function useProposedSlug(slugCheck: ReturnType<typeof useSlugCheck>, existing?: string) {

@@ -5,7 +5,7 @@ import { useSession } from '../session';
 import { browserTimeZone, isKnownTimeZone } from '../../lib/zoned-time';
 
 /**
- * Every user has a time zone (issue 4, item 8): accounts start on UTC, so the first signed-in visit
+ * Every user has a time zone (reminders and calendars show times in it): accounts start on UTC, so the first signed-in visit
  * from a browser in another zone stores that zone once; the profile page changes it later.
  */
 export function useTimeZoneDetection() {

@@ -69,7 +69,7 @@ function NotificationItem({ notification }: { notification: Notification }) {
   );
 }
 
-/** Top bar: the "Notification" dropdown with its "N New" badge (spec section 2). */
+/** Top bar: the "Notification" dropdown with its "N New" badge. */
 export function NotificationMenu() {
   const { t, i18n } = useTranslation('shell');
   const { data: notifications = [] } = useNotifications();

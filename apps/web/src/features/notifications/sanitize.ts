@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
 
 /**
- * Notification text is HTML from the server (spec section 3). It is sanitized before it is rendered:
+ * Notification text is HTML from the server. It is sanitized before it is rendered:
  * scripts, event handlers, javascript: links, forms and frames are removed; links open safely.
  */
 export function sanitizeNotificationHtml(html: string): string {

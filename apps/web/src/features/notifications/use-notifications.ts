@@ -15,7 +15,7 @@ export function addNotification(queryClient: QueryClient, notification: Notifica
   queryClient.setQueryData<Notification[]>(NOTIFICATIONS_KEY, (list) => ordered([notification, ...(list ?? [])]));
 }
 
-/** get-user-notification.php; a failure is ignored silently (spec section 8). */
+/** get-user-notification.php; a failure is ignored silently: the badge is not worth an error toast on every page. */
 export function useNotifications() {
   return useQuery({
     queryKey: NOTIFICATIONS_KEY,

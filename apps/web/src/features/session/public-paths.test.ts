@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAdminPath, isPublicPath } from './public-paths';
 
-describe('route guard paths (spec section 2)', () => {
+describe('route guard paths', () => {
   it('lets visitors without a session open exactly the listed paths', () => {
     for (const path of ['/channel', '/login', '/signup', '/confirm-signup', '/forgot-password', '/reset-password']) {
       expect(isPublicPath(path), path).toBe(true);

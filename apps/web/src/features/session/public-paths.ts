@@ -1,8 +1,8 @@
-/** Paths a visitor without a session may open (spec section 2, route guard). */
+/** Paths a visitor without a session may open (the route guard). */
 export const PUBLIC_PATHS = ['/channel', '/login', '/signup', '/confirm-signup', '/forgot-password', '/reset-password'];
 
 /**
- * The external sign-in callback (`/meetcast-names-login`, API-CONTRACT.md) is a blank-layout route that
+ * The external sign-in callback (`/meetcast-names-login`, ADR 004) is a blank-layout route that
  * a visitor reaches before having a session, so it has to be public as well or the flow could never
  * finish.
  */

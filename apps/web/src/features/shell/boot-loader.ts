@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 
-/** Fades the full-screen loader of index.html out about 200 ms after the app has loaded (spec section 2). */
+/** Fades the full-screen loader of index.html out about 200 ms after the app has loaded. */
 export function useHideBootLoader(isReady: boolean) {
   useEffect(() => {
     if (!isReady) return;

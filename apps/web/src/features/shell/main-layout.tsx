@@ -3,7 +3,7 @@ import { BlankLayout } from './blank-layout';
 import { USER_NAVIGATION } from './navigation';
 import { ShellFrame } from './shell-frame';
 
-/** Sidebar + top bar for signed-in users; the blank layout when there is no session (spec section 2). */
+/** Sidebar + top bar for signed-in users; the blank layout when there is no session. */
 export function MainLayout() {
   const { state } = useSession();
   if (state.status !== 'signed-in') return <BlankLayout />;

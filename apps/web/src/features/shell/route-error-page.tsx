@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 
 /**
- * What the router shows when a page fails to load or throws (spec section 8: reported by the router).
+ * What the router shows when a page fails to load or throws (reported by the router).
  * A failed chunk load after a new deployment is the usual cause, so reloading is offered.
  */
 export function RouteErrorPage() {

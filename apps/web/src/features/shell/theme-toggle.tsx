@@ -16,7 +16,7 @@ export function nextTheme(theme: Theme): Theme {
   return THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length] ?? PREFERENCE_DEFAULTS.theme;
 }
 
-/** Cycles light → dark → system; the choice is kept under `theme` (spec section 3). */
+/** Cycles light → dark → system; the choice is kept under `theme`. */
 export function ThemeToggle({ className }: { className?: string }) {
   const { t } = useTranslation('shell');
   const stored = usePreference('theme');

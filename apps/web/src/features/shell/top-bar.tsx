@@ -8,7 +8,7 @@ import { SIDEBAR_ID } from './sidebar';
 import { ThemeToggle } from './theme-toggle';
 import { UserMenu } from './user-menu';
 
-/** Sidebar toggle, then theme, language, notifications and the user menu (spec section 2). */
+/** Sidebar toggle, then theme, language, notifications and the user menu. */
 export function TopBar({ isSidebarOpen, onToggleSidebar }: { isSidebarOpen: boolean; onToggleSidebar(): void }) {
   const { t } = useTranslation('shell');
   const navbar = usePreference('navbar');

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { readPreference, writePreference } from '../../lib/preferences';
 
-/** Below this width the sidebar floats over the page and closes on every route change (spec section 9). */
+/** Below this width the sidebar floats over the page and closes on every route change. */
 export const SIDEBAR_BREAKPOINT_PX = 1024;
 
 const isNarrow = () => window.innerWidth < SIDEBAR_BREAKPOINT_PX;
