@@ -53,8 +53,9 @@ export default tseslint.config(
           channelFollowers: 'apps/server/src/channels',
           contactMessages: 'apps/server/src/contact-us',
           streamConnections: 'apps/server/src/streaming',
-          liveBroadcasts: 'apps/server/src/streaming',
-          broadcastDestinations: 'apps/server/src/streaming',
+          // A broadcast's state has one owner and a transitions table (ADR 020).
+          liveBroadcasts: 'apps/server/src/streaming/state',
+          broadcastDestinations: 'apps/server/src/streaming/state',
           broadcastPlans: 'apps/server/src/streaming',
           viewerChatMessages: 'apps/server/src/viewer-chat',
           viewerChatSettings: 'apps/server/src/viewer-chat',

@@ -1,8 +1,9 @@
 import type { StreamConnection } from '@meetcast/contracts';
 import { broadcastDestinations, eq, liveBroadcasts, streamConnections } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DestinationRow } from '../src/streaming/destination-driver.js';
+import type { DestinationError, DestinationRow, PlatformIds } from '../src/streaming/destination-driver.js';
 import { createDestinationDrivers } from '../src/streaming/drivers/index.js';
+import { changeRunningDestination } from '../src/streaming/state/destination-state.js';
 import { startFakeGoogle, type FakeGoogle } from './fake-platforms/fake-google.js';
 import { startFakeTwitch, type FakeTwitch } from './fake-platforms/fake-twitch.js';
 import { addMeeting } from './meeting-helpers.js';
@@ -64,6 +65,21 @@ describe.each(BACKENDS)('destination drivers on %s', (backend) => {
     return row;
   }
 
+  /** What the composer does with a prepare's answer (or failure): it stores the platform's ids. */
+  async function remember(destination: DestinationRow, ids: PlatformIds | undefined) {
+    await changeRunningDestination(
+      server.built.context,
+      { id: destination.broadcastId, meetingId },
+      destination.id,
+      ids ?? {},
+    );
+  }
+  async function prepared(destination: DestinationRow) {
+    const answer = await drivers.youtube.prepare(destination);
+    await remember(destination, answer.ids);
+    return answer;
+  }
+
   const stored = async (id: number) =>
     (await server.built.context.db.select().from(broadcastDestinations).where(eq(broadcastDestinations.id, id)))[0];
 
@@ -73,12 +89,15 @@ describe.each(BACKENDS)('destination drivers on %s', (backend) => {
 
     // The second liveStreams.insert attempt fails after the broadcast exists: the retry reuses the broadcast.
     google.failNext(1, 503, 1);
-    await expect(drivers.youtube.prepare(destination)).rejects.toMatchObject({
-      key: 'stream_connections.youtube_unavailable',
-      retryable: true,
-    });
-    const first = await drivers.youtube.prepare(destination);
-    const second = await drivers.youtube.prepare(destination);
+    const failure: unknown = await drivers.youtube.prepare(destination).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ key: 'stream_connections.youtube_unavailable', retryable: true });
+    // The driver writes no row: the broadcast YouTube made before the failure comes with it.
+    expect(await stored(destination.id)).toMatchObject({ externalBroadcastId: null });
+    const partial = (failure as DestinationError).ids;
+    expect(partial.externalBroadcastId).toBeTruthy();
+    await remember(destination, partial);
+    const first = await prepared(destination);
+    const second = await prepared(destination);
     expect(google.insertedBroadcasts).toBe(insertedBefore + 1);
     expect(second.ingestUrl).toBe(first.ingestUrl);
 
@@ -113,7 +132,7 @@ describe.each(BACKENDS)('destination drivers on %s', (backend) => {
   it('YouTube: a stream YouTube never receives fails goLive, and a channel that cannot stream fails prepare', async () => {
     const connection = await connected(server, ann, 'youtube');
     const silent = await destinationFor(connection);
-    await drivers.youtube.prepare(silent);
+    await prepared(silent);
     google.isStreamActive = () => false;
     try {
       await expect(drivers.youtube.goLive(silent)).rejects.toMatchObject({
@@ -144,7 +163,7 @@ describe.each(BACKENDS)('destination drivers on %s', (backend) => {
     const before = await connectionRow(server, connection.id);
     const refreshes = google.oauth.counts.refreshes;
     const destination = await destinationFor(connection);
-    await drivers.youtube.prepare(destination);
+    await prepared(destination);
     expect(google.oauth.counts.refreshes).toBe(refreshes + 1);
     const after = await connectionRow(server, connection.id);
     expect(after.accessTokenSealed).not.toBe(before.accessTokenSealed);

@@ -1,16 +1,20 @@
-import { and, eq, inArray, isNull, liveBroadcasts, sql, type users } from '@meetcast/db';
+import { inArray, isNull, liveBroadcasts, sql, type users } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Executor } from '../meeting-records/meeting-repository.js';
 import { meetingPresence } from '../rooms/room-presence.js';
 import type { BroadcastRow } from './broadcast-view.js';
+import { changeRunningBroadcast, moveBroadcast } from './state/broadcast-state.js';
 
 export interface ComposerCapacity {
   /** False when this process runs no worker and others may: capacity is then decided when one claims it. */
   isLocalOnly: boolean;
   hasRoom(): boolean;
+  /** Tells every composer worker, in this process and the others, to look now. */
   nudge(): void;
+  /** Resolves at the broadcast's next change wherever it was written, or after `ms`. */
+  nextChange?(broadcastId: number, ms: number): Promise<void>;
 }
 
 type UserRow = typeof users.$inferSelect;
@@ -90,16 +94,17 @@ export async function endOverdueBroadcasts(context: AppContext, composers: Compo
           : undefined;
     if (!reason) continue;
     context.log.info({ broadcastId: row.id, reason }, 'broadcasts: ending by itself');
-    if (!row.composerId) {
-      await context.db
-        .update(liveBroadcasts)
-        .set({ state: 'ended', endedAt: new Date(now), stopRequested: true, failure: reason })
-        .where(and(eq(liveBroadcasts.id, row.id), isNull(liveBroadcasts.composerId)));
-    }
-    await context.db
-      .update(liveBroadcasts)
-      .set({ stopRequested: true, failure: reason })
-      .where(and(eq(liveBroadcasts.id, row.id), inArray(liveBroadcasts.state, RUNNING_STATES)));
+    // One no composer took ends at once; one a composer runs is ended by it (its recording is finished).
+    const endedHere = row.composerId
+      ? undefined
+      : await moveBroadcast(
+          context,
+          row.id,
+          'ended',
+          { stopRequested: true, failure: reason, endedAt: new Date(now) },
+          isNull(liveBroadcasts.composerId),
+        );
+    if (!endedHere) await changeRunningBroadcast(context, row.id, { stopRequested: true, failure: reason });
     ended += 1;
   }
   if (ended > 0) composers.nudge();

@@ -96,7 +96,9 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     input: BroadcastMeetInputSchema,
     output: LiveBroadcastBodySchema,
     handler: async (body, { request, caller: { user } }) => {
-      return answer(request, user, 'broadcasts.stopped', await stopBroadcast(context, composers, user, body.meetId));
+      const stopped = await stopBroadcast(context, composers, user, body.meetId);
+      // Never "ended" while it is not: a composer still ending it says so, with the state it is in.
+      return answer(request, user, stopped.hasEnded ? 'broadcasts.stopped' : 'broadcasts.stopping', stopped);
     },
   });
 

@@ -1,11 +1,11 @@
 import type { DestinationRequest } from '@meetcast/contracts';
 import {
   and,
-  broadcastDestinations,
   desc,
   eq,
   inArray,
   isNotNull,
+  isNull,
   isUniqueViolation,
   liveBroadcasts,
   meetings,
@@ -18,6 +18,8 @@ import { findMeeting, managesMeeting } from '../rooms/room-service.js';
 import type { users } from '@meetcast/db';
 import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
 import type { BroadcastRow } from './broadcast-view.js';
+import { changeRunningBroadcast, createBroadcast, moveBroadcast } from './state/broadcast-state.js';
+import { addDestination, removeDestination } from './state/destination-state.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -104,18 +106,12 @@ export async function startBroadcast(
   if (input.destinations.length === 0 && !input.record) throw badRequest('broadcasts.nothing_to_do');
   const rows = await destinationRows(context, input.user, meeting, input.destinations);
   try {
-    const broadcast = await context.db.transaction(async (tx) => {
-      await requireFreeSlot(context, composers, input.user, tx);
-      const [created] = await tx
-        .insert(liveBroadcasts)
-        .values({ meetingId: meeting.id, startedBy: input.user.id, record: input.record })
-        .returning();
-      if (!created) throw new Error('broadcast not stored');
-      if (rows.length > 0) {
-        await tx.insert(broadcastDestinations).values(rows.map((row) => ({ ...row, broadcastId: created.id })));
-      }
-      return created;
-    });
+    const broadcast = await createBroadcast(
+      context,
+      { meetingId: meeting.id, startedBy: input.user.id, record: input.record },
+      rows,
+      (tx) => requireFreeSlot(context, composers, input.user, tx),
+    );
     composers.nudge();
     return { broadcast, meeting };
   } catch (error) {
@@ -134,27 +130,39 @@ async function requireRunning(context: AppContext, user: UserRow, meetId: string
   return { broadcast, meeting };
 }
 
-/** Asks the composer to end the broadcast and waits (a few seconds at most) until it has. */
+/** How long a stop waits for its broadcast to end before answering the state it is in (the budget is 2 s). */
+export const STOP_ANSWER_WITHIN_MS = 1800;
+
+const isFinal = (row: BroadcastRow) => row.state === 'ended' || row.state === 'failed';
+
+/**
+ * Asks the composer to end the broadcast (it hears it at once, wherever it runs) and waits for it
+ * to have ended, STOP_ANSWER_WITHIN_MS at most: the answer is the broadcast's true state, `hasEnded`
+ * false when it is still ending.
+ */
 export async function stopBroadcast(context: AppContext, composers: ComposerCapacity, user: UserRow, meetId: string) {
   const { broadcast, meeting } = await requireRunning(context, user, meetId);
-  if (!broadcast.composerId) {
-    // No composer ever took it: nothing runs, it simply ends.
-    await context.db
-      .update(liveBroadcasts)
-      .set({ state: 'ended', endedAt: new Date(), stopRequested: true })
-      .where(eq(liveBroadcasts.id, broadcast.id));
-  } else {
-    await context.db.update(liveBroadcasts).set({ stopRequested: true }).where(eq(liveBroadcasts.id, broadcast.id));
-    composers.nudge();
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      const [row] = await context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.id, broadcast.id));
-      if (!row || (row.state !== 'starting' && row.state !== 'live')) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+  // No composer ever took it: nothing runs, it simply ends (unless one takes it this very moment).
+  const endedHere = broadcast.composerId
+    ? undefined
+    : await moveBroadcast(context, broadcast.id, 'ended', { stopRequested: true }, isNull(liveBroadcasts.composerId));
+  if (endedHere) return { broadcast: endedHere, meeting, hasEnded: true };
+  await changeRunningBroadcast(context, broadcast.id, { stopRequested: true });
+  composers.nudge();
+  const deadline = Date.now() + STOP_ANSWER_WITHIN_MS;
+  let latest = broadcast;
+  for (;;) {
+    // Listening before reading: a change between the two is not missed.
+    const remaining = deadline - Date.now();
+    const next =
+      composers.nextChange?.(broadcast.id, remaining) ??
+      new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, remaining)));
+    const [row] = await context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.id, broadcast.id));
+    latest = row ?? latest;
+    if (isFinal(latest) || remaining <= 0) break;
+    await next;
   }
-  const [latest] = await context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.id, broadcast.id));
-  return { broadcast: latest ?? broadcast, meeting };
+  return { broadcast: latest, meeting, hasEnded: isFinal(latest) };
 }
 
 /** Adds one destination to a running broadcast, or takes one off it. */
@@ -167,34 +175,10 @@ export async function changeDestination(
   if (input.add) {
     const [row] = await destinationRows(context, input.user, meeting, [input.add]);
     if (!row) throw badRequest('broadcasts.connection_unusable');
-    // Added again after removal: a fresh start (YouTube needs a new broadcast once one is complete).
-    await context.db
-      .insert(broadcastDestinations)
-      .values({ ...row, broadcastId: broadcast.id })
-      .onConflictDoUpdate({
-        target: [broadcastDestinations.broadcastId, broadcastDestinations.connectionId],
-        set: {
-          ...row,
-          state: 'starting',
-          removed: false,
-          error: null,
-          externalBroadcastId: null,
-          externalStreamId: null,
-          updatedAt: new Date(),
-        },
-      });
+    await addDestination(context, broadcast, row);
   } else if (input.removeConnectionId !== undefined) {
-    const removed = await context.db
-      .update(broadcastDestinations)
-      .set({ removed: true, updatedAt: new Date() })
-      .where(
-        and(
-          eq(broadcastDestinations.broadcastId, broadcast.id),
-          eq(broadcastDestinations.connectionId, input.removeConnectionId),
-        ),
-      )
-      .returning();
-    if (removed.length === 0) throw notFound();
+    const removed = await removeDestination(context, broadcast, input.removeConnectionId);
+    if (!removed) throw notFound();
   } else {
     throw badRequest('broadcasts.nothing_to_do');
   }
@@ -226,17 +210,11 @@ export async function writeOverlay(
   broadcastId: number,
   overlay: { logoUrl?: string | null; banner?: string | null; ticker?: string | null },
 ) {
-  const [updated] = await context.db
-    .update(liveBroadcasts)
-    .set({
-      overlayLogoUrl: overlay.logoUrl,
-      overlayBanner: overlay.banner,
-      overlayTicker: overlay.ticker,
-      updatedAt: new Date(),
-    })
-    .where(eq(liveBroadcasts.id, broadcastId))
-    .returning();
-  return updated;
+  return changeRunningBroadcast(context, broadcastId, {
+    overlayLogoUrl: overlay.logoUrl,
+    overlayBanner: overlay.banner,
+    overlayTicker: overlay.ticker,
+  });
 }
 
 /** Recordings of the meetings the user hosts, newest first. */

@@ -3,6 +3,8 @@ import type { MessageKey } from '../i18n/messages.js';
 
 export type DestinationRow = typeof broadcastDestinations.$inferSelect;
 export type ConnectionRow = typeof streamConnections.$inferSelect;
+/** What a platform names its side of a destination by (YouTube's broadcast and stream). */
+export type PlatformIds = Partial<Pick<DestinationRow, 'externalBroadcastId' | 'externalStreamId'>>;
 
 /**
  * A platform's part of one destination of a broadcast. The composer calls `prepare` before it pushes,
@@ -11,11 +13,12 @@ export type ConnectionRow = typeof streamConnections.$inferSelect;
 export interface DestinationDriver {
   /**
    * Makes what the platform needs (YouTube: broadcast + stream + bind; Twitch: stream key + channel
-   * update; RTMP: nothing) and answers the full RTMP(S) address, key included, to push to. Ids the
-   * platform hands out are stored on the destination row as soon as they exist, so that a retry
-   * reuses them and never makes a second YouTube broadcast.
+   * update; RTMP: nothing) and answers the full RTMP(S) address, key included, to push to, with the
+   * ids the platform handed out. A driver writes no row: its caller stores the ids (also those a
+   * failed attempt carries, `DestinationError.ids`), so a retry reuses them and never makes a second
+   * YouTube broadcast.
    */
-  prepare(destination: DestinationRow): Promise<{ ingestUrl: string }>;
+  prepare(destination: DestinationRow): Promise<{ ingestUrl: string; ids?: PlatformIds }>;
   /** Once the encode reaches the ingest: YouTube waits for `streamStatus: active` and moves to `live`. */
   goLive(destination: DestinationRow): Promise<void>;
   /** Platform figures while live: YouTube's `healthStatus.status`, Twitch's viewer count. */
@@ -30,6 +33,8 @@ export class DestinationError extends Error {
     readonly key: MessageKey,
     /** False when retrying cannot help (revoked grant, missing connection): the destination fails at once. */
     readonly retryable = true,
+    /** Ids the platform handed out before the attempt failed: the next one reuses them. */
+    readonly ids: PlatformIds = {},
   ) {
     super(key);
   }

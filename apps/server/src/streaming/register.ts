@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerBroadcastPlanRoutes } from './broadcast-plan-routes.js';
 import { registerBroadcastRoutes } from './broadcast-routes.js';
+import { BroadcastSignals } from './broadcast-signals.js';
 import type { ComposerCapacity } from './broadcast-limits.js';
 import type { Drivers } from './composer/broadcast-session.js';
 import { ComposerWorker } from './composer/composer-worker.js';
@@ -25,10 +26,18 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
   const viewers = registerViewerRoutes(app, context);
   const { mode, cores, spares } = context.config.composer;
   const worker = mode === 'off' ? undefined : new ComposerWorker(context, { drivers, cores, spares });
+  const signals = new BroadcastSignals(context);
+  // A worker hears of a new broadcast, a change or a stop at once, from any process (ADR 020).
+  signals.on((signal) => {
+    if (signal.kind === 'nudge') worker?.nudge();
+  });
+  signals.start();
+  app.addHook('onClose', () => signals.close());
   const capacity: ComposerCapacity = {
     isLocalOnly: mode === 'local',
     hasRoom: () => Boolean(worker?.quality()),
-    nudge: () => worker?.nudge(),
+    nudge: () => signals.send({ kind: 'nudge' }),
+    nextChange: (broadcastId, ms) => signals.nextChange(broadcastId, ms),
   };
   registerBroadcastRoutes(app, context, capacity);
   registerBroadcastPlanRoutes(app, context);

@@ -1,13 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, broadcastDestinations, eq, liveBroadcasts, ne } from '@meetcast/db';
+import { broadcastDestinations, eq, liveBroadcasts } from '@meetcast/db';
 import { notifyChannelFollowers } from '../../notifications/channel-followers.js';
 import type { AppContext } from '../../context.js';
 import { MeetingRepository } from '../../meeting-records/meeting-repository.js';
 import { issueGrant } from '../../rooms/grants.js';
 import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
 import { checkedIngestUrl, ingestConnectTarget } from '../ingest-address.js';
+import { attachRecording, moveBroadcast } from '../state/broadcast-state.js';
+import {
+  changeRunningDestination,
+  endRunningDestinations,
+  moveDestination,
+  type DestinationValues,
+} from '../state/destination-state.js';
+import type { DestinationState } from '../state/transitions.js';
 import type { ConnectTarget } from '../../platform/address-policy.js';
 import type { Quality } from './capacity.js';
 import type { ComposerStage } from './composer-stage.js';
@@ -24,7 +32,7 @@ export type Drivers = Record<DestinationRow['platform'], DestinationDriver>;
 const STATUS_EVERY_MS = 5000;
 /** How long the channel page's player and the recording wait for the encode to start. */
 const FIRST_BYTES_WAIT_MS = 10_000;
-/** Waits before asking a platform that was down or slow again; then the destination fails. */
+/** Waits before asking a platform that was down or slow again, the last one repeated while the broadcast runs. */
 const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
 
 interface RunningDestination {
@@ -61,6 +69,8 @@ export class BroadcastSession {
   private recordingName: string | undefined;
   private readonly destinations = new Map<number, RunningDestination>();
   private encoderRestarts = 0;
+  /** Platforms told that a destination ended (YouTube's "complete"): awaited when the broadcast ends. */
+  private readonly finishing = new Set<Promise<void>>();
   /** The one encode, shared by every destination and the recording. */
   private readonly fanOut = new MediaFanOut();
   /** The encode as FLV for every destination: one remux, started with the first destination (ADR 019). */
@@ -137,11 +147,10 @@ export class BroadcastSession {
       );
       this.recorder.start();
     }
-    const [wentLive] = await context.db
-      .update(liveBroadcasts)
-      .set({ state: 'live', startedAt: new Date(), quality: this.options.quality.name })
-      .where(and(eq(liveBroadcasts.id, this.id), eq(liveBroadcasts.state, 'starting')))
-      .returning({ id: liveBroadcasts.id });
+    const wentLive = await moveBroadcast(context, this.id, 'live', {
+      startedAt: new Date(),
+      quality: this.options.quality.name,
+    });
     // Once per broadcast: a composer taking over a live one finds it already live and says nothing.
     if (wentLive && meeting.channelId) {
       notifyChannelFollowers(context, meeting.id, 'live').catch((error: unknown) =>
@@ -207,6 +216,10 @@ export class BroadcastSession {
         await this.reportFigures(running);
       }
     }
+    // Added again after removal or failure: the old row was replaced by a new one, started above.
+    for (const running of [...this.destinations.values()]) {
+      if (!rows.some((row) => row.id === running.row.id)) await this.endDestination(running);
+    }
   }
 
   private addDestination(row: DestinationRow) {
@@ -230,7 +243,10 @@ export class BroadcastSession {
     const driver = this.options.drivers[row.platform];
     void driver
       .prepare(row)
-      .then(({ ingestUrl }) => checkedIngestUrl(this.connectTarget, ingestUrl))
+      .then(async ({ ingestUrl, ids }) => {
+        await this.rememberIds(running, ids);
+        return checkedIngestUrl(this.connectTarget, ingestUrl);
+      })
       .then(
         (ingestUrl) => {
           if (this.isEnded || !this.destinations.has(row.id)) return;
@@ -238,8 +254,18 @@ export class BroadcastSession {
           running.ingestUrl = ingestUrl;
           this.startPusher(running);
         },
-        (error: unknown) => void this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1)),
+        async (error: unknown) => {
+          if (error instanceof DestinationError) await this.rememberIds(running, error.ids);
+          await this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1));
+        },
       );
+  }
+
+  /** The platform's ids, stored as soon as it hands them out: a retry, or a composer taking over, reuses them. */
+  private async rememberIds(running: RunningDestination, ids: DestinationValues | undefined) {
+    if (!ids || Object.keys(ids).length === 0) return;
+    const row = await changeRunningDestination(this.options.context, this.options.broadcast, running.row.id, ids);
+    if (row) running.row = row;
   }
 
   /**
@@ -264,39 +290,50 @@ export class BroadcastSession {
     pusher.start();
   }
 
+  /**
+   * A platform that refused (revoked grant, channel that cannot stream) fails the destination; any
+   * other trouble is asked again with backoff for as long as the broadcast runs.
+   */
   private async retryOrFail(running: RunningDestination, error: unknown, attempt: number, again: () => void) {
-    if (!(error instanceof DestinationError) || !error.retryable || attempt >= PLATFORM_RETRIES_MS.length) {
-      await this.failDestination(running, error);
+    if (error instanceof DestinationError && !error.retryable) {
+      await this.failDestination(running, error.key);
       return;
     }
-    this.log('platform call failed; trying again', { destinationId: running.row.id, key: error.key });
-    await this.writeDestination(running.row.id, { error: error.key });
-    const timer = setTimeout(() => {
-      if (!this.isEnded && this.destinations.get(running.row.id) === running) again();
-    }, PLATFORM_RETRIES_MS[attempt]);
+    const key = error instanceof DestinationError ? error.key : 'broadcasts.platform_failed';
+    this.log('platform call failed; trying again', { destinationId: running.row.id, key, err: error });
+    await this.writeDestination(running, { error: key });
+    const timer = setTimeout(
+      () => {
+        if (!this.isEnded && this.destinations.get(running.row.id) === running) again();
+      },
+      PLATFORM_RETRIES_MS[Math.min(attempt, PLATFORM_RETRIES_MS.length - 1)],
+    );
     timer.unref();
   }
 
   private goLive(running: RunningDestination, attempt: number) {
     void this.options.drivers[running.row.platform].goLive(running.row).then(
-      () => this.writeDestination(running.row.id, { error: null }),
+      () => this.writeDestination(running, { error: null }),
       (failure: unknown) => void this.retryOrFail(running, failure, attempt, () => this.goLive(running, attempt + 1)),
     );
   }
 
   private async onPusherState(running: RunningDestination, state: PusherState, error: string | null) {
-    if (this.isEnded && state !== 'ended') return;
+    // Ended (its end is written by endDestination), or replaced: nothing of this pusher is news.
+    if (this.isEnded || state === 'ended' || this.destinations.get(running.row.id) !== running) return;
+    // The platform refused the key: retrying cannot help, the host is told why.
+    if (state === 'failed') return this.failDestination(running, error ?? 'broadcasts.destination_refused');
     // A pusher about to connect again resolves the name again: a name moved inside since is refused.
     if (error && (state === 'starting' || state === 'reconnecting') && running.ingestUrl) {
       const check: unknown = await checkedIngestUrl(this.connectTarget, running.ingestUrl).catch((e: unknown) => e);
-      if (check instanceof DestinationError && !check.retryable) return this.failDestination(running, check);
+      if (check instanceof DestinationError && !check.retryable) return this.failDestination(running, check.key);
     }
     if (state === 'live' && !running.isLive) {
       running.isLive = true;
       // The platform sees media now: YouTube waits for the stream to be active and goes live.
       this.goLive(running, 0);
     }
-    await this.writeDestination(running.row.id, { state, error });
+    await this.moveDestination(running, state, { error });
   }
 
   private async reportFigures(running: RunningDestination) {
@@ -306,79 +343,83 @@ export class BroadcastSession {
       running.lastStatusAt = Date.now();
       Object.assign(platform, await this.options.drivers[running.row.platform].status(running.row).catch(() => ({})));
     }
-    await this.writeDestination(running.row.id, {
+    const values: DestinationValues = {
       bitrateKbps: figures.bitrateKbps,
       fps: figures.fps,
       ...(platform.health !== undefined ? { health: platform.health } : {}),
       ...(platform.viewers !== undefined ? { viewers: platform.viewers } : {}),
-    });
+    };
+    // Written (and announced) only when a figure moved: not every tick.
+    const current = running.row as DestinationValues;
+    const keys = Object.keys(values) as (keyof DestinationValues)[];
+    if (keys.some((key) => values[key] !== current[key])) await this.writeDestination(running, values);
   }
 
-  private async failDestination(running: RunningDestination, error: unknown) {
-    const key = error instanceof DestinationError ? error.key : 'broadcasts.platform_failed';
-    this.log('destination failed', { destinationId: running.row.id, err: error });
+  /** Out of this session's list at once, so the host's Retry (a new row) starts a fresh push. */
+  private async failDestination(running: RunningDestination, key: string) {
+    this.log('destination failed', { destinationId: running.row.id, key });
+    this.destinations.delete(running.row.id);
     await running.pusher?.stop();
     running.pusher = undefined;
-    this.destinations.delete(running.row.id);
-    await this.writeDestination(running.row.id, { state: 'failed', error: key, bitrateKbps: null, fps: null });
+    await this.moveDestination(running, 'failed', { error: key, bitrateKbps: null, fps: null });
   }
 
+  /** The push ends cleanly (the receiver sees the end of the stream); the platform is told after. */
   private async endDestination(running: RunningDestination) {
     this.destinations.delete(running.row.id);
     await running.pusher?.stop();
-    await this.options.drivers[running.row.platform].finish(running.row).catch((error: unknown) => {
+    await this.moveDestination(running, 'ended', { bitrateKbps: null, fps: null });
+    const finished = this.options.drivers[running.row.platform].finish(running.row).catch((error: unknown) => {
       this.log('destination finish failed', { destinationId: running.row.id, err: error });
     });
-    await this.writeDestination(running.row.id, { state: 'ended', bitrateKbps: null, fps: null });
+    this.finishing.add(finished);
+    void finished.finally(() => this.finishing.delete(finished));
   }
 
-  private async writeDestination(id: number, values: Partial<DestinationRow>) {
-    await this.options.context.db
-      .update(broadcastDestinations)
-      .set({ ...values, updatedAt: new Date() })
-      .where(and(eq(broadcastDestinations.id, id), eq(broadcastDestinations.broadcastId, this.id)));
+  private async moveDestination(running: RunningDestination, to: DestinationState, values: DestinationValues) {
+    const row = await moveDestination(this.options.context, this.options.broadcast, running.row.id, to, values);
+    if (row) running.row = row;
+    else this.log(`destination not moved to ${to} (its state does not allow it)`, { destinationId: running.row.id });
+  }
+
+  private async writeDestination(running: RunningDestination, values: DestinationValues) {
+    const row = await changeRunningDestination(this.options.context, this.options.broadcast, running.row.id, values);
+    if (row) running.row = row;
   }
 
   async fail(failure: string) {
     await this.stop(failure);
   }
 
-  /** Ends everything this broadcast runs; the recording is finished last, from what was written. */
+  /**
+   * Ends everything this broadcast runs. The pushes end first and cleanly, then the broadcast is
+   * ended (the stop's answer waits for this, not for the rest); the recording is finished last,
+   * from what was written, and named on the ended broadcast.
+   */
   async stop(failure?: string) {
     if (this.isEnded) return;
     this.isEnded = true;
+    const { context, broadcast } = this.options;
     this.log(failure ? `failed: ${failure}` : 'stopping');
     await Promise.all([
       ...[...this.destinations.values()].map((running) => this.endDestination(running)),
       this.viewerFeed?.stop(),
     ]);
+    // A clean end keeps the notice of why it was ended by itself (broadcast-limits.ts), if any.
+    const ended = await moveBroadcast(context, this.id, failure ? 'failed' : 'ended', { failure, composerId: null });
+    if (!ended) this.log('already ended elsewhere');
+    await endRunningDestinations(context, broadcast);
     await this.flvFanOut?.stop();
     await this.encoder?.stop();
-    let recording: { file: string; seconds: number } | undefined;
     if (this.recorder) {
       const seconds = await this.recorder.finish().catch((error: unknown) => {
         this.log('recording failed', { err: error });
         return undefined;
       });
-      if (seconds && this.recordingName) recording = { file: this.recordingName, seconds };
+      if (seconds && this.recordingName) await attachRecording(context, this.id, { file: this.recordingName, seconds });
     }
     await this.options.stage.stop();
-    await this.options.context.db
-      .update(liveBroadcasts)
-      .set({
-        state: failure ? 'failed' : 'ended',
-        // A clean end keeps the notice of why it was ended by itself (broadcast-limits.ts), if any.
-        failure,
-        endedAt: new Date(),
-        composerId: null,
-        recordingFile: recording?.file ?? null,
-        recordingSeconds: recording?.seconds ?? null,
-      })
-      .where(eq(liveBroadcasts.id, this.id));
-    await this.options.context.db
-      .update(broadcastDestinations)
-      .set({ state: 'ended', bitrateKbps: null, fps: null })
-      .where(and(eq(broadcastDestinations.broadcastId, this.id), ne(broadcastDestinations.state, 'failed')));
+    await Promise.all(this.finishing);
   }
 }
 

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { and, asc, eq, inArray, isNull, liveBroadcasts, lt, or } from '@meetcast/db';
+import { and, asc, inArray, isNull, liveBroadcasts, lt, or } from '@meetcast/db';
 import type { AppContext } from '../../context.js';
+import { beatComposerHeart, changeRunningBroadcast, moveBroadcast } from '../state/broadcast-state.js';
 import { BroadcastSession, type Drivers } from './broadcast-session.js';
 import { maySpareLaunchBeside, pickQuality, qualityNamed, type Quality } from './capacity.js';
 import { killWorkerLeftovers } from './child-processes.js';
@@ -99,12 +100,7 @@ export class ComposerWorker {
 
   private async tick() {
     const ids = [...this.sessions.keys()];
-    if (ids.length > 0) {
-      await this.context.db
-        .update(liveBroadcasts)
-        .set({ composerHeartbeatAt: new Date() })
-        .where(and(inArray(liveBroadcasts.id, ids), eq(liveBroadcasts.composerId, this.id)));
-    }
+    await beatComposerHeart(this.context, ids, this.id);
     for (const [id, entry] of this.sessions) {
       await entry.session.sync().catch((error: unknown) => this.context.log.error({ err: error }, 'composer: sync'));
       if (entry.session.isEnded) {
@@ -133,23 +129,22 @@ export class ComposerWorker {
     const quality = qualityNamed(candidate.quality) ?? this.quality();
     if (!quality) {
       if (Date.now() - candidate.createdAt.getTime() > CLAIM_PATIENCE_MS) {
-        await this.context.db
-          .update(liveBroadcasts)
-          .set({ state: 'failed', failure: 'broadcasts.capacity_full', endedAt: new Date() })
-          .where(and(eq(liveBroadcasts.id, candidate.id), isNull(liveBroadcasts.composerId)));
+        await moveBroadcast(
+          this.context,
+          candidate.id,
+          'failed',
+          { failure: 'broadcasts.capacity_full' },
+          isNull(liveBroadcasts.composerId),
+        );
       }
       return;
     }
-    const [claimed] = await this.context.db
-      .update(liveBroadcasts)
-      .set({ composerId: this.id, composerHeartbeatAt: new Date(), quality: quality.name })
-      .where(
-        and(
-          eq(liveBroadcasts.id, candidate.id),
-          or(isNull(liveBroadcasts.composerId), lt(liveBroadcasts.composerHeartbeatAt, stale)),
-        ),
-      )
-      .returning();
+    const claimed = await changeRunningBroadcast(
+      this.context,
+      candidate.id,
+      { composerId: this.id, composerHeartbeatAt: new Date(), quality: quality.name },
+      or(isNull(liveBroadcasts.composerId), lt(liveBroadcasts.composerHeartbeatAt, stale)),
+    );
     if (!claimed) return;
     this.context.log.info({ broadcastId: claimed.id, quality: quality.name }, 'composer: claimed');
     let stage: ComposerStage;
@@ -157,10 +152,10 @@ export class ComposerWorker {
       stage = await this.takeStage();
     } catch (error) {
       this.context.log.error({ err: error, broadcastId: claimed.id }, 'composer: no stage');
-      await this.context.db
-        .update(liveBroadcasts)
-        .set({ state: 'failed', failure: 'broadcasts.composer_failed', endedAt: new Date(), composerId: null })
-        .where(eq(liveBroadcasts.id, claimed.id));
+      await moveBroadcast(this.context, claimed.id, 'failed', {
+        failure: 'broadcasts.composer_failed',
+        composerId: null,
+      });
       return;
     }
     const session = new BroadcastSession({

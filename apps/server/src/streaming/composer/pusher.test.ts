@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../media/managed-janus.js';
+import { NginxRtmp } from '../../../test/streaming/rtmp-ingests.js';
 import { RtmpReceiver } from '../../../test/streaming/rtmp-receiver.js';
 import { testEncode } from '../../../test/streaming/test-encode.js';
 import { ProcessLedger, waitFor } from './child-processes.js';
@@ -151,25 +152,79 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     }
   }, 60_000);
 
-  it('fails a destination that never answers, after a few attempts, with a reason', async () => {
-    const ledger = new ProcessLedger(folder, 'unreachable');
+  it('keeps trying a destination whose receiver is down far longer than the old give-up, and pushes once it is back', async () => {
+    const ledger = new ProcessLedger(folder, 'down-long');
     const fanOut = new MediaFanOut();
     const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const receiver = new RtmpReceiver(await freePort(), 'live/late-receiver', join(folder, 'late-receiver'));
+    // Shorter waits than a real broadcast's (1 s to 30 s), so that "down for long" fits in a test: the
+    // old rule gave up after five attempts, here within about 4 s; the receiver stays away 12 s.
+    const backoffMs = [250, 500, 1000, 2000];
     const pusher = new Pusher(
       flv,
-      `rtmp://127.0.0.1:${await freePort()}/live/nobody`,
+      receiver.url,
       () => 30,
       () => undefined,
+      { backoffMs },
     );
+    const states: PusherState[] = [];
+    pusher.on('state', (state) => states.push(state));
     const source = testEncode((chunk) => fanOut.write(chunk));
     try {
       pusher.start();
-      await waitFor(() => pusher.state === 'failed', 45_000, 'failed');
+      const startedAt = Date.now();
+      await waitFor(() => Date.now() - startedAt > 12_000, 15_000, 'the receiver away');
+      expect(states).not.toContain('failed');
+      expect(pusher.state).toBe('starting');
       expect(pusher.error).toBe('broadcasts.destination_unreachable');
+      receiver.start();
+      await waitFor(() => pusher.state === 'live', 20_000, 'live once the receiver is back');
+      await waitFor(() => receiver.bytes() > 0, 10_000, 'bytes at the receiver');
     } finally {
       source.kill('SIGKILL');
       await pusher.stop();
       await flv.stop();
+      await receiver.stop();
+      ledger.killAll();
+    }
+  }, 60_000);
+
+  it('fails a destination the server refuses (its key is taken), with that reason, and stops trying', async () => {
+    const ledger = new ProcessLedger(folder, 'refused');
+    const nginx = await new NginxRtmp(await freePort(), join(folder, 'nginx-refused')).start();
+    const url = `rtmp://127.0.0.1:${nginx.port}/live/taken-${process.pid}`;
+    const fanOut = new MediaFanOut();
+    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const holder = new Pusher(
+      flv,
+      url,
+      () => 30,
+      () => undefined,
+      { backoffMs: [250] },
+    );
+    const refused = new Pusher(
+      flv,
+      url,
+      () => 30,
+      () => undefined,
+      { backoffMs: [250] },
+    );
+    const source = testEncode((chunk) => fanOut.write(chunk));
+    try {
+      holder.start();
+      await waitFor(() => holder.state === 'live', 20_000, 'the first live');
+      refused.start();
+      await waitFor(() => refused.state === 'failed', 20_000, 'the second failed');
+      expect(refused.error).toBe('broadcasts.destination_refused');
+      // No attempt after the refusal: it stays failed while the first goes on.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(refused.state).toBe('failed');
+      expect(holder.state).toBe('live');
+    } finally {
+      source.kill('SIGKILL');
+      await Promise.all([holder.stop(), refused.stop()]);
+      await flv.stop();
+      await nginx.stop();
       ledger.killAll();
     }
   }, 60_000);

@@ -19,9 +19,8 @@ const STALL_MS = 4000;
 /** A new attempt waits for the remux, resolves, connects and shakes hands first: it gets longer. */
 const FIRST_BYTES_MS = 12_000;
 const SAMPLE_EVERY_MS = 500;
+/** Waits between attempts: a destination retries at least every 30 s for as long as the broadcast runs. */
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
-/** Attempts that never reached the receiver before a destination is called failed. */
-const ATTEMPTS_BEFORE_FAILED = 5;
 /** A new remux's clock starts again: its first keyframe follows the last frame sent by about this much. */
 const REBASE_GAP_MS = 40;
 
@@ -30,6 +29,11 @@ const ERROR_KEYS: Record<Trouble, string> = {
   unreachable: 'broadcasts.destination_unreachable',
   refused: 'broadcasts.destination_refused',
 };
+
+export interface PusherOptions extends PublisherOptions {
+  /** Waits between attempts, the last one repeated (a test's shorter ones). */
+  backoffMs?: number[];
+}
 
 export interface PusherFigures {
   bitrateKbps: number | null;
@@ -40,8 +44,9 @@ export interface PusherFigures {
  * One destination of the encode: this process publishes the shared FLV remux over RTMP(S) itself
  * (ADR 019), so the stream key is in no command line. It never slows the encoder: bytes a receiver
  * does not take are not queued past a limit, the connection is dropped and made again with backoff
- * (1 s to 30 s) instead. A destination that never connects fails after a few attempts; one that was
- * live keeps reconnecting until the broadcast ends. A server saying no is told apart from one not there.
+ * (1 s to 30 s) instead, for as long as the broadcast runs, whether it was ever live or not (a receiver
+ * down for minutes is pushed to again once it is back). It fails only when the server says no (a
+ * refused key or publication), which retrying cannot mend; a server not there is no such answer.
  */
 export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }> {
   private publisher: RtmpPublisher | undefined;
@@ -71,7 +76,7 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     /** The encoder's frame rate, reported as this destination's while it is live. */
     private readonly encoderFps: () => number,
     private readonly log: (message: string) => void,
-    private readonly options: PublisherOptions = {},
+    private readonly options: PusherOptions = {},
   ) {
     super();
     let key = '';
@@ -217,13 +222,16 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
 
   private scheduleRestart(trouble: Trouble) {
     if (this.isEnded) return;
-    this.attempt += 1;
-    if (!this.hasBeenLive && this.attempt >= ATTEMPTS_BEFORE_FAILED) {
-      this.setState('failed', ERROR_KEYS[trouble === 'stalled' ? 'unreachable' : trouble]);
+    if (trouble === 'refused') {
+      this.isEnded = true;
+      this.forgetKey();
+      this.setState('failed', ERROR_KEYS.refused);
       return;
     }
+    this.attempt += 1;
     this.setState(this.hasBeenLive ? 'reconnecting' : 'starting', ERROR_KEYS[trouble]);
-    const delay = BACKOFF_MS[Math.min(this.attempt - 1, BACKOFF_MS.length - 1)]!;
+    const backoff = this.options.backoffMs ?? BACKOFF_MS;
+    const delay = backoff[Math.min(this.attempt - 1, backoff.length - 1)]!;
     this.restartTimer = setTimeout(() => this.start(), delay);
     this.restartTimer.unref();
   }
@@ -234,7 +242,8 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     const publisher = this.drop();
     await publisher?.close();
     this.forgetKey();
-    this.setState('ended', null);
+    // A refused destination stays failed: ending the broadcast does not hide why it never went out.
+    if (this.state !== 'failed') this.setState('ended', null);
   }
 }
 

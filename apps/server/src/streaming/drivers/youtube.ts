@@ -6,6 +6,7 @@ import {
   type ConnectionRow,
   type DestinationDriver,
   type DestinationRow,
+  type PlatformIds,
 } from '../destination-driver.js';
 import { PlatformHttpError, platformJson, platformUrl } from '../platform-http.js';
 import { usableConnection, withAccessToken } from '../platform-tokens.js';
@@ -84,13 +85,6 @@ function clipBytes(text: string, maxBytes: number): string {
   return clipped;
 }
 
-async function storeIds(context: AppContext, destinationId: number, ids: Partial<DestinationRow>) {
-  await context.db
-    .update(broadcastDestinations)
-    .set({ ...ids, updatedAt: new Date() })
-    .where(eq(broadcastDestinations.id, destinationId));
-}
-
 /** The row as stored now: a caller retrying with an old copy must still see the ids stored since. */
 async function latest(context: AppContext, destination: DestinationRow): Promise<DestinationRow> {
   const [row] = await context.db
@@ -109,88 +103,102 @@ async function readStream(context: AppContext, connection: ConnectionRow, stream
 
 /**
  * YouTube: a liveBroadcast (what viewers see) and a liveStream (where media goes), bound together;
- * `live` once YouTube receives the media, `complete` at the end. Both ids are stored on the
- * destination the moment YouTube hands them out, so a retried prepare reuses them.
+ * `live` once YouTube receives the media, `complete` at the end. Both ids are answered (with a failure
+ * too, as far as they exist) and stored by the caller, so a retried prepare reuses them.
  */
 export function createYouTubeDriver(context: AppContext): DestinationDriver {
-  return {
-    async prepare(stale) {
-      const destination = await latest(context, stale);
-      const { connection } = await usableConnection(context, destination.connectionId);
-      const title = withoutAngles(destination.title).trim().slice(0, TITLE_MAX) || connection.name.slice(0, TITLE_MAX);
+  /** Broadcast, stream and bind; each id YouTube hands out goes into `ids` at once. */
+  async function prepareIngest(destination: DestinationRow, ids: PlatformIds): Promise<string> {
+    const { connection } = await usableConnection(context, destination.connectionId);
+    const title = withoutAngles(destination.title).trim().slice(0, TITLE_MAX) || connection.name.slice(0, TITLE_MAX);
 
-      let broadcastId = destination.externalBroadcastId;
-      if (!broadcastId) {
-        const broadcast = await required(
-          youtubeCall(
-            context,
-            connection,
-            BroadcastSchema,
-            '/liveBroadcasts',
-            { part: 'snippet,status,contentDetails' },
-            {
-              json: {
-                snippet: {
-                  title,
-                  description: clipBytes(withoutAngles(destination.description), DESCRIPTION_MAX_BYTES),
-                  scheduledStartTime: new Date().toISOString(),
-                },
-                status: { privacyStatus: destination.privacy ?? DEFAULT_PRIVACY },
-                // Meetcast says when it is live and when it ends; without the monitor stream, ready → live is direct.
-                contentDetails: {
-                  enableAutoStart: false,
-                  enableAutoStop: false,
-                  monitorStream: { enableMonitorStream: false },
-                },
-              },
-            },
-          ),
-        );
-        broadcastId = broadcast.id;
-        await storeIds(context, destination.id, { externalBroadcastId: broadcastId });
-      }
-
-      let stream = destination.externalStreamId
-        ? await readStream(context, connection, destination.externalStreamId, 'id,cdn,status')
-        : undefined;
-      if (!stream?.cdn) {
-        // No stream yet, or YouTube no longer has the one stored: make one.
-        stream = await required(
-          youtubeCall(
-            context,
-            connection,
-            IngestionSchema,
-            '/liveStreams',
-            { part: 'snippet,cdn,contentDetails,status' },
-            {
-              json: {
-                snippet: { title },
-                cdn: { ingestionType: 'rtmp', resolution: 'variable', frameRate: 'variable' },
-                contentDetails: { isReusable: false },
-              },
-            },
-          ),
-        );
-        await storeIds(context, destination.id, { externalStreamId: stream.id });
-      }
-      // Binding again to the same stream changes nothing, so a retry after a failed bind just binds.
-      await required(
+    let broadcastId = destination.externalBroadcastId;
+    if (!broadcastId) {
+      const broadcast = await required(
         youtubeCall(
           context,
           connection,
-          AnySchema,
-          '/liveBroadcasts/bind',
+          BroadcastSchema,
+          '/liveBroadcasts',
+          { part: 'snippet,status,contentDetails' },
           {
-            id: broadcastId,
-            part: 'id,contentDetails',
-            streamId: stream.id,
+            json: {
+              snippet: {
+                title,
+                description: clipBytes(withoutAngles(destination.description), DESCRIPTION_MAX_BYTES),
+                scheduledStartTime: new Date().toISOString(),
+              },
+              status: { privacyStatus: destination.privacy ?? DEFAULT_PRIVACY },
+              // Meetcast says when it is live and when it ends; without the monitor stream, ready → live is direct.
+              contentDetails: {
+                enableAutoStart: false,
+                enableAutoStop: false,
+                monitorStream: { enableMonitorStream: false },
+              },
+            },
           },
-          { method: 'POST' },
         ),
       );
-      const ingestion = stream.cdn?.ingestionInfo;
-      if (!ingestion) throw new DestinationError('stream_connections.youtube_failed', false);
-      return { ingestUrl: `${ingestion.ingestionAddress.replace(/\/+$/, '')}/${ingestion.streamName}` };
+      broadcastId = broadcast.id;
+      ids.externalBroadcastId = broadcastId;
+    }
+
+    let stream = destination.externalStreamId
+      ? await readStream(context, connection, destination.externalStreamId, 'id,cdn,status')
+      : undefined;
+    if (!stream?.cdn) {
+      // No stream yet, or YouTube no longer has the one stored: make one.
+      stream = await required(
+        youtubeCall(
+          context,
+          connection,
+          IngestionSchema,
+          '/liveStreams',
+          { part: 'snippet,cdn,contentDetails,status' },
+          {
+            json: {
+              snippet: { title },
+              cdn: { ingestionType: 'rtmp', resolution: 'variable', frameRate: 'variable' },
+              contentDetails: { isReusable: false },
+            },
+          },
+        ),
+      );
+      ids.externalStreamId = stream.id;
+    }
+    // Binding again to the same stream changes nothing, so a retry after a failed bind just binds.
+    await required(
+      youtubeCall(
+        context,
+        connection,
+        AnySchema,
+        '/liveBroadcasts/bind',
+        {
+          id: broadcastId,
+          part: 'id,contentDetails',
+          streamId: stream.id,
+        },
+        { method: 'POST' },
+      ),
+    );
+    const ingestion = stream.cdn?.ingestionInfo;
+    if (!ingestion) throw new DestinationError('stream_connections.youtube_failed', false);
+    return `${ingestion.ingestionAddress.replace(/\/+$/, '')}/${ingestion.streamName}`;
+  }
+
+  return {
+    async prepare(stale) {
+      const destination = await latest(context, stale);
+      const ids: PlatformIds = {};
+      try {
+        const ingestUrl = await prepareIngest(destination, ids);
+        return { ingestUrl, ids };
+      } catch (error) {
+        // What YouTube made before the failure is kept by the caller, so the retry reuses it.
+        if (error instanceof DestinationError) throw new DestinationError(error.key, error.retryable, ids);
+        if (Object.keys(ids).length > 0) throw new DestinationError('stream_connections.youtube_failed', true, ids);
+        throw error;
+      }
     },
 
     async goLive(stale) {

@@ -1,0 +1,131 @@
+import { and, broadcastDestinations, eq, inArray, liveBroadcasts } from '@meetcast/db';
+import type { SQL } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../meeting-records/meeting-repository.js';
+import {
+  broadcastSourcesOf,
+  IllegalTransitionError,
+  RUNNING_BROADCAST_STATES,
+  type BroadcastState,
+} from './transitions.js';
+
+type BroadcastRow = typeof liveBroadcasts.$inferSelect;
+type NewDestination = Omit<typeof broadcastDestinations.$inferInsert, 'broadcastId' | 'id'>;
+/** The columns a write may set besides the state, which only a move changes. */
+export type BroadcastValues = Partial<
+  Omit<typeof liveBroadcasts.$inferInsert, 'id' | 'meetingId' | 'startedBy' | 'state' | 'createdAt'>
+>;
+
+/**
+ * The one place that writes `live_broadcasts` (ADR 020). Every write is one conditional UPDATE
+ * whose WHERE names the states it may start from, so an illegal move changes nothing and says so;
+ * every write that changed a row announces `broadcast.changed` once, after it is committed.
+ */
+export async function announceBroadcast(context: AppContext, row: { id: number; meetingId: number }) {
+  await context.events.emit('broadcast.changed', { meetingId: row.meetingId, broadcastId: row.id });
+}
+
+/** A new broadcast and its first destinations, in one transaction that `beforeInsert` may refuse. */
+export async function createBroadcast(
+  context: AppContext,
+  values: { meetingId: number; startedBy: number; record: boolean },
+  destinations: NewDestination[],
+  beforeInsert: (tx: Executor) => Promise<void>,
+): Promise<BroadcastRow> {
+  const created = await context.db.transaction(async (tx) => {
+    await beforeInsert(tx);
+    const [row] = await tx.insert(liveBroadcasts).values(values).returning();
+    if (!row) throw new Error('broadcast not stored');
+    if (destinations.length > 0) {
+      await tx.insert(broadcastDestinations).values(destinations.map((entry) => ({ ...entry, broadcastId: row.id })));
+    }
+    return row;
+  });
+  await announceBroadcast(context, created);
+  return created;
+}
+
+/**
+ * Moves a broadcast to `to` if its current state allows it (and `where`, if given, holds): the row
+ * as written, or undefined when the move was not legal. A final state gets its end time.
+ */
+export async function moveBroadcast(
+  context: AppContext,
+  id: number,
+  to: BroadcastState,
+  values: BroadcastValues = {},
+  where?: SQL,
+): Promise<BroadcastRow | undefined> {
+  const isFinal = to === 'ended' || to === 'failed';
+  const [row] = await context.db
+    .update(liveBroadcasts)
+    .set({ ...values, state: to, updatedAt: new Date(), ...(isFinal ? { endedAt: values.endedAt ?? new Date() } : {}) })
+    .where(and(eq(liveBroadcasts.id, id), inArray(liveBroadcasts.state, broadcastSourcesOf(to)), where))
+    .returning();
+  if (row) await announceBroadcast(context, row);
+  return row;
+}
+
+/** moveBroadcast for a caller to whom an illegal move is a defect, not a lost race. */
+export async function requireBroadcastMove(
+  context: AppContext,
+  id: number,
+  to: BroadcastState,
+  values?: BroadcastValues,
+) {
+  const row = await moveBroadcast(context, id, to, values);
+  if (!row) throw new IllegalTransitionError('live_broadcasts', id, to);
+  return row;
+}
+
+/**
+ * Changes a running broadcast without moving it (stop asked for, overlay, its composer and
+ * quality); `where` narrows it further (a claim names the composer it replaces). Undefined when it
+ * is no longer running.
+ */
+export async function changeRunningBroadcast(
+  context: AppContext,
+  id: number,
+  values: BroadcastValues,
+  where?: SQL,
+): Promise<BroadcastRow | undefined> {
+  const [row] = await context.db
+    .update(liveBroadcasts)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(liveBroadcasts.id, id), inArray(liveBroadcasts.state, RUNNING_BROADCAST_STATES), where))
+    .returning();
+  if (row) await announceBroadcast(context, row);
+  return row;
+}
+
+/**
+ * The composer's heartbeat on the broadcasts it runs. Bookkeeping between workers, not a change
+ * anyone is shown: it is the one write that announces nothing.
+ */
+export async function beatComposerHeart(context: AppContext, ids: number[], composerId: string) {
+  if (ids.length === 0) return;
+  await context.db
+    .update(liveBroadcasts)
+    .set({ composerHeartbeatAt: new Date() })
+    .where(
+      and(
+        inArray(liveBroadcasts.id, ids),
+        eq(liveBroadcasts.composerId, composerId),
+        inArray(liveBroadcasts.state, RUNNING_BROADCAST_STATES),
+      ),
+    );
+}
+
+/**
+ * The recording of a broadcast that has ended: its composer finishes the file after the broadcast
+ * ended (the stop answers at once), then names it here.
+ */
+export async function attachRecording(context: AppContext, id: number, recording: { file: string; seconds: number }) {
+  const [row] = await context.db
+    .update(liveBroadcasts)
+    .set({ recordingFile: recording.file, recordingSeconds: recording.seconds, updatedAt: new Date() })
+    .where(and(eq(liveBroadcasts.id, id), inArray(liveBroadcasts.state, ['ended', 'failed'])))
+    .returning();
+  if (row) await announceBroadcast(context, row);
+  return row;
+}
