@@ -9,13 +9,7 @@ import { issueGrant } from '../../rooms/grants.js';
 import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
 import { checkedIngestUrl, ingestConnectTarget } from '../ingest-address.js';
 import { attachRecording, moveBroadcast } from '../state/broadcast-state.js';
-import {
-  changeRunningDestination,
-  endRunningDestinations,
-  moveDestination,
-  type DestinationValues,
-} from '../state/destination-state.js';
-import type { DestinationState } from '../state/transitions.js';
+import { endRunningDestinations, type DestinationValues } from '../state/destination-state.js';
 import type { ConnectTarget } from '../../platform/address-policy.js';
 import type { Quality } from './capacity.js';
 import type { ComposerStage } from './composer-stage.js';
@@ -24,6 +18,7 @@ import { FlvFanOut } from './flv-fan-out.js';
 import { MediaFanOut } from './media-fan-out.js';
 import { Pusher, type PusherState } from './pusher.js';
 import { Recorder } from './recorder.js';
+import { DestinationWriter, type RunningDestination } from './running-destination.js';
 import { ViewerFeed } from './viewer-feed.js';
 
 type BroadcastRow = typeof liveBroadcasts.$inferSelect;
@@ -34,15 +29,6 @@ const STATUS_EVERY_MS = 5000;
 const FIRST_BYTES_WAIT_MS = 10_000;
 /** Waits before asking a platform that was down or slow again, the last one repeated while the broadcast runs. */
 const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
-
-interface RunningDestination {
-  row: DestinationRow;
-  pusher: Pusher | undefined;
-  /** The platform's answer to `prepare`; the pusher starts once this and the encode are there. */
-  ingestUrl: string | undefined;
-  isLive: boolean;
-  lastStatusAt: number;
-}
 
 export interface SessionOptions {
   context: AppContext;
@@ -71,6 +57,7 @@ export class BroadcastSession {
   private encoderRestarts = 0;
   /** Platforms told that a destination ended (YouTube's "complete"): awaited when the broadcast ends. */
   private readonly finishing = new Set<Promise<void>>();
+  private stopping: Promise<void> | undefined;
   /** The one encode, shared by every destination and the recording. */
   private readonly fanOut = new MediaFanOut();
   /** The encode as FLV for every destination: one remux, started with the first destination (ADR 019). */
@@ -84,8 +71,14 @@ export class BroadcastSession {
   /** Refuses ingests inside this machine's networks (docs/security.md "Outgoing connections"). */
   private readonly connectTarget: ConnectTarget;
 
+  /** The platform's ids are kept as soon as it hands them out: a retry, or a composer taking over, reuses them. */
+  private readonly writer: DestinationWriter;
+
   constructor(private readonly options: SessionOptions) {
     this.connectTarget = ingestConnectTarget(options.context.config);
+    this.writer = new DestinationWriter(options.context, options.broadcast, (message, extra) =>
+      this.log(message, extra),
+    );
   }
 
   private get ledger() {
@@ -244,7 +237,7 @@ export class BroadcastSession {
     void driver
       .prepare(row)
       .then(async ({ ingestUrl, ids }) => {
-        await this.rememberIds(running, ids);
+        await this.writer.write(running, ids ?? {});
         return checkedIngestUrl(this.connectTarget, ingestUrl);
       })
       .then(
@@ -255,17 +248,10 @@ export class BroadcastSession {
           this.startPusher(running);
         },
         async (error: unknown) => {
-          if (error instanceof DestinationError) await this.rememberIds(running, error.ids);
+          if (error instanceof DestinationError) await this.writer.write(running, error.ids);
           await this.retryOrFail(running, error, attempt, () => this.prepare(running, attempt + 1));
         },
       );
-  }
-
-  /** The platform's ids, stored as soon as it hands them out: a retry, or a composer taking over, reuses them. */
-  private async rememberIds(running: RunningDestination, ids: DestinationValues | undefined) {
-    if (!ids || Object.keys(ids).length === 0) return;
-    const row = await changeRunningDestination(this.options.context, this.options.broadcast, running.row.id, ids);
-    if (row) running.row = row;
   }
 
   /**
@@ -301,7 +287,7 @@ export class BroadcastSession {
     }
     const key = error instanceof DestinationError ? error.key : 'broadcasts.platform_failed';
     this.log('platform call failed; trying again', { destinationId: running.row.id, key, err: error });
-    await this.writeDestination(running, { error: key });
+    await this.writer.write(running, { error: key });
     const timer = setTimeout(
       () => {
         if (!this.isEnded && this.destinations.get(running.row.id) === running) again();
@@ -313,7 +299,7 @@ export class BroadcastSession {
 
   private goLive(running: RunningDestination, attempt: number) {
     void this.options.drivers[running.row.platform].goLive(running.row).then(
-      () => this.writeDestination(running, { error: null }),
+      () => this.writer.write(running, { error: null }),
       (failure: unknown) => void this.retryOrFail(running, failure, attempt, () => this.goLive(running, attempt + 1)),
     );
   }
@@ -333,7 +319,7 @@ export class BroadcastSession {
       // The platform sees media now: YouTube waits for the stream to be active and goes live.
       this.goLive(running, 0);
     }
-    await this.moveDestination(running, state, { error });
+    await this.writer.move(running, state, { error });
   }
 
   private async reportFigures(running: RunningDestination) {
@@ -349,10 +335,7 @@ export class BroadcastSession {
       ...(platform.health !== undefined ? { health: platform.health } : {}),
       ...(platform.viewers !== undefined ? { viewers: platform.viewers } : {}),
     };
-    // Written (and announced) only when a figure moved: not every tick.
-    const current = running.row as DestinationValues;
-    const keys = Object.keys(values) as (keyof DestinationValues)[];
-    if (keys.some((key) => values[key] !== current[key])) await this.writeDestination(running, values);
+    await this.writer.writeIfMoved(running, values);
   }
 
   /** Out of this session's list at once, so the host's Retry (a new row) starts a fresh push. */
@@ -361,30 +344,19 @@ export class BroadcastSession {
     this.destinations.delete(running.row.id);
     await running.pusher?.stop();
     running.pusher = undefined;
-    await this.moveDestination(running, 'failed', { error: key, bitrateKbps: null, fps: null });
+    await this.writer.move(running, 'failed', { error: key, bitrateKbps: null, fps: null });
   }
 
   /** The push ends cleanly (the receiver sees the end of the stream); the platform is told after. */
   private async endDestination(running: RunningDestination) {
     this.destinations.delete(running.row.id);
     await running.pusher?.stop();
-    await this.moveDestination(running, 'ended', { bitrateKbps: null, fps: null });
+    await this.writer.move(running, 'ended', { bitrateKbps: null, fps: null });
     const finished = this.options.drivers[running.row.platform].finish(running.row).catch((error: unknown) => {
       this.log('destination finish failed', { destinationId: running.row.id, err: error });
     });
     this.finishing.add(finished);
     void finished.finally(() => this.finishing.delete(finished));
-  }
-
-  private async moveDestination(running: RunningDestination, to: DestinationState, values: DestinationValues) {
-    const row = await moveDestination(this.options.context, this.options.broadcast, running.row.id, to, values);
-    if (row) running.row = row;
-    else this.log(`destination not moved to ${to} (its state does not allow it)`, { destinationId: running.row.id });
-  }
-
-  private async writeDestination(running: RunningDestination, values: DestinationValues) {
-    const row = await changeRunningDestination(this.options.context, this.options.broadcast, running.row.id, values);
-    if (row) running.row = row;
   }
 
   async fail(failure: string) {
@@ -396,8 +368,13 @@ export class BroadcastSession {
    * ended (the stop's answer waits for this, not for the rest); the recording is finished last,
    * from what was written, and named on the ended broadcast.
    */
-  async stop(failure?: string) {
-    if (this.isEnded) return;
+  stop(failure?: string): Promise<void> {
+    // A second caller (the worker's shutdown) waits for the stop under way: its stage is still stopping.
+    this.stopping ??= this.end(failure);
+    return this.stopping;
+  }
+
+  private async end(failure: string | undefined) {
     this.isEnded = true;
     const { context, broadcast } = this.options;
     this.log(failure ? `failed: ${failure}` : 'stopping');
