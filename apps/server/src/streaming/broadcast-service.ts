@@ -1,6 +1,7 @@
 import type { DestinationRequest } from '@meetcast/contracts';
 import {
   and,
+  broadcastDestinations,
   desc,
   eq,
   inArray,
@@ -22,6 +23,9 @@ import { changeRunningBroadcast, createBroadcast, moveBroadcast } from './state/
 import { addDestination, removeDestination } from './state/destination-state.js';
 
 type UserRow = typeof users.$inferSelect;
+
+const pick = <Row extends object, Key extends keyof Row>(row: Row, keys: Key[]) =>
+  Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<Row, Key>;
 
 /** What the composer workers of this deployment can say before a broadcast is created. */
 export async function requireMeeting(context: AppContext, meetId: string): Promise<MeetingRow> {
@@ -175,6 +179,21 @@ export async function changeDestination(
   if (input.add) {
     const [row] = await destinationRows(context, input.user, meeting, [input.add]);
     if (!row) throw badRequest('broadcasts.connection_unusable');
+    // Retry (the connection alone, added again): the title and settings it had stay.
+    const { title, description, privacy, category } = input.add;
+    const isRetry = title === undefined && description === undefined && !privacy && category === undefined;
+    const [previous] = isRetry
+      ? await context.db
+          .select()
+          .from(broadcastDestinations)
+          .where(
+            and(
+              eq(broadcastDestinations.broadcastId, broadcast.id),
+              eq(broadcastDestinations.connectionId, row.connectionId),
+            ),
+          )
+      : [];
+    if (previous) Object.assign(row, pick(previous, ['title', 'description', 'privacy', 'category']));
     await addDestination(context, broadcast, row);
   } else if (input.removeConnectionId !== undefined) {
     const removed = await removeDestination(context, broadcast, input.removeConnectionId);

@@ -10,10 +10,13 @@ const KNOWN_HEALTH = ['good', 'ok', 'bad', 'noData'];
 export function DestinationStatus({
   destination,
   onRemove,
+  onRetry,
 }: {
   destination: BroadcastDestination;
   /** Given while the broadcast runs and the destination has not ended. */
   onRemove?: () => void;
+  /** Given while the broadcast runs and the platform refused the destination: it is added again. */
+  onRetry?: () => void;
 }) {
   const { t, i18n } = useTranslation('streaming');
   const number = new Intl.NumberFormat(i18n.resolvedLanguage ?? 'en');
@@ -63,6 +66,16 @@ export function DestinationStatus({
             </div>
           ))}
         </dl>
+      )}
+      {onRetry && (
+        <Button
+          size="sm"
+          variant="secondary"
+          aria-label={t('live.retry_destination_name', { name: destination.name })}
+          onClick={onRetry}
+        >
+          {t('live.retry_destination')}
+        </Button>
       )}
       {onRemove && (
         <Button

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDuration } from '../../lib/format-duration';
 import { AddDestinationForm } from './add-destination-form';
 import { DestinationStatus } from './destination-status';
-import { useRemoveDestination, useStopBroadcast } from './live-api';
+import { useAddDestination, useRemoveDestination, useStopBroadcast } from './live-api';
 import { OverlayForm } from './overlay-form';
 import { StateBadge } from './state-badge';
 
@@ -53,6 +53,8 @@ export function LiveView({ broadcast, meetingTitle }: { broadcast: LiveBroadcast
   const meetId = broadcast.url_slug;
   const stop = useStopBroadcast(meetId);
   const remove = useRemoveDestination(meetId);
+  // Retry adds the failed destination again: the server keeps its title and settings (ADR 020).
+  const retry = useAddDestination(meetId);
   const [isConfirmingStop, setIsConfirmingStop] = useState(false);
   const [removing, setRemoving] = useState<LiveBroadcast['destinations'][number]>();
   const now = useNowSeconds(broadcast.state === 'live');
@@ -80,6 +82,11 @@ export function LiveView({ broadcast, meetingTitle }: { broadcast: LiveBroadcast
                 key={destination.connection_id}
                 destination={destination}
                 onRemove={canManage && destination.state !== 'ended' ? () => setRemoving(destination) : undefined}
+                onRetry={
+                  canManage && destination.state === 'failed'
+                    ? () => retry.mutate({ connection_id: destination.connection_id })
+                    : undefined
+                }
               />
             ))}
           </ul>
