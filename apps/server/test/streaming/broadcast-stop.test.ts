@@ -93,6 +93,23 @@ describe.each(BACKENDS)('stopping a broadcast (%s)', (backend) => {
     }
   });
 
+  it('tells a composer worker in another process of a new broadcast at once, not at its next tick', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
+    const heard = new Promise<number>((resolve) => {
+      remote.on('message', (_channel: string, text: string) => {
+        if ((JSON.parse(text) as { kind: string }).kind === 'nudge') resolve(Date.now());
+      });
+    });
+    try {
+      const startedAt = Date.now();
+      const started = await server.post('start-broadcast.php', { token: host.token, meetId: meeting.slug, record: 1 });
+      expect(started.httpStatus).toBe(200);
+      expect((await heard) - startedAt).toBeLessThan(1000);
+    } finally {
+      remote.removeAllListeners('message');
+    }
+  });
+
   it('answers the true state, saying it is ending, when the composer has not ended it within 2 s', async () => {
     const { meeting, broadcast } = await runningElsewhere();
     const startedAt = Date.now();
