@@ -79,6 +79,13 @@ test.describe('live streaming', () => {
         const refused = destination('Old inside address');
         await expect(refused.getByText('Failed', { exact: true })).toBeVisible();
         await expect(refused.getByText(/points inside the server's own network/)).toBeVisible();
+        // Retry adds it again (change-broadcast-destination.php): refused again, for the same reason.
+        const [retried] = await Promise.all([
+          page.waitForResponse((response) => response.url().endsWith('/api/change-broadcast-destination.php')),
+          refused.getByRole('button', { name: 'Try streaming to Old inside address again' }).click(),
+        ]);
+        expect(retried.status()).toBe(200);
+        await expect(refused.getByText(/points inside the server's own network/)).toBeVisible({ timeout: 30_000 });
         console.log(`go live → first RTMP bytes: ${firstBytesMs} ms`);
 
         // Encoded once at 720p30 with AAC, at the stream key and path each platform gave.
