@@ -42,7 +42,7 @@ function squat(url: string): ChildProcess {
 const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
 /**
- * Destinations always come back (issue 43, item 1), with the real composer (Chromium on Xvfb, the
+ * Destinations always come back (ADR 020), with the real composer (Chromium on Xvfb, the
  * encode), a real RTMP receiver and nginx-rtmp saying no: a refused destination fails with why, and
  * is pushed to again when added again (the Live panel's Retry); a live one removed and added back is
  * pushed to again; stop answers within 2 s with the true state.
