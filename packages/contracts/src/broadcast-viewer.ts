@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PublicBroadcastStateSchema } from './broadcast-state.js';
 import { nestedData } from './envelope.js';
 import { LanguageFieldSchema, text } from './fields.js';
 import { IceServersSchema } from './room.js';
@@ -34,6 +35,8 @@ export const BroadcastViewerSchema = z.object({
   hls_url: z.string().nullable(),
   /** Once ended: the recording, when the broadcast was recorded. */
   recording: z.object({ url: z.string(), duration: z.number() }).nullable(),
+  /** What the public sees, the same on every page (ADR 022): upcoming, live, replay or ended. */
+  public_state: PublicBroadcastStateSchema,
 });
 export type BroadcastViewer = z.infer<typeof BroadcastViewerSchema>;
 export const BroadcastViewerBodySchema = nestedData(BroadcastViewerSchema);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PublicBroadcastStateSchema } from './broadcast-state.js';
 import { nestedData, successBody } from './envelope.js';
 import { EpochSecondsSchema, IdSchema, LanguageFieldSchema, TokenSchema, optionalText, text } from './fields.js';
 import { DestinationsFieldSchema, RecordFlagSchema } from './streaming.js';
@@ -60,6 +61,8 @@ export const BroadcastSchema = z.object({
   state: z.enum(['scheduled', 'live', 'ended']),
   started_at: z.number().int().nullable(),
   ended_at: z.number().int().nullable(),
+  /** What the public sees, the same on every page (ADR 022): upcoming, live, replay or ended. */
+  public_state: PublicBroadcastStateSchema,
 });
 export type Broadcast = z.infer<typeof BroadcastSchema>;
 

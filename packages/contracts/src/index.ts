@@ -19,3 +19,4 @@ export * from './streaming.js';
 export * from './broadcast-viewer.js';
 export * from './viewer-watch.js';
 export * from './viewer-chat.js';
+export * from './broadcast-state.js';

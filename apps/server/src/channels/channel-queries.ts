@@ -3,27 +3,28 @@ import {
   PASSWORD_FLAG,
   PRIVACY,
   ROLE,
-  type Broadcast,
   type Channel,
   type ChannelDetail,
 } from '@meetcast/contracts';
-import { and, asc, channelFollowers, channels, desc, eq, gt, lte, meetings, ne, or, sql, users } from '@meetcast/db';
+import { and, channelFollowers, channels, eq, liveBroadcasts, meetings, ne, or, sql, users } from '@meetcast/db';
 import type { MeetingRow } from '@meetcast/db';
 import { toEpochSeconds, type UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
+import { channelBroadcasts } from './channel-broadcasts.js';
 
 export type ChannelRow = typeof channels.$inferSelect;
 export type Viewer = Pick<UserRow, 'id' | 'roleId'> | undefined;
-
-const BROADCAST_LIST_LIMIT = 20;
 
 export const followersCount =
   sql<number>`(select count(*) from ${channelFollowers} where ${channelFollowers.channelId} = ${channels.id})`.mapWith(
     Number,
   );
-/** Live with a meeting anyone may watch: a private or password meeting's broadcast is not the channel's. */
+/**
+ * Live when a meeting anyone may watch is on air (ADR 022: the broadcast, not people in the room, makes
+ * it live); a private or password meeting's broadcast is not the channel's.
+ */
 export const isLive =
-  sql<boolean>`exists (select 1 from ${meetings} where ${meetings.channelId} = ${channels.id} and ${meetings.state} = 'live' and ${meetings.isPrivate} = ${PRIVACY.public} and ${meetings.isPassword} <> ${PASSWORD_FLAG.yes})`.mapWith(
+  sql<boolean>`exists (select 1 from ${meetings} join ${liveBroadcasts} on ${liveBroadcasts.meetingId} = ${meetings.id} and ${liveBroadcasts.state} in ('starting', 'live') where ${meetings.channelId} = ${channels.id} and ${meetings.isPrivate} = ${PRIVACY.public} and ${meetings.isPassword} <> ${PASSWORD_FLAG.yes})`.mapWith(
     Boolean,
   );
 
@@ -88,21 +89,6 @@ export function toChannelDto(row: ChannelQueryRow, viewer: Viewer): Channel {
   };
 }
 
-export function toBroadcastDto(meeting: MeetingRow): Broadcast {
-  const hasEnded = meeting.state === 'ended' || (meeting.state === 'scheduled' && meeting.endTime <= new Date());
-  return {
-    id: meeting.id,
-    name: meeting.name,
-    url_slug: meeting.slug,
-    description: meeting.description,
-    start_time: toEpochSeconds(meeting.startTime),
-    end_time: toEpochSeconds(meeting.endTime),
-    state: meeting.state === 'live' ? 'live' : hasEnded ? 'ended' : 'scheduled',
-    started_at: meeting.startedAt ? toEpochSeconds(meeting.startedAt) : null,
-    ended_at: meeting.endedAt ? toEpochSeconds(meeting.endedAt) : null,
-  };
-}
-
 export async function findChannel(context: AppContext, viewer: Viewer, where: ReturnType<typeof eq>) {
   const [row] = await context.db
     .select(channelSelection(viewer))
@@ -113,45 +99,7 @@ export async function findChannel(context: AppContext, viewer: Viewer, where: Re
   return row;
 }
 
-/** A channel with its live broadcast, the next scheduled ones and the past ones. */
+/** A channel with its live broadcast, the next scheduled ones and the past ones (ADR 022). */
 export async function channelDetail(context: AppContext, row: ChannelQueryRow, viewer: Viewer): Promise<ChannelDetail> {
-  const now = new Date();
-  const channelId = row.channel.id;
-  const live = await context.db
-    .select()
-    .from(meetings)
-    .where(and(eq(meetings.channelId, channelId), eq(meetings.state, 'live'), shownTo(viewer)))
-    .orderBy(desc(meetings.startedAt))
-    .limit(1);
-  const upcoming = await context.db
-    .select()
-    .from(meetings)
-    .where(
-      and(
-        eq(meetings.channelId, channelId),
-        eq(meetings.state, 'scheduled'),
-        gt(meetings.endTime, now),
-        shownTo(viewer),
-      ),
-    )
-    .orderBy(asc(meetings.startTime))
-    .limit(BROADCAST_LIST_LIMIT);
-  const past = await context.db
-    .select()
-    .from(meetings)
-    .where(
-      and(
-        eq(meetings.channelId, channelId),
-        or(eq(meetings.state, 'ended'), and(eq(meetings.state, 'scheduled'), lte(meetings.endTime, now))),
-        shownTo(viewer),
-      ),
-    )
-    .orderBy(desc(meetings.startTime))
-    .limit(BROADCAST_LIST_LIMIT);
-  return {
-    ...toChannelDto(row, viewer),
-    live: live[0] ? toBroadcastDto(live[0]) : null,
-    upcoming: upcoming.map(toBroadcastDto),
-    past: past.map(toBroadcastDto),
-  };
+  return { ...toChannelDto(row, viewer), ...(await channelBroadcasts(context, row.channel.id, shownTo(viewer))) };
 }

@@ -30,6 +30,7 @@ import { checkBroadcastPlan, saveBroadcastPlan } from '../streaming/broadcast-pl
 import { likePattern } from '../contacts/contact-service.js';
 import { createInstantMeeting } from '../meeting-records/instant-meetings.js';
 import { removeImage, storeImage } from '../uploads/images.js';
+import { broadcastDto, toBroadcastDto } from './channel-broadcasts.js';
 import {
   channelDetail,
   channelSelection,
@@ -37,7 +38,6 @@ import {
   followersCount,
   isLive,
   isOpenMeeting,
-  toBroadcastDto,
   toChannelDto,
   type Viewer,
 } from './channel-queries.js';
@@ -211,7 +211,7 @@ export async function getChannelPage(context: AppContext, viewer: Viewer, slug: 
     .where(eq(meetings.slug, normalized))
     .limit(1);
   if (!found || found.meeting.state === 'cancelled') throw notFound('channels.unavailable');
-  const broadcast = { ...toBroadcastDto(found.meeting), host: found.host };
+  const broadcast = { ...(await broadcastDto(context, found.meeting)), host: found.host };
   // A private or password meeting is not a channel's broadcast: only its host finds it here.
   if (!isOpenMeeting(found.meeting) && viewer?.id !== found.meeting.hostId) throw notFound('channels.unavailable');
   if (found.meeting.channelId) {

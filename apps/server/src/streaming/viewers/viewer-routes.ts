@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   BroadcastViewerBodySchema,
   GetBroadcastViewerInputSchema,
+  publicBroadcastState,
   type BroadcastViewer,
 } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -62,6 +63,10 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
     if (!isOpenToViewers(meeting)) throw notFound('room.not_found');
     const broadcast = await latestBroadcast(context, meeting.id);
     const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
+    const recording =
+      broadcast?.recordingFile && broadcast.recordingSeconds
+        ? { url: recordingUrl(broadcast.recordingFile), duration: broadcast.recordingSeconds }
+        : null;
     return {
       broadcast_id: broadcast?.id ?? null,
       state: broadcast?.state ?? 'none',
@@ -77,10 +82,13 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
             }
           : null,
       hls_url: broadcast && isRunning ? liveStreamUrl(context.config, broadcast.id) : null,
-      recording:
-        broadcast?.recordingFile && broadcast.recordingSeconds
-          ? { url: recordingUrl(broadcast.recordingFile), duration: broadcast.recordingSeconds }
-          : null,
+      recording,
+      public_state: publicBroadcastState({
+        broadcast: broadcast?.state ?? 'none',
+        hasRecording: recording !== null,
+        meeting: meeting.state === 'live' ? 'live' : meeting.state === 'scheduled' ? 'scheduled' : 'ended',
+        scheduleOver: meeting.endTime <= new Date(),
+      }),
     };
   };
 
