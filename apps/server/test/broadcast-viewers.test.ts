@@ -80,6 +80,8 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
       webrtc: null,
       hls_url: null,
       recording: null,
+      // People in the room without a broadcast: nothing is on air yet (ADR 022).
+      public_state: 'upcoming',
     });
     const secret = await insertMeeting(server, { hostId: host.user.id, state: 'live', isPrivate: 1 });
     const locked = await insertMeeting(server, {

@@ -1,4 +1,4 @@
-import { channels, eq, meetings } from '@meetcast/db';
+import { channels, eq, liveBroadcasts, meetings } from '@meetcast/db';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifyChannelFollowers } from '../src/notifications/channel-followers.js';
@@ -193,8 +193,8 @@ describe.each(BACKENDS)('channels on %s', (backend) => {
     const names = async (fields: Record<string, string | number> = {}) =>
       (await server.post<{ data: ChannelDto[] }>('get-channels.php', fields)).body.data?.data.map((c) => c.name);
     expect(await names()).toEqual(['Ann Live', 'Bob Gaming']);
-    // A live broadcast puts its channel first.
-    await server.database.handle.db.insert(meetings).values({
+    // A live broadcast puts its channel first: its broadcast on air, not people in its room (ADR 022).
+    const [speedrun] = await server.database.handle.db.insert(meetings).values({
       hostId: bob.user.id,
       name: 'Speedrun',
       slug: 'bob-speedrun',
@@ -203,7 +203,9 @@ describe.each(BACKENDS)('channels on %s', (backend) => {
       endTime: new Date(Date.now() + 3600_000),
       state: 'live',
       channelId: bobChannel.id,
-    });
+    }).returning();
+    expect(await names()).toEqual(['Ann Live', 'Bob Gaming']);
+    await server.database.handle.db.insert(liveBroadcasts).values({ meetingId: speedrun!.id, state: 'live' });
     expect(await names()).toEqual(['Bob Gaming', 'Ann Live']);
     expect(await names({ search: 'gam' })).toEqual(['Bob Gaming']);
     expect(await names({ category: 'education' })).toEqual(['Ann Live']);
