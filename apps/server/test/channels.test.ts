@@ -194,16 +194,19 @@ describe.each(BACKENDS)('channels on %s', (backend) => {
       (await server.post<{ data: ChannelDto[] }>('get-channels.php', fields)).body.data?.data.map((c) => c.name);
     expect(await names()).toEqual(['Ann Live', 'Bob Gaming']);
     // A live broadcast puts its channel first: its broadcast on air, not people in its room (ADR 022).
-    const [speedrun] = await server.database.handle.db.insert(meetings).values({
-      hostId: bob.user.id,
-      name: 'Speedrun',
-      slug: 'bob-speedrun',
-      isSchedule: 1,
-      startTime: new Date(),
-      endTime: new Date(Date.now() + 3600_000),
-      state: 'live',
-      channelId: bobChannel.id,
-    }).returning();
+    const [speedrun] = await server.database.handle.db
+      .insert(meetings)
+      .values({
+        hostId: bob.user.id,
+        name: 'Speedrun',
+        slug: 'bob-speedrun',
+        isSchedule: 1,
+        startTime: new Date(),
+        endTime: new Date(Date.now() + 3600_000),
+        state: 'live',
+        channelId: bobChannel.id,
+      })
+      .returning();
     expect(await names()).toEqual(['Ann Live', 'Bob Gaming']);
     await server.database.handle.db.insert(liveBroadcasts).values({ meetingId: speedrun!.id, state: 'live' });
     expect(await names()).toEqual(['Bob Gaming', 'Ann Live']);

@@ -30,7 +30,9 @@ describe('publicBroadcastState', () => {
 
   it('a running broadcast is live even when the meeting says otherwise (the channel said UPCOMING while live)', () => {
     for (const meeting of MEETING_STATES) {
-      expect(publicBroadcastState({ broadcast: 'live', meeting, hasRecording: false, scheduleOver: true })).toBe('live');
+      expect(publicBroadcastState({ broadcast: 'live', meeting, hasRecording: false, scheduleOver: true })).toBe(
+        'live',
+      );
     }
   });
 

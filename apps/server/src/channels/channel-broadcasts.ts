@@ -73,13 +73,17 @@ export async function channelBroadcasts(context: AppContext, channelId: number, 
   const current = await context.db
     .select()
     .from(meetings)
-    .where(and(ofChannel, or(eq(meetings.state, 'live'), and(eq(meetings.state, 'scheduled'), gt(meetings.endTime, now)))))
+    .where(
+      and(ofChannel, or(eq(meetings.state, 'live'), and(eq(meetings.state, 'scheduled'), gt(meetings.endTime, now)))),
+    )
     .orderBy(asc(meetings.startTime))
     .limit(BROADCAST_LIST_LIMIT * 2);
   const finished = await context.db
     .select()
     .from(meetings)
-    .where(and(ofChannel, or(eq(meetings.state, 'ended'), and(eq(meetings.state, 'scheduled'), lte(meetings.endTime, now)))))
+    .where(
+      and(ofChannel, or(eq(meetings.state, 'ended'), and(eq(meetings.state, 'scheduled'), lte(meetings.endTime, now)))),
+    )
     .orderBy(desc(meetings.startTime))
     .limit(BROADCAST_LIST_LIMIT);
   const all = [...current, ...finished];

@@ -51,7 +51,7 @@ export function BroadcastList({
               </div>
               <span className="flex flex-wrap items-center gap-3">
                 <span className="text-xs font-semibold uppercase text-slate-500 dark:text-slate-400">
-                  {t(`states.${broadcast.state}`)}
+                  {t(`states.${broadcast.public_state}`)}
                 </span>
                 {renderActions?.(broadcast)}
               </span>

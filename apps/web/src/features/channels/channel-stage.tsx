@@ -40,7 +40,7 @@ function Countdown({ target }: { target: number }) {
 
 /**
  * What is on now: the broadcast that is live (its player), the next one with a countdown, the
- * replay of one that ended, or "offline". It follows the broadcast while the page is open: the
+ * replay of one that ended, or "offline"; every label comes from the one public state (ADR 022). It follows the broadcast while the page is open: the
  * broadcast is asked for every few seconds, and a change of its state refreshes the page's data.
  */
 export function ChannelStage({ page }: { page: ChannelPage }) {
@@ -49,12 +49,13 @@ export function ChannelStage({ page }: { page: ChannelPage }) {
   const focus: Broadcast | undefined = page.broadcast ?? page.channel?.live ?? page.channel?.upcoming[0] ?? undefined;
   const viewer = useBroadcastViewer(focus?.url_slug).data;
   const queryClient = useQueryClient();
-  const streamState = viewer?.state;
+  const publicState = viewer?.public_state;
   useEffect(() => {
-    if (streamState) void queryClient.invalidateQueries({ queryKey: [...CHANNELS_KEY, 'page'] });
-  }, [streamState, queryClient]);
+    if (publicState) void queryClient.invalidateQueries({ queryKey: [...CHANNELS_KEY, 'page'] });
+  }, [publicState, queryClient]);
   const showsScreen = hasScreen(viewer);
-  const state = focus?.state ?? 'offline';
+  // One truth (ADR 022): the player's answer is the newest, the page's card the first one known.
+  const state = viewer?.public_state ?? focus?.public_state ?? 'offline';
   // A broadcast outside any channel has no hero above it: its name is the page's heading.
   const Heading = page.channel ? 'h2' : 'h1';
   return (
@@ -100,7 +101,7 @@ export function ChannelStage({ page }: { page: ChannelPage }) {
               {t('stage.watch')}
             </Link>
           )}
-          {state === 'scheduled' && <Countdown target={focus.start_time} />}
+          {state === 'upcoming' && <Countdown target={focus.start_time} />}
           {state === 'ended' && !showsScreen && <p className="text-sm font-medium">{t('stage.ended')}</p>}
           {viewer && showsScreen && (
             <div className="w-full">

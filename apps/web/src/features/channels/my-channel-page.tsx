@@ -90,12 +90,12 @@ export default function MyChannelPage() {
           empty={t('lists.no_upcoming')}
           linkBase="/channels"
           renderActions={(broadcast) =>
-            broadcast.state === 'scheduled' && (
+            broadcast.public_state === 'upcoming' && (
               <GoLiveAction meetId={broadcast.url_slug} meetingTitle={broadcast.name} />
             )
           }
           renderDetails={(broadcast) =>
-            broadcast.state === 'scheduled' && (
+            broadcast.public_state === 'upcoming' && (
               <PlannedGoLive meetId={broadcast.url_slug} meetingTitle={broadcast.name} />
             )
           }

@@ -6,7 +6,7 @@ import { ReplayPlayer } from './replay-player';
 /** What the channel page shows where the broadcast plays: the live player, a starting note, or the replay. */
 export function BroadcastScreen({ viewer, title }: { viewer: BroadcastViewer; title: string }) {
   const { t } = useTranslation('player');
-  if (viewer.state === 'live') {
+  if (viewer.public_state === 'live' && viewer.state === 'live') {
     return (
       <div className="space-y-2">
         <LivePlayer viewer={viewer} title={title} />
@@ -18,18 +18,19 @@ export function BroadcastScreen({ viewer, title }: { viewer: BroadcastViewer; ti
       </div>
     );
   }
-  if (viewer.state === 'starting') {
+  if (viewer.public_state === 'live') {
     return (
       <p role="status" className="flex aspect-video w-full items-center justify-center rounded-xl bg-black/70 text-sm">
         {t('starting')}
       </p>
     );
   }
-  if (viewer.state === 'ended' && viewer.recording) return <ReplayPlayer url={viewer.recording.url} title={title} />;
+  if (viewer.public_state === 'replay' && viewer.recording)
+    return <ReplayPlayer url={viewer.recording.url} title={title} />;
   return null;
 }
 
 /** Whether the page has something to play for this broadcast (live, starting, or a recording). */
 export const hasScreen = (viewer: BroadcastViewer | undefined) =>
   viewer !== undefined &&
-  (viewer.state === 'live' || viewer.state === 'starting' || (viewer.state === 'ended' && viewer.recording !== null));
+  (viewer.public_state === 'live' || (viewer.public_state === 'replay' && viewer.recording !== null));
