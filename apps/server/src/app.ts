@@ -36,6 +36,7 @@ import { registerUploadRoutes } from './uploads/images.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limiter.js';
 import { closeRedis, connectRedis } from './platform/redis.js';
 import { startSocketServer } from './realtime/socket-server.js';
+import { attachBroadcastSockets } from './streaming/broadcast-sockets.js';
 import { findGrant } from './rooms/grants.js';
 import { RoomHub } from './rooms/room-hub.js';
 import { registerRoomRoutes } from './rooms/routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   await registerWebApp(app, config.webDistDir, indexPage);
   const io = startSocketServer(app, context);
   viewerChat.attach(io);
+  attachBroadcastSockets(io, context, broadcastViewers.viewerState);
   const rooms = new RoomHub(context, {
     emptyGraceMs: config.roomEmptyGraceSeconds * 1000,
     leaveGraceMs: Math.min(5000, config.roomEmptyGraceSeconds * 1000),

@@ -20,3 +20,4 @@ export * from './broadcast-viewer.js';
 export * from './viewer-watch.js';
 export * from './viewer-chat.js';
 export * from './broadcast-state.js';
+export * from './broadcast-events.js';

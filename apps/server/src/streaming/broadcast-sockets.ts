@@ -1,0 +1,96 @@
+import {
+  BROADCAST_EVENT,
+  BROADCAST_EVENTS_NAMESPACE,
+  BROADCAST_EVENTS_PROTOCOL_VERSION,
+  BroadcastEventsAuthSchema,
+  type BroadcastEvent,
+  type BroadcastViewer,
+} from '@meetcast/contracts';
+import { eq, meetings } from '@meetcast/db';
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { AppContext } from '../context.js';
+import { AppError } from '../http/app-error.js';
+import { isAdmittedTo } from '../rooms/grants.js';
+import { requireMeeting } from './broadcast-service.js';
+import { recordingReader } from './recording-access.js';
+import { isOpenToViewers } from './viewers/viewer-audience.js';
+
+/** Changes closer together than this go out as one push (a stop moves the state and every destination). */
+export const BROADCAST_PUSH_GROUP_MS = 25;
+
+const broadcastRoom = (meetingId: number) => `broadcast:${meetingId}`;
+
+class Refusal extends Error {}
+
+/**
+ * The `/broadcast-events` namespace (ADR 022): listen-only. A socket joins the room of one meeting's
+ * broadcast when it may read that broadcast (the rule of `get-broadcast.php`); every `broadcast.changed`
+ * of this process is pushed there, and the Redis adapter carries the push to every process's sockets.
+ */
+export function attachBroadcastSockets(
+  io: Server,
+  context: AppContext,
+  viewerState: (meetId: string) => Promise<BroadcastViewer>,
+) {
+  const namespace: Namespace = io.of(BROADCAST_EVENTS_NAMESPACE);
+  namespace.use((socket, next) => {
+    admit(context, socket).then(
+      (meetingId) => {
+        socket.data = { meetingId };
+        next();
+      },
+      (error: unknown) => {
+        if (error instanceof Refusal) next(new Error(error.message));
+        else if (error instanceof AppError && error.statusCode === 404) next(new Error('not_found'));
+        else {
+          context.log.error({ err: error }, 'broadcast events: handshake failed');
+          next(new Error('forbidden'));
+        }
+      },
+    );
+  });
+  namespace.on('connection', (socket) => {
+    void socket.join(broadcastRoom((socket.data as { meetingId: number }).meetingId));
+  });
+
+  const pending = new Map<number, { broadcastId: number; timer: NodeJS.Timeout }>();
+  const push = async (meetingId: number, broadcastId: number) => {
+    const [meeting] = await context.db.select().from(meetings).where(eq(meetings.id, meetingId));
+    if (!meeting) return;
+    const viewer = isOpenToViewers(meeting) ? await viewerState(meeting.slug) : null;
+    const event: BroadcastEvent = {
+      type: 'broadcast.changed',
+      meeting_id: meetingId,
+      broadcast_id: broadcastId,
+      viewer,
+    };
+    namespace.to(broadcastRoom(meetingId)).emit(BROADCAST_EVENT, event);
+  };
+  context.events.on('broadcast.changed', ({ meetingId, broadcastId }) => {
+    const waiting = pending.get(meetingId);
+    if (waiting) {
+      waiting.broadcastId = broadcastId;
+      return;
+    }
+    const timer = setTimeout(() => {
+      const latest = pending.get(meetingId);
+      pending.delete(meetingId);
+      void push(meetingId, latest?.broadcastId ?? broadcastId).catch((error: unknown) =>
+        context.log.warn({ err: error, meetingId }, 'broadcast events: push failed'),
+      );
+    }, BROADCAST_PUSH_GROUP_MS);
+    timer.unref();
+    pending.set(meetingId, { broadcastId, timer });
+  });
+}
+
+async function admit(context: AppContext, socket: Socket): Promise<number> {
+  const auth = BroadcastEventsAuthSchema.safeParse(socket.handshake.auth);
+  if (!auth.success) throw new Refusal('invalid_message');
+  if (auth.data.protocol !== BROADCAST_EVENTS_PROTOCOL_VERSION) throw new Refusal('protocol_mismatch');
+  const meeting = await requireMeeting(context, auth.data.meetId);
+  const session = auth.data.token ? await context.sessions.verify(auth.data.token).catch(() => undefined) : undefined;
+  const reader = await recordingReader(context, meeting, session?.user);
+  if (reader.kind !== 'nobody' || (await isAdmittedTo(context.db, auth.data.grant, meeting.id))) return meeting.id;
+  throw new Refusal('forbidden');
+}

@@ -1,0 +1,176 @@
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BROADCAST_EVENT,
+  BROADCAST_EVENTS_NAMESPACE,
+  BROADCAST_EVENTS_PROTOCOL_VERSION,
+  BroadcastEventSchema,
+  type BroadcastEvent,
+} from '@meetcast/contracts';
+import { eq, liveBroadcasts, meetings } from '@meetcast/db';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type BuiltApp } from '../src/app.js';
+import { loadConfig } from '../src/env.js';
+import { MailSink } from './mail-sink.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { uniqueEmail } from './test-server.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PUSH_BUDGET_MS = 500;
+
+async function post(baseUrl: string, name: string, fields: Record<string, string>) {
+  const response = await fetch(`${baseUrl}/api/${name}`, { method: 'POST', body: new URLSearchParams(fields) });
+  return (await response.json()) as { data?: { token: string; data: { id: number } } };
+}
+
+/** ADR 022: a broadcast's change made on one server reaches the sockets held by another, over Redis. */
+describe('broadcast changes pushed across server processes', () => {
+  let database: TestDatabase;
+  const mail = new MailSink();
+  const apps: BuiltApp[] = [];
+  const urls: string[] = [];
+  const sockets: Socket[] = [];
+  let host: { token: string; userId: number };
+
+  beforeAll(async () => {
+    const smtpUrl = await mail.start();
+    database = await createTestDatabase('postgres');
+    const redisPrefix = `test-push-${process.pid}-${Date.now()}`;
+    for (let index = 0; index < 2; index++) {
+      const config = loadConfig({
+        COMPOSER_WORKER: 'off',
+        PORT: '0',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'meetcast-push-')),
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: database.url,
+        REDIS_URL,
+        REDIS_PREFIX: redisPrefix,
+        SMTP_URL: smtpUrl,
+        RATE_LIMIT_MULTIPLIER: '1',
+      });
+      const built = await buildApp(config);
+      await built.app.listen({ port: 0, host: '127.0.0.1' });
+      apps.push(built);
+      urls.push(`http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`);
+    }
+    const email = uniqueEmail('push');
+    const before = mail.messages.length;
+    await post(urls[0]!, 'signup.php', { username: 'Push Host', email, password: 'push not poll' });
+    const confirmed = await post(urls[0]!, 'confirm-signup.php', { email, code: await mail.codeFor(email, before) });
+    host = { token: confirmed.data!.token, userId: confirmed.data!.data.id };
+  });
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.close();
+  });
+  afterAll(async () => {
+    for (const built of apps) await built.app.close();
+    await database.drop();
+    await mail.close();
+  });
+
+  const db = () => apps[0]!.context.db;
+  async function meeting(isPrivate: number) {
+    const slug = `push-${Math.random().toString(36).slice(2, 10)}`;
+    const [row] = await db()
+      .insert(meetings)
+      .values({
+        hostId: host.userId,
+        name: slug,
+        slug,
+        isSchedule: 1,
+        isPrivate,
+        startTime: new Date(),
+        endTime: new Date(Date.now() + 3600_000),
+        state: 'live',
+      })
+      .returning();
+    return row!;
+  }
+  /** A socket on the second process, connected (or refused, with the reason). */
+  function listen(meetId: string, token?: string) {
+    const socket = connect(`${urls[1]}${BROADCAST_EVENTS_NAMESPACE}`, {
+      path: '/socket.io/',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { protocol: BROADCAST_EVENTS_PROTOCOL_VERSION, meetId, ...(token ? { token } : {}) },
+    });
+    sockets.push(socket);
+    const events: BroadcastEvent[] = [];
+    socket.on(BROADCAST_EVENT, (payload: unknown) => events.push(BroadcastEventSchema.parse(payload)));
+    const ready = new Promise<string>((resolve) => {
+      socket.once('connect', () => resolve('connected'));
+      socket.once('connect_error', (error) => resolve(error.message));
+    });
+    return { socket, events, ready };
+  }
+  const nextEvent = (events: BroadcastEvent[], count: number) =>
+    new Promise<BroadcastEvent>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error('no push within the budget')), PUSH_BUDGET_MS);
+      const check = setInterval(() => {
+        if (events.length < count) return;
+        clearTimeout(deadline);
+        clearInterval(check);
+        resolve(events[count - 1]!);
+      }, 5);
+    });
+
+  it('pushes a state change written on one process to a viewer held by another within 500 ms', async () => {
+    const open = await meeting(2);
+    const [broadcast] = await db().insert(liveBroadcasts).values({ meetingId: open.id, state: 'starting' }).returning();
+    const viewer = listen(open.slug);
+    expect(await viewer.ready).toBe('connected');
+    // Let the room join travel to Redis before the first change.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    await db()
+      .update(liveBroadcasts)
+      .set({ state: 'live', startedAt: new Date() })
+      .where(eq(liveBroadcasts.id, broadcast!.id));
+    const startedAt = Date.now();
+    // A burst (state and destinations in one stop or start) goes out as one push.
+    void apps[0]!.context.events.emit('broadcast.changed', { meetingId: open.id, broadcastId: broadcast!.id });
+    void apps[0]!.context.events.emit('broadcast.changed', { meetingId: open.id, broadcastId: broadcast!.id });
+    const live = await nextEvent(viewer.events, 1);
+    expect(Date.now() - startedAt).toBeLessThan(PUSH_BUDGET_MS);
+    expect(live).toMatchObject({ meeting_id: open.id, broadcast_id: broadcast!.id });
+    expect(live.viewer).toMatchObject({ state: 'live', public_state: 'live' });
+
+    await db()
+      .update(liveBroadcasts)
+      .set({ state: 'ended', endedAt: new Date(), recordingFile: 'push.mp4', recordingSeconds: 42 })
+      .where(eq(liveBroadcasts.id, broadcast!.id));
+    void apps[0]!.context.events.emit('broadcast.changed', { meetingId: open.id, broadcastId: broadcast!.id });
+    const ended = await nextEvent(viewer.events, 2);
+    expect(ended.viewer).toMatchObject({ state: 'ended', public_state: 'replay', recording: { duration: 42 } });
+    expect(viewer.events).toHaveLength(2);
+  });
+
+  it("refuses a private broadcast's room to a stranger, admits its host, and tells no one else", async () => {
+    const secret = await meeting(1);
+    const [broadcast] = await db().insert(liveBroadcasts).values({ meetingId: secret.id, state: 'live' }).returning();
+    const stranger = listen(secret.slug);
+    expect(await stranger.ready).toBe('forbidden');
+    expect(await listen(secret.slug, 'not-a-session').ready).toBe('forbidden');
+    expect(await listen('no-such-meeting').ready).toBe('not_found');
+
+    const studio = listen(secret.slug, host.token);
+    expect(await studio.ready).toBe('connected');
+    const open = await meeting(2);
+    const bystander = listen(open.slug);
+    expect(await bystander.ready).toBe('connected');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    void apps[0]!.context.events.emit('broadcast.changed', { meetingId: secret.id, broadcastId: broadcast!.id });
+    const pushed = await nextEvent(studio.events, 1);
+    // A private meeting's player state is nobody's business: the studio asks get-broadcast.php itself.
+    expect(pushed).toEqual({
+      type: 'broadcast.changed',
+      meeting_id: secret.id,
+      broadcast_id: broadcast!.id,
+      viewer: null,
+    });
+    expect(bystander.events).toHaveLength(0);
+  });
+});
