@@ -7,22 +7,31 @@ import {
 } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../lib/api';
+import { useBroadcastEvents } from '../../lib/broadcast-events';
 
-/** How often a room asks for the broadcast's state (the LIVE badge, the destinations' health). */
+/** How often a room asks for the broadcast's state while its socket is down (pushed otherwise, ADR 022). */
 const POLL_MS = 3000;
 /** While the call fails (the server is unreachable), ask less often. */
 const POLL_AFTER_ERROR_MS = 15_000;
 
 export const liveBroadcastKey = (meetId: string) => ['live-broadcast', meetId] as const;
 
-/** A meeting's broadcast (null before the first one), asked for every 3 s while `enabled`. */
+/**
+ * A meeting's broadcast (null before the first one) while `enabled`: asked again at each pushed change
+ * and each (re)connection, every 3 s only while the socket is down.
+ */
 export function useLiveBroadcast(meetId: string, options: { enabled?: boolean } = {}) {
+  const queryClient = useQueryClient();
+  const isEnabled = (options.enabled ?? true) && meetId !== '';
+  const isPushed = useBroadcastEvents(isEnabled ? meetId : undefined, () => {
+    void queryClient.invalidateQueries({ queryKey: liveBroadcastKey(meetId) });
+  });
   return useQuery({
     queryKey: liveBroadcastKey(meetId),
     queryFn: async ({ signal }) =>
       (await apiPost('get-broadcast.php', { meetId }, { schema: OptionalLiveBroadcastBodySchema, signal })).data.data,
-    enabled: (options.enabled ?? true) && meetId !== '',
-    refetchInterval: (query) => (query.state.status === 'error' ? POLL_AFTER_ERROR_MS : POLL_MS),
+    enabled: isEnabled,
+    refetchInterval: (query) => (query.state.status === 'error' ? POLL_AFTER_ERROR_MS : isPushed ? false : POLL_MS),
     staleTime: 0,
     retry: false,
     meta: { silent: true },

@@ -2,6 +2,7 @@ import { OptionalLiveBroadcastBodySchema, type BroadcastOverlay } from '@meetcas
 import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { apiPost } from '../../lib/api';
+import { useBroadcastEvents } from '../../lib/broadcast-events';
 import { buildTiles, Stage } from './stage';
 import type { LocalMedia } from './use-local-media';
 import { useRoomMedia } from './use-room-media';
@@ -31,6 +32,7 @@ const NO_LOCAL_MEDIA: LocalMedia = {
 };
 
 const NO_OVERLAY: BroadcastOverlay = { logo_url: null, banner: null, ticker: null };
+/** Only while the socket is down: the overlay's changes are pushed otherwise (ADR 022). */
 const OVERLAY_POLL_MS = 2000;
 
 /**
@@ -39,6 +41,8 @@ const OVERLAY_POLL_MS = 2000;
  */
 function useOverlay(meetId: string, grant: string) {
   const [overlay, setOverlay] = useState<BroadcastOverlay>(NO_OVERLAY);
+  const [changes, setChanges] = useState(0);
+  const isPushed = useBroadcastEvents(meetId, () => setChanges((count) => count + 1), { grant, withToken: false });
   useEffect(() => {
     let isActive = true;
     const load = () =>
@@ -46,12 +50,12 @@ function useOverlay(meetId: string, grant: string) {
         .then((body) => isActive && setOverlay(body.data.data?.overlay ?? NO_OVERLAY))
         .catch(() => undefined);
     void load();
-    const timer = setInterval(() => void load(), OVERLAY_POLL_MS);
+    const timer = isPushed ? undefined : setInterval(() => void load(), OVERLAY_POLL_MS);
     return () => {
       isActive = false;
       clearInterval(timer);
     };
-  }, [meetId, grant]);
+  }, [meetId, grant, isPushed, changes]);
   return overlay;
 }
 

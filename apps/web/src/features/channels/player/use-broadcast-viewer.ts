@@ -2,9 +2,10 @@ import { BroadcastViewerBodySchema, BroadcastViewerSchema, type BroadcastViewer 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiPost } from '../../../lib/api';
+import { useBroadcastEvents } from '../../../lib/broadcast-events';
 import { PAGE_DATA, readPageData } from '../page-data';
 
-/** How often the page asks: it follows starting → live → ended without a reload. */
+/** How often the page asks while its socket is down; pushes carry every change otherwise (ADR 022). */
 const FOLLOW_MS = 4000;
 
 /** The viewer state this page's HTML came with, for this meetId, while its grant is fresh. */
@@ -23,14 +24,27 @@ const broadcastViewerQuery = (meetId: string) => ({
   retry: false,
 });
 
-/** The broadcast of a public meeting as its channel page plays it; polled while the page is open. */
+/**
+ * The broadcast of a public meeting as its channel page plays it: every change is pushed (the event
+ * carries the new state); the page asks again only on (re)connecting and polls only while offline.
+ */
 export function useBroadcastViewer(meetId: string | undefined) {
+  const queryClient = useQueryClient();
+  const isPushed = useBroadcastEvents(
+    meetId,
+    (event) => {
+      if (!meetId) return;
+      if (event?.viewer) queryClient.setQueryData(['broadcast-viewer', meetId], event.viewer);
+      else void queryClient.invalidateQueries({ queryKey: ['broadcast-viewer', meetId] });
+    },
+    { withToken: false },
+  );
   return useQuery<BroadcastViewer>({
     ...broadcastViewerQuery(meetId ?? ''),
     // The page's HTML came with it: the player starts without asking (the poll asks soon after).
     initialData: () => (meetId ? inlinedViewer(meetId) : undefined),
     enabled: Boolean(meetId),
-    refetchInterval: FOLLOW_MS,
+    refetchInterval: isPushed ? false : FOLLOW_MS,
     refetchIntervalInBackground: false,
   });
 }
