@@ -46,7 +46,9 @@ function Countdown({ target }: { target: number }) {
 export function ChannelStage({ page }: { page: ChannelPage }) {
   const { t, i18n } = useTranslation('channels');
   const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'full', timeStyle: 'short' });
-  const focus: Broadcast | undefined = page.broadcast ?? page.channel?.live ?? page.channel?.upcoming[0] ?? undefined;
+  const latestReplay = page.channel?.past.find((broadcast) => broadcast.public_state === 'replay');
+  const focus: Broadcast | undefined =
+    page.broadcast ?? page.channel?.live ?? page.channel?.upcoming[0] ?? latestReplay ?? undefined;
   const viewer = useBroadcastViewer(focus?.url_slug).data;
   const queryClient = useQueryClient();
   const publicState = viewer?.public_state;
