@@ -85,6 +85,21 @@ test.describe('one truth about a broadcast', () => {
         await page.reload();
         await expectShown(page, 'replay', 'Replay');
       }
+      // Look at it: both pages in light, dark and Arabic (right to left), kept with the test's results.
+      for (const [name, path] of [
+        ['watch', `/channel/${scheduled.url_slug}`],
+        ['channel', `/channel/${channel.slug}`],
+      ] as const) {
+        for (const look of ['light', 'dark', 'ar'] as const) {
+          await watch.emulateMedia({ colorScheme: look === 'dark' ? 'dark' : 'light' });
+          await watch.goto(`${APP_URL}${path}${look === 'ar' ? '?lng=ar' : ''}`);
+          await expect(watch.getByRole('region').first()).toBeVisible();
+          if (look === 'ar') await expect(watch.locator('html')).toHaveAttribute('dir', 'rtl');
+          const file = test.info().outputPath(`${name}-${look}.png`);
+          await watch.screenshot({ path: file, fullPage: true });
+          await test.info().attach(`${name}-${look}`, { path: file, contentType: 'image/png' });
+        }
+      }
       await viewers.close();
     },
   );
