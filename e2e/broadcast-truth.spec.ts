@@ -91,8 +91,9 @@ test.describe('one truth about a broadcast', () => {
         ['channel', `/channel/${channel.slug}`],
       ] as const) {
         for (const look of ['light', 'dark', 'ar'] as const) {
-          await watch.emulateMedia({ colorScheme: look === 'dark' ? 'dark' : 'light' });
-          await watch.goto(`${APP_URL}${path}${look === 'ar' ? '?lng=ar' : ''}`);
+          // The theme is a stored preference (dark by default); the language is chosen by the address.
+          await watch.evaluate((theme) => localStorage.setItem('theme', theme), look === 'dark' ? 'dark' : 'light');
+          await watch.goto(`${APP_URL}${path}?lng=${look === 'ar' ? 'ar' : 'en'}`);
           await expect(watch.getByRole('region').first()).toBeVisible();
           if (look === 'ar') await expect(watch.locator('html')).toHaveAttribute('dir', 'rtl');
           const file = test.info().outputPath(`${name}-${look}.png`);
