@@ -1,5 +1,5 @@
 import type { BroadcastViewer, ChannelPage, LiveBroadcast, Recording } from '@meetcast/contracts';
-import { and, eq, meetingInvitees, meetings, users } from '@meetcast/db';
+import { and, eq, liveBroadcasts, meetingInvitees, meetings, users } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingLink } from '../src/streaming/recording-access.js';
 import { addMeeting, DAY, meetingFields, nowSeconds } from './meeting-helpers.js';
@@ -135,6 +135,7 @@ describe('access to broadcasts and recordings', () => {
     expect((await server.post('get-channel.php', { slug })).httpStatus).toBe(404);
     // Nor does its going live make the channel live.
     await server.built.context.db.update(meetings).set({ state: 'live' }).where(eq(meetings.id, row!.id));
+    await server.built.context.db.insert(liveBroadcasts).values({ meetingId: row!.id, state: 'live' });
     expect(await page()).toMatchObject({ channel: { is_live: false, live: null } });
     // Its host still finds it on their own channel page.
     const own = await server.post<ChannelPage>('get-channel.php', { slug, token: host.token });
