@@ -13,7 +13,12 @@ import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
 import { buildApp } from '../../apps/server/src/app.js';
 import { benchConfig } from './bench-config.js';
 
-const { config, dataDir } = benchConfig({ LOG_LEVEL: 'info', COMPOSER_WORKER: 'local' });
+const { config, dataDir } = benchConfig({
+  LOG_LEVEL: 'info',
+  COMPOSER_WORKER: 'local',
+  // The benches' RTMP receivers listen on loopback, which destinations may not reach otherwise.
+  RTMP_ALLOW_PRIVATE: process.env.RTMP_ALLOW_PRIVATE ?? '127.0.0.1',
+});
 
 const { app, context } = await buildApp(config);
 await app.listen({ port: 0, host: '127.0.0.1' });

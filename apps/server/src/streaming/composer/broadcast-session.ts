@@ -13,9 +13,8 @@ import { endRunningDestinations, type DestinationValues } from '../state/destina
 import type { ConnectTarget } from '../../platform/address-policy.js';
 import type { Quality } from './capacity.js';
 import type { ComposerStage } from './composer-stage.js';
-import { Encoder } from './encoder.js';
-import { FlvFanOut } from './flv-fan-out.js';
-import { MediaFanOut } from './media-fan-out.js';
+import { BroadcastEncode } from './broadcast-encode.js';
+import { writeBroadcastQuality } from './broadcast-quality.js';
 import { Pusher, type PusherState } from './pusher.js';
 import { Recorder } from './recorder.js';
 import { DestinationWriter, type RunningDestination } from './running-destination.js';
@@ -48,20 +47,16 @@ export interface SessionOptions {
  * the host's changes (stop, destinations added or removed) and writes the figures back.
  */
 export class BroadcastSession {
-  private encoder: Encoder | undefined;
   private recorder: Recorder | undefined;
   /** The public channel page's player: WebRTC mountpoint and HLS (ADR 011). */
   private viewerFeed: ViewerFeed | undefined;
   private recordingName: string | undefined;
   private readonly destinations = new Map<number, RunningDestination>();
-  private encoderRestarts = 0;
   /** Platforms told that a destination ended (YouTube's "complete"): awaited when the broadcast ends. */
   private readonly finishing = new Set<Promise<void>>();
   private stopping: Promise<void> | undefined;
-  /** The one encode, shared by every destination and the recording. */
-  private readonly fanOut = new MediaFanOut();
-  /** The encode as FLV for every destination: one remux, started with the first destination (ADR 019). */
-  private flvFanOut: FlvFanOut | undefined;
+  /** The one encode, shared by every destination, the viewers and the recording (ADR 021). */
+  private readonly encode: BroadcastEncode;
   isEnded = false;
   /** Destinations start once the encode runs: a pusher with nothing to send would look stalled. */
   private isEncoding = false;
@@ -79,6 +74,11 @@ export class BroadcastSession {
     this.writer = new DestinationWriter(options.context, options.broadcast, (message, extra) =>
       this.log(message, extra),
     );
+    this.encode = new BroadcastEncode(options.stage.ledger, options.stage.screen, options.quality, {
+      log: (message) => this.log(`${message} (${Date.now() - this.startedAt} ms)`),
+      onFailed: () => void this.fail('broadcasts.composer_failed'),
+      onQuality: (quality) => writeBroadcastQuality(options.context, options.broadcast, quality.name),
+    });
   }
 
   private get ledger() {
@@ -119,14 +119,14 @@ export class BroadcastSession {
     // The encode starts once the layout is in the room (not after every tile): started earlier, while
     // the page loaded, it competed with it for two busy cores and its readers repeatedly failed to
     // find the video's parameters ("dimensions not set"); see ADR 014.
-    this.startEncoder();
+    this.encode.start();
     this.isEncoding = true;
     for (const running of this.destinations.values()) this.startPusher(running);
     // The channel page's player and the recording come after the platforms' first bytes: their
     // ffmpeg processes starting beside the encoder took the cores it needed to start (ADR 014).
-    await this.firstEncodedBytes();
+    await this.encode.firstBytes(FIRST_BYTES_WAIT_MS);
     if (this.isEnded) return;
-    this.viewerFeed = new ViewerFeed(context, this.ledger, this.fanOut, this.id, (message) => this.log(message));
+    this.viewerFeed = new ViewerFeed(context, this.ledger, this.encode.fanOut, this.id, (message) => this.log(message));
     await this.viewerFeed.start(meeting);
     took('viewer feed ready');
     if (broadcast.record) {
@@ -134,7 +134,7 @@ export class BroadcastSession {
       this.recordingName = newRecordingName(broadcast);
       this.recorder = new Recorder(
         this.ledger,
-        this.fanOut,
+        this.encode.fanOut,
         join(this.options.recordingsDir, this.recordingName),
         (message) => this.log(message),
       );
@@ -142,7 +142,7 @@ export class BroadcastSession {
     }
     const wentLive = await moveBroadcast(context, this.id, 'live', {
       startedAt: new Date(),
-      quality: this.options.quality.name,
+      quality: this.encode.quality.name,
     });
     // Once per broadcast: a composer taking over a live one finds it already live and says nothing.
     if (wentLive && meeting.channelId) {
@@ -150,32 +150,6 @@ export class BroadcastSession {
         context.log.warn({ err: error, broadcastId: this.id }, 'could not tell the channel followers'),
       );
     }
-  }
-
-  /** The encode's first bytes, or the moment to stop waiting for them (a failed encode restarts). */
-  private firstEncodedBytes() {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, FIRST_BYTES_WAIT_MS);
-      this.encoder?.once('data', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-
-  private startEncoder() {
-    const encoder = new Encoder(this.ledger, this.options.stage.screen, this.options.quality);
-    this.encoder = encoder;
-    encoder.once('data', () => this.log(`encoder first bytes after ${Date.now() - this.startedAt} ms`));
-    encoder.on('data', (chunk) => this.fanOut.write(chunk));
-    encoder.on('exit', (reason) => {
-      this.log(reason);
-      if (this.isEnded) return;
-      // The encode is the broadcast: bring it back a few times before giving up.
-      if (this.encoderRestarts++ < 3) setTimeout(() => this.startEncoder(), 1000).unref();
-      else void this.fail('broadcasts.composer_failed');
-    });
-    encoder.start();
   }
 
   /** Follows the database: stop, destinations added or removed; writes states and figures. */
@@ -262,11 +236,10 @@ export class BroadcastSession {
     if (!this.isEncoding || running.pusher || !running.ingestUrl || this.isEnded) return;
     const { row } = running;
     const ingestUrl = running.ingestUrl;
-    this.flvFanOut ??= new FlvFanOut(this.ledger, this.fanOut, (message) => this.log(message));
     const pusher = new Pusher(
-      this.flvFanOut,
+      this.encode.flvFanOut,
       ingestUrl,
-      () => this.encoder?.fps ?? 0,
+      () => this.encode.fps,
       (message) => this.log(`${message} (${Date.now() - this.startedAt} ms)`, { destinationId: row.id }),
       // The socket goes to the address the policy checked, so a name cannot move inside between check and connect.
       { connectTarget: this.connectTarget },
@@ -386,8 +359,7 @@ export class BroadcastSession {
     const ended = await moveBroadcast(context, this.id, failure ? 'failed' : 'ended', { failure, composerId: null });
     if (!ended) this.log('already ended elsewhere');
     await endRunningDestinations(context, broadcast);
-    await this.flvFanOut?.stop();
-    await this.encoder?.stop();
+    await this.encode.stop();
     if (this.recorder) {
       const seconds = await this.recorder.finish().catch((error: unknown) => {
         this.log('recording failed', { err: error });

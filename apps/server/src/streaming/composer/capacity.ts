@@ -55,3 +55,8 @@ const SPARE_LAUNCH_CORES = 1;
 export function qualityNamed(name: string | null | undefined): Quality | undefined {
   return QUALITIES.find((quality) => quality.name === name);
 }
+
+/** The next lighter quality (720p30 → 720p24 → 540p30), or undefined at the lightest. */
+export function lighterThan(quality: Quality): Quality | undefined {
+  return QUALITIES[QUALITIES.findIndex((candidate) => candidate.name === quality.name) + 1];
+}

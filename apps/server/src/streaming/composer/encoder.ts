@@ -4,19 +4,21 @@ import type { Readable } from 'node:stream';
 import { stopChild, type ProcessLedger } from './child-processes.js';
 import { keepTail, readProgress } from './ffmpeg-progress.js';
 import type { Quality } from './capacity.js';
+import type { FrameReading } from './frame-rate-watch.js';
 import type { VirtualScreen } from './virtual-screen.js';
 
 /**
- * The one encode of a broadcast: the virtual screen and sound card into H.264 + AAC, as MPEG-TS on
- * stdout. Every destination, the recording and the watch page are fed from these bytes; nothing
- * here ever waits for them (see MediaFanOut).
+ * The one encode of a broadcast: the virtual screen and sound card into H.264 + AAC, muxed twice by
+ * the same ffmpeg (the tee muxer, ADR 021): MPEG-TS on stdout for the recording and the watch page,
+ * FLV on fd 4 for the destinations. The FLV carries its sequence headers from the first byte, so no
+ * second ffmpeg has to probe the stream to learn them. Nothing here ever waits for a reader.
  */
 /** About half a second of frames at 30 fps. */
 const GRAB_QUEUE_FRAMES = 16;
 /** How much later the sound's timestamps are set than the sound card gives them (see start()). */
 const SOUND_STAMP_OFFSET_S = 0.25;
 
-export class Encoder extends EventEmitter<{ data: [Buffer]; exit: [string] }> {
+export class Encoder extends EventEmitter<{ data: [Buffer]; flv: [Buffer]; progress: [FrameReading]; exit: [string] }> {
   private child: ChildProcess | undefined;
   fps = 0;
   private isStopping = false;
@@ -25,6 +27,11 @@ export class Encoder extends EventEmitter<{ data: [Buffer]; exit: [string] }> {
     private readonly ledger: ProcessLedger,
     private readonly screen: VirtualScreen,
     private readonly quality: Quality,
+    /**
+     * Seconds added to every timestamp: an encoder started again after one that failed continues
+     * its clock, so the recording and the destinations see one continuous stream.
+     */
+    private readonly timestampOffsetS = 0,
   ) {
     super();
   }
@@ -95,27 +102,33 @@ export class Encoder extends EventEmitter<{ data: [Buffer]; exit: [string] }> {
       'aac',
       '-b:a',
       '128k',
-      '-f',
-      'mpegts',
-      '-muxdelay',
-      '0',
-      '-flush_packets',
-      '1',
+      // FLV wants the codec parameters apart (sequence headers); MPEG-TS still gets them in-band,
+      // repeated before every keyframe by its muxer.
+      '-flags',
+      '+global_header',
+      ...['-map', '0:v:0', '-map', '1:a:0'],
+      '-output_ts_offset',
+      this.timestampOffsetS.toFixed(3),
       '-progress',
       'pipe:3',
       '-stats_period',
       '1',
-      'pipe:1',
+      '-f',
+      'tee',
+      // Each packet leaves as soon as it is muxed (max_delay=0: no interleaving queue, flush each).
+      '[f=mpegts:max_delay=0:flush_packets=1]pipe\\:1|[f=flv:flvflags=no_duration_filesize:flush_packets=1]pipe\\:4',
     ];
     const child = this.ledger.spawn('ffmpeg', args, {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, PULSE_SERVER: this.screen.pulseServer, XAUTHORITY: this.screen.xauthority },
     });
     this.child = child;
     const tail = keepTail(child.stderr);
     child.stdout?.on('data', (chunk: Buffer) => this.emit('data', chunk));
+    (child.stdio[4] as Readable).on('data', (chunk: Buffer) => this.emit('flv', chunk));
     readProgress(child.stdio[3] as Readable, (progress) => {
       this.fps = progress.fps;
+      this.emit('progress', { frame: progress.frame, dupFrames: progress.dupFrames, at: Date.now() });
     });
     child.once('exit', (code, signal) => {
       if (!this.isStopping) this.emit('exit', `encoder exited (${code ?? signal}): ${tail()}`);

@@ -32,6 +32,8 @@ export const RECORD_FROM_ENCODE = copyFromEncodeProbing(3);
 
 export interface FfmpegProgress {
   frame: number;
+  /** Frames ffmpeg repeated to keep a constant rate: the picture did not come in time. */
+  dupFrames: number;
   fps: number;
   totalBytes: number;
 }
@@ -53,6 +55,7 @@ export function readProgress(stream: Readable, onBlock: (progress: FfmpegProgres
       if (key === 'progress') {
         onBlock({
           frame: Number(block.frame) || 0,
+          dupFrames: Number(block.dup_frames) || 0,
           fps: Number(block.fps) || 0,
           totalBytes: Number(block.total_size) || 0,
         });

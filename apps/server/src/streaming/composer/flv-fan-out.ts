@@ -1,15 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
-import { stopChild, type ProcessLedger } from './child-processes.js';
-import { copyFromEncodeProbing, keepTail } from './ffmpeg-progress.js';
-import type { MediaFanOut } from './media-fan-out.js';
-
 export interface FlvTag {
   /** 8 audio, 9 video, 18 script data (onMetaData). */
   type: 8 | 9 | 18;
-  /** Milliseconds, on the remux's clock. */
+  /** Milliseconds, on the encoder's clock (monotonic across encoder restarts, see Encoder). */
   timestamp: number;
   body: Buffer;
-  /** Bumped each time the remux starts again: its clock starts again too. */
+  /** Bumped each time the encoder starts again: the stream starts again at a keyframe with new headers. */
   generation: number;
   isKeyframe: boolean;
   /** The metadata or a sequence header: what a player needs before any frame. */
@@ -17,22 +12,19 @@ export interface FlvTag {
 }
 type FlvSink = (tag: FlvTag) => void;
 
-/** Measured on a pipe (ADR 014): the first bytes leave 0.15–0.35 s after the encode's with 0.1–0.3 s. */
-const FIRST_PROBE_S = 0.3;
 /** A keyframe comes every second: more than this since the last one means something is wrong; stop keeping. */
 const MAX_KEPT_TAGS = 5000;
 const FLV_HEADER_BYTES = 9 + 4;
 const TAG_HEADER_BYTES = 11;
 
 /**
- * The encode as FLV tags, for the destinations: ONE `ffmpeg -c copy` remuxes the encode's MPEG-TS
- * to FLV on a pipe (no address on its command line: the server publishes RTMP itself, ADR 019). The
- * metadata, both sequence headers and the tags since the last keyframe are kept aside, so that a
- * destination connecting at any time starts with everything a player needs, at a keyframe.
+ * The encode as FLV tags, for the destinations. The encoder writes FLV itself, beside its MPEG-TS
+ * (one encode, two muxers, ADR 021): no remux probes the stream, so nothing fails on parameters it
+ * has not seen yet. The metadata, both sequence headers and the tags since the last keyframe are
+ * kept aside, so that a destination connecting at any time starts with everything a player needs,
+ * at a keyframe (ADR 019 for the publishing).
  */
 export class FlvFanOut {
-  private child: ChildProcess | undefined;
-  private attempt = 0;
   private generation = 0;
   private pending: Buffer = Buffer.alloc(0);
   private hasHeader = false;
@@ -42,26 +34,17 @@ export class FlvFanOut {
   private gop: FlvTag[] = [];
   private readonly sinks = new Set<FlvSink>();
   private readyWaiters: (() => void)[] = [];
-  private unsubscribe: (() => void) | undefined;
-  private restartTimer: ReturnType<typeof setTimeout> | undefined;
   private isStopped = false;
-
-  constructor(
-    private readonly ledger: ProcessLedger,
-    private readonly source: MediaFanOut,
-    private readonly log: (message: string) => void,
-  ) {}
 
   /** Headers and a keyframe are there: a destination connecting now starts with media. */
   get isReady() {
     return this.videoHeader !== undefined && this.gop.length > 0;
   }
 
-  /** Calls `callback` once the fan-out is ready (at once if it is); starts the remux on first use. */
+  /** Calls `callback` once the fan-out is ready (at once if it is). */
   whenReady(callback: () => void) {
-    this.ensureStarted();
     if (this.isReady) callback();
-    else this.readyWaiters.push(callback);
+    else if (!this.isStopped) this.readyWaiters.push(callback);
     return () => {
       this.readyWaiters = this.readyWaiters.filter((waiter) => waiter !== callback);
     };
@@ -69,9 +52,8 @@ export class FlvFanOut {
 
   /** Adds a destination: it gets metadata, sequence headers and the tags since the last keyframe, then every new tag. */
   add(sink: FlvSink) {
-    this.ensureStarted();
     for (const tag of this.startingPoint()) sink(tag);
-    this.sinks.add(sink);
+    if (!this.isStopped) this.sinks.add(sink);
     return () => {
       this.sinks.delete(sink);
     };
@@ -82,28 +64,8 @@ export class FlvFanOut {
     return [this.metadata, this.videoHeader, this.audioHeader, ...this.gop].filter((tag) => tag !== undefined);
   }
 
-  private ensureStarted() {
-    if (this.child || this.restartTimer || this.isStopped) return;
-    this.start();
-  }
-
-  private start() {
-    this.restartTimer = undefined;
-    if (this.isStopped) return;
-    const child = this.ledger.spawn(
-      'ffmpeg',
-      [
-        // The first remux probes 0.3 s: it is on the path of "Go live" to the first bytes; a later
-        // one probes 3 s, so that an encode slow to show its picture's size does not fail it again.
-        ...copyFromEncodeProbing(this.attempt === 0 ? FIRST_PROBE_S : 3),
-        // Each tag leaves as soon as it is muxed, not when ffmpeg's 32 KB pipe buffer fills.
-        '-flush_packets',
-        '1',
-        ...['-f', 'flv', '-flvflags', 'no_duration_filesize', 'pipe:1'],
-      ],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
-    this.child = child;
+  /** A new encoder started: its FLV begins with a file header of its own and new sequence headers. */
+  newStream() {
     this.generation += 1;
     this.pending = Buffer.alloc(0);
     this.hasHeader = false;
@@ -111,25 +73,11 @@ export class FlvFanOut {
     this.videoHeader = undefined;
     this.audioHeader = undefined;
     this.gop = [];
-    child.stdin?.on('error', () => undefined);
-    child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
-    const tail = keepTail(child.stderr);
-    this.unsubscribe?.();
-    this.unsubscribe = this.source.add((chunk) => {
-      if (child.stdin?.writable) child.stdin.write(chunk);
-    });
-    child.once('exit', (code, signal) => {
-      if (this.child !== child) return;
-      this.child = undefined;
-      this.unsubscribe?.();
-      if (this.isStopped) return;
-      this.log(`remux exited (${code ?? signal}): ${tail()}`);
-      this.attempt += 1;
-      // The first failure is most often the short probe's ("dimensions not set"): try again at once,
-      // with the longer one; after that, a second apart.
-      this.restartTimer = setTimeout(() => this.start(), this.attempt === 1 ? 0 : 1000);
-      this.restartTimer.unref();
-    });
+  }
+
+  /** The encoder's FLV bytes, in any chunking. */
+  write(chunk: Buffer) {
+    if (!this.isStopped) this.read(chunk);
   }
 
   private read(chunk: Buffer) {
@@ -174,15 +122,9 @@ export class FlvFanOut {
     }
   }
 
-  async stop() {
+  stop() {
     this.isStopped = true;
-    clearTimeout(this.restartTimer);
-    this.unsubscribe?.();
     this.sinks.clear();
     this.readyWaiters = [];
-    const child = this.child;
-    this.child = undefined;
-    child?.stdin?.end();
-    await stopChild(child, 2000);
   }
 }

@@ -23,7 +23,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     const flaky = new RtmpReceiver(await freePort(), 'live/flaky', join(folder, 'flaky')).start();
     const states: PusherState[] = [];
     const fanOut = new MediaFanOut();
-    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const flv = new FlvFanOut();
     const steadyPusher = new Pusher(
       flv,
       steady.url,
@@ -37,7 +37,10 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
       () => undefined,
     );
     flakyPusher.on('state', (state) => states.push(state));
-    const source = testEncode((chunk) => fanOut.write(chunk));
+    const source = testEncode(
+      (chunk) => fanOut.write(chunk),
+      (chunk) => flv.write(chunk),
+    );
     try {
       steadyPusher.start();
       flakyPusher.start();
@@ -61,7 +64,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     } finally {
       source.kill('SIGKILL');
       await Promise.all([steadyPusher.stop(), flakyPusher.stop()]);
-      await flv.stop();
+      flv.stop();
       await Promise.all([steady.stop(), flaky.stop()]);
       ledger.killAll();
     }
@@ -72,7 +75,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     const steady = new RtmpReceiver(await freePort(), 'live/steady', join(folder, 'steady-2')).start();
     const hanging = new RtmpReceiver(await freePort(), 'live/hanging', join(folder, 'hanging')).start();
     const fanOut = new MediaFanOut();
-    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const flv = new FlvFanOut();
     const steadyPusher = new Pusher(
       flv,
       steady.url,
@@ -86,10 +89,13 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
       () => undefined,
     );
     let encoded = 0;
-    const source = testEncode((chunk) => {
-      encoded += chunk.length;
-      fanOut.write(chunk);
-    });
+    const source = testEncode(
+      (chunk) => {
+        encoded += chunk.length;
+        fanOut.write(chunk);
+      },
+      (chunk) => flv.write(chunk),
+    );
     try {
       steadyPusher.start();
       hangingPusher.start();
@@ -113,7 +119,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
       source.kill('SIGKILL');
       hanging.resume();
       await Promise.all([steadyPusher.stop(), hangingPusher.stop()]);
-      await flv.stop();
+      flv.stop();
       await Promise.all([steady.stop(), hanging.stop()]);
       ledger.killAll();
     }
@@ -123,7 +129,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     const ledger = new ProcessLedger(folder, 'late-encode');
     const receiver = new RtmpReceiver(await freePort(), 'live/late', join(folder, 'late')).start();
     const fanOut = new MediaFanOut();
-    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const flv = new FlvFanOut();
     const pusher = new Pusher(
       flv,
       receiver.url,
@@ -139,14 +145,17 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
       // its probe on a busy machine, late to give the headers and a keyframe.
       const startedAt = Date.now();
       await waitFor(() => Date.now() - startedAt > 13_000, 15_000, 'the encode late');
-      source = testEncode((chunk) => fanOut.write(chunk));
+      source = testEncode(
+        (chunk) => fanOut.write(chunk),
+        (chunk) => flv.write(chunk),
+      );
       await waitFor(() => pusher.state === 'live', 20_000, 'live');
       expect(errors).toEqual([null]);
       expect(receiver.bytes()).toBeGreaterThan(0);
     } finally {
       source?.kill('SIGKILL');
       await pusher.stop();
-      await flv.stop();
+      flv.stop();
       await receiver.stop();
       ledger.killAll();
     }
@@ -155,7 +164,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
   it('keeps trying a destination whose receiver is down far longer than the old give-up, and pushes once it is back', async () => {
     const ledger = new ProcessLedger(folder, 'down-long');
     const fanOut = new MediaFanOut();
-    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const flv = new FlvFanOut();
     const receiver = new RtmpReceiver(await freePort(), 'live/late-receiver', join(folder, 'late-receiver'));
     // Shorter waits than a real broadcast's (1 s to 30 s), so that being back is seen soon. The
     // receiver stays away 20 s: the old rule gave up after five attempts, about 15 s with those waits.
@@ -169,7 +178,10 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     );
     const states: PusherState[] = [];
     pusher.on('state', (state) => states.push(state));
-    const source = testEncode((chunk) => fanOut.write(chunk));
+    const source = testEncode(
+      (chunk) => fanOut.write(chunk),
+      (chunk) => flv.write(chunk),
+    );
     try {
       pusher.start();
       const startedAt = Date.now();
@@ -183,7 +195,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     } finally {
       source.kill('SIGKILL');
       await pusher.stop();
-      await flv.stop();
+      flv.stop();
       await receiver.stop();
       ledger.killAll();
     }
@@ -194,7 +206,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     const nginx = await new NginxRtmp(await freePort(), join(folder, 'nginx-refused')).start();
     const url = `rtmp://127.0.0.1:${nginx.port}/live/taken-${process.pid}`;
     const fanOut = new MediaFanOut();
-    const flv = new FlvFanOut(ledger, fanOut, () => undefined);
+    const flv = new FlvFanOut();
     const holder = new Pusher(
       flv,
       url,
@@ -209,7 +221,10 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
       () => undefined,
       { backoffMs: [250] },
     );
-    const source = testEncode((chunk) => fanOut.write(chunk));
+    const source = testEncode(
+      (chunk) => fanOut.write(chunk),
+      (chunk) => flv.write(chunk),
+    );
     try {
       holder.start();
       await waitFor(() => holder.state === 'live', 20_000, 'the first live');
@@ -223,7 +238,7 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     } finally {
       source.kill('SIGKILL');
       await Promise.all([holder.stop(), refused.stop()]);
-      await flv.stop();
+      flv.stop();
       await nginx.stop();
       ledger.killAll();
     }

@@ -38,10 +38,13 @@ describe('stream keys in log lines', () => {
     const fanOut = new MediaFanOut();
     // Logged the way the broadcast session logs its pushers and remux.
     const log = (message: string) => logger.info({ broadcastId: 1, destinationId: 1 }, `composer: ${message}`);
-    const flv = new FlvFanOut(ledger, fanOut, log);
+    const flv = new FlvFanOut();
     const url = `rtmp://127.0.0.1:${receiver.port}/live/${key}`;
     const pusher = new Pusher(flv, url, () => 30, log);
-    const source = testEncode((chunk) => fanOut.write(chunk));
+    const source = testEncode(
+      (chunk) => fanOut.write(chunk),
+      (chunk) => flv.write(chunk),
+    );
     try {
       pusher.start();
       await waitFor(() => pusher.state === 'live', 20_000, 'live');
@@ -55,7 +58,7 @@ describe('stream keys in log lines', () => {
     } finally {
       source.kill('SIGKILL');
       await pusher.stop();
-      await flv.stop();
+      flv.stop();
       await receiver.stop();
       ledger.killAll();
     }

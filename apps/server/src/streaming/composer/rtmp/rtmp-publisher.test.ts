@@ -28,8 +28,11 @@ const newKey = () => `key-${randomBytes(12).toString('hex')}`;
 function broadcast(name: string) {
   const ledger = new ProcessLedger(folder, name);
   const fanOut = new MediaFanOut();
-  const flv = new FlvFanOut(ledger, fanOut, () => undefined);
-  const source = testEncode((chunk) => fanOut.write(chunk));
+  const flv = new FlvFanOut();
+  const source = testEncode(
+    (chunk) => fanOut.write(chunk),
+    (chunk) => flv.write(chunk),
+  );
   const pushers: Pusher[] = [];
   const logged: string[] = [];
   return {
@@ -50,7 +53,7 @@ function broadcast(name: string) {
     async end() {
       await Promise.all(pushers.map((pusher) => pusher.stop()));
       source.kill('SIGKILL');
-      await flv.stop();
+      flv.stop();
       ledger.killAll();
     },
   };
