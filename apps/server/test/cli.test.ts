@@ -187,7 +187,7 @@ describe('meetcast command line on the embedded PGlite', () => {
 
       const refused = await runCli(['disable-user', '--email', email], env);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('in use by the server');
+      expect(refused.stderr).toContain(`in use by process ${process.pid}`);
       const health = await runCli(['health'], env);
       expect(health.stdout).toMatch(/^ok {3}database +pglite in use by the server at .*readyz answered 200/m);
     },

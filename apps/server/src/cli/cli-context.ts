@@ -1,4 +1,4 @@
-import { openDatabase, type DatabaseHandle } from '@meetcast/db';
+import { openDatabase, PgliteInUseError, type DatabaseHandle } from '@meetcast/db';
 import { Redis } from 'ioredis';
 import { SessionStore } from '../accounts/session-store.js';
 import type { AppConfig } from '../env.js';
@@ -42,13 +42,13 @@ export async function runningServer(config: AppConfig): Promise<string | undefin
 }
 
 /**
- * The embedded PGlite is one process's alone: two opening the same folder corrupt it. While a server
- * runs on it, the command line refuses and says what to do instead.
+ * The embedded PGlite is one process's alone (packages/db takes a lock on its folder): while a
+ * server runs on it, the command line refuses and says what to do instead.
  */
 export class DatabaseInUseError extends Error {
-  constructor(dataDir: string, serverUrl: string) {
+  constructor(dataDir: string, pid: number) {
     super(
-      `the embedded database under ${dataDir} is in use by the server answering at ${serverUrl}: ` +
+      `the embedded database under ${dataDir} is in use by process ${pid} (the server?): ` +
         'stop the server first (the embedded database allows one process), or run Meetcast on PostgreSQL (DATABASE_URL)',
     );
   }
@@ -56,9 +56,12 @@ export class DatabaseInUseError extends Error {
 
 export async function openCliDatabase(config: AppConfig): Promise<DatabaseHandle> {
   if (config.databaseUrl) return openDatabase({ url: config.databaseUrl });
-  const server = await runningServer(config);
-  if (server) throw new DatabaseInUseError(config.dataDir, server);
-  return openDatabase({ dataDir: config.dataDir });
+  try {
+    return await openDatabase({ dataDir: config.dataDir });
+  } catch (error) {
+    if (error instanceof PgliteInUseError) throw new DatabaseInUseError(config.dataDir, error.pid);
+    throw error;
+  }
 }
 
 export async function openCliContext(config: AppConfig): Promise<CliContext> {

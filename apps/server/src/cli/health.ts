@@ -59,7 +59,9 @@ async function openForHealth(
       result: {
         name: 'database',
         ok: ready?.ok ?? false,
-        detail: `pglite in use by the server at ${server ?? '?'}: its /readyz answered ${ready?.status ?? 'nothing'}`,
+        detail: server
+          ? `pglite in use by the server at ${server}: its /readyz answered ${ready?.status ?? 'nothing'}`
+          : messageOf(error),
       },
     };
   }
