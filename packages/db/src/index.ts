@@ -1,6 +1,6 @@
 export * from './client.js';
 export * from './errors.js';
-export { PgliteInUseError } from './pglite-lock.js';
+export { lockPgliteFolder, PgliteInUseError } from './pglite-lock.js';
 export * from './schema/index.js';
 export {
   and,

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, type AppConfig } from '../env.js';
+import { backup, restore } from './backup.js';
 import { checkedEmail, checkedUsername, createAdmin, disableUser, resetPassword } from './account-commands.js';
 import { DatabaseInUseError, openCliContext } from './cli-context.js';
 import { runHealth } from './health.js';
@@ -10,7 +11,9 @@ interface Command {
   summary: string;
   usage: string;
   options: Record<string, { type: 'string' | 'boolean'; help: string }>;
-  run(config: AppConfig, values: Record<string, string | boolean | undefined>): Promise<number>;
+  /** Names of the positional arguments it takes, all required. */
+  positionals?: string[];
+  run(config: AppConfig, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number>;
 }
 
 const PASSWORD_STDIN = {
@@ -59,7 +62,26 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     run: async (config) => ((await runHealth(config, (line) => process.stdout.write(`${line}\n`))) ? 0 : 1),
   },
+  backup: {
+    summary: 'write the embedded database (server stopped), uploads, recordings and the secrets key to a .tar.gz',
+    usage: 'meetcast backup <file>',
+    options: {},
+    positionals: ['file'],
+    run: async (config, _values, [file]) => printed(await backup(config, file!)),
+  },
+  restore: {
+    summary: 'restore a backup into an empty DATA_DIR (server stopped)',
+    usage: 'meetcast restore <file>',
+    options: {},
+    positionals: ['file'],
+    run: async (config, _values, [file]) => printed(await restore(config, file!)),
+  },
 };
+
+function printed(line: string) {
+  process.stdout.write(`${line}\n`);
+  return 0;
+}
 
 const HELP_OPTION = { type: 'boolean', short: 'h' } as const;
 
@@ -124,8 +146,20 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: rest, options: { ...command.options, help: HELP_OPTION }, strict: true }).values;
+    const parsed = parseArgs({
+      args: rest,
+      options: { ...command.options, help: HELP_OPTION },
+      strict: true,
+      allowPositionals: (command.positionals?.length ?? 0) > 0,
+    });
+    values = parsed.values;
+    positionals = parsed.positionals;
+    const expected = command.positionals?.length ?? 0;
+    if (!values.help && positionals.length !== expected) {
+      throw new Error(`expected ${command.positionals?.map((name) => `<${name}>`).join(' ') ?? 'no argument'}`);
+    }
   } catch (error) {
     process.stderr.write(
       `meetcast ${name}: ${error instanceof Error ? error.message : String(error)}\n\n${commandUsage(command)}\n`,
@@ -137,7 +171,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await command.run(loadConfig(), values);
+    return await command.run(loadConfig(), values, positionals);
   } catch (error) {
     const known = error instanceof UsageError || error instanceof DatabaseInUseError;
     process.stderr.write(
