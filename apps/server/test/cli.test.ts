@@ -41,7 +41,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('meetcast command line', () => {
+// Each test starts the command line as a process (node and tsx loading: seconds on a busy machine).
+describe('meetcast command line', { timeout: 120_000 }, () => {
   it('prints its usage with --help (exit 0) and on an unknown command (stderr, exit 2)', async () => {
     const help = await runCli(['--help'], {});
     expect(help.code).toBe(0);
@@ -61,7 +62,7 @@ describe('meetcast command line', () => {
   });
 });
 
-describe('meetcast command line on PostgreSQL', () => {
+describe('meetcast command line on PostgreSQL', { timeout: 120_000 }, () => {
   let server: TestServer;
   let env: Record<string, string>;
   const dataDir = mkdtempSync(join(tmpdir(), 'meetcast-cli-'));
