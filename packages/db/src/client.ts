@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockPgliteFolder } from './pglite-lock.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -41,10 +42,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if ('url' in options) return openPostgres(options.url, queryLogger(options));
   const dataDir = 'dataDir' in options ? join(options.dataDir, 'pglite') : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const release = dataDir ? lockPgliteFolder(dataDir) : () => undefined;
   const template = 'template' in options ? options.template : undefined;
   const client = dataDir ? new PGlite(dataDir) : new PGlite({ loadDataDir: template });
   const db = drizzlePglite({ client, schema, logger: queryLogger(options) });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  try {
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    release();
+    throw error;
+  }
   if (dataDir) closeToOtherUsers(dataDir);
   return {
     db: db as unknown as Database,
@@ -52,7 +60,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      release();
+    },
   };
 }
 

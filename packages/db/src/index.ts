@@ -1,5 +1,6 @@
 export * from './client.js';
 export * from './errors.js';
+export { lockPgliteFolder, PgliteInUseError } from './pglite-lock.js';
 export * from './schema/index.js';
 export {
   and,

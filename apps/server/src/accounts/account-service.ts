@@ -105,7 +105,7 @@ async function updatePendingAccount(
 
 /** Creates an account; the first one on an installation becomes the administrator. */
 export async function createAccount(
-  context: AppContext,
+  context: Pick<AppContext, 'db'>,
   username: string,
   email: string,
   passwordHash: string | null,

@@ -8,7 +8,7 @@ import { SOUND_BUFFER_MS, type VirtualScreen } from './virtual-screen.js';
 const STANDBY_PATH = '/broadcast-layout';
 
 /** Where Debian's package puts Chromium; CHROMIUM_PATH overrides it. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Chromium in a window filling the virtual screen, showing the meeting's broadcast layout and
