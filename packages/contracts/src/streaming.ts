@@ -36,6 +36,8 @@ export const StreamConnectionSchema = z.object({
   name: z.string(),
   status: z.enum(CONNECTION_STATUSES),
   created_at: z.number().int(),
+  /** An RTMP destination's server address, without its key (which never leaves the server); else null. */
+  rtmp_url: z.string().nullable(),
   /** The last test push (RTMP addresses only): when, whether it worked, and why not (a translated sentence). */
   last_test_at: z.number().int().nullable(),
   last_test_result: z.enum(RTMP_TEST_RESULTS).nullable(),

@@ -29,7 +29,12 @@ import {
 } from './connection-service.js';
 import { DestinationError } from './destination-driver.js';
 import { searchTwitchCategories } from './drivers/twitch.js';
-import { editRtmpConnection, rememberLastLive, testRtmpConnection, toTranslatedConnection } from './rtmp-destinations.js';
+import {
+  editRtmpConnection,
+  rememberLastLive,
+  testRtmpConnection,
+  toTranslatedConnection,
+} from './rtmp-destinations.js';
 
 /** Each start and finish reaches a platform; a person connects a few accounts, not hundreds. */
 const CONNECT_BY_ACCOUNT: RateLimitRule = { name: 'stream-connect-account', limit: 30, windowSeconds: 600 };

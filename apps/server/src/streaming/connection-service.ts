@@ -25,6 +25,7 @@ export function toConnectionDto(row: ConnectionRow): StreamConnection {
     name: row.name,
     status: row.status,
     created_at: toEpochSeconds(row.createdAt),
+    rtmp_url: row.platform === 'rtmp' ? row.rtmpUrl : null,
     last_test_at: row.lastTestAt ? toEpochSeconds(row.lastTestAt) : null,
     last_test_result: row.lastTestResult,
     // The stored message key; the routes answer it translated (rtmp-destinations.ts).

@@ -91,7 +91,9 @@ function sendTestPattern(publisher: RtmpPublisher, seconds: number) {
 /** The publisher's failure as a reason a person can act on; its messages never hold the key. */
 export function explainPublishFailure(error: unknown): MessageKey {
   if (error instanceof AddressRefusedError) {
-    return error.reason === 'unresolved' ? 'stream_connections.test_unresolved' : 'stream_connections.rtmp_address_inside';
+    return error.reason === 'unresolved'
+      ? 'stream_connections.test_unresolved'
+      : 'stream_connections.rtmp_address_inside';
   }
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof RtmpRefusedError) {
