@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamConnection } from '@meetcast/contracts';
+import { broadcastDestinations, liveBroadcasts, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/media/managed-janus.js';
 import { secretsBoxFor } from '../src/platform/secrets-box.js';
@@ -177,6 +178,42 @@ describe.each(BACKENDS)('RTMP destinations on %s', (backend) => {
       url: 'rtmp://169.254.169.254/app',
     });
     expect(inside.httpStatus).toBe(400);
+  });
+
+  it('remembers when a destination last went live, from the broadcast.changed event', async () => {
+    const added = await add(ann, 'rtmp://live.example.com/app');
+    const other = await add(ann, 'rtmp://live.example.net/app');
+    const db = server.built.context.db;
+    const [meeting] = await db
+      .insert(meetings)
+      .values({
+        hostId: ann.user.id,
+        name: 'Show',
+        slug: `show-${backend}-${Date.now()}`,
+        isSchedule: 1,
+        startTime: new Date(),
+        endTime: new Date(Date.now() + 3600_000),
+      })
+      .returning();
+    const [broadcast] = await db.insert(liveBroadcasts).values({ meetingId: meeting!.id, state: 'live' }).returning();
+    await db.insert(broadcastDestinations).values([
+      { broadcastId: broadcast!.id, connectionId: added.id, platform: 'rtmp', name: 'A', title: 'Show', state: 'live' },
+      {
+        broadcastId: broadcast!.id,
+        connectionId: other.id,
+        platform: 'rtmp',
+        name: 'B',
+        title: 'Show',
+        state: 'starting',
+      },
+    ]);
+    const before = Math.floor(Date.now() / 1000);
+    await server.built.context.events.emit('broadcast.changed', { meetingId: meeting!.id, broadcastId: broadcast!.id });
+    const listed = await server.post<{ data: StreamConnection[] }>('get-stream-connections.php', { token: ann.token });
+    const byId = new Map(listed.body.data?.data.map((connection) => [connection.id, connection]));
+    expect(byId.get(added.id)?.last_live_at).toBeGreaterThanOrEqual(before);
+    // Still starting: it has not been live.
+    expect(byId.get(other.id)?.last_live_at).toBeNull();
   });
 
   it('rate-limits test pushes per account', async () => {
