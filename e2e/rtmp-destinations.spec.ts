@@ -39,6 +39,9 @@ test.describe('RTMP destinations', () => {
     const port = await freePort();
     const receiver = startReceiver(port);
     try {
+      // The theme follows the system here, so the screenshots below are one light and one dark.
+      await page.addInitScript(() => localStorage.setItem('theme', 'system'));
+      await page.emulateMedia({ colorScheme: 'light' });
       await signIn(page, account, '/connect-stream');
       const rtmp = page.getByRole('region', { name: 'Custom RTMP' });
       const form = rtmp.getByRole('form', { name: 'Add an RTMP destination' });
@@ -76,6 +79,7 @@ test.describe('RTMP destinations', () => {
       await expect(page.getByText('stream', { exact: true })).toHaveCount(0);
 
       await page.emulateMedia({ colorScheme: 'dark' });
+      await expect(page.locator('html')).toHaveClass(/dark/);
       await page.screenshot({ path: testInfo.outputPath('rtmp-dark.png'), fullPage: true });
     } finally {
       receiver.kill('SIGKILL');
