@@ -10,6 +10,8 @@ export const OAUTH_STREAM_PLATFORMS = ['youtube', 'twitch'] as const;
 export type OAuthStreamPlatform = (typeof OAUTH_STREAM_PLATFORMS)[number];
 
 export const CONNECTION_STATUSES = ['connected', 'expired', 'revoked'] as const;
+export const RTMP_TEST_RESULTS = ['worked', 'failed'] as const;
+export type RtmpTestResult = (typeof RTMP_TEST_RESULTS)[number];
 export const BROADCAST_STATES = ['starting', 'live', 'ended', 'failed'] as const;
 export type LiveBroadcastState = (typeof BROADCAST_STATES)[number];
 export const DESTINATION_STATES = ['starting', 'live', 'reconnecting', 'failed', 'ended'] as const;
@@ -34,6 +36,14 @@ export const StreamConnectionSchema = z.object({
   name: z.string(),
   status: z.enum(CONNECTION_STATUSES),
   created_at: z.number().int(),
+  /** An RTMP destination's server address, without its key (which never leaves the server); else null. */
+  rtmp_url: z.string().nullable(),
+  /** The last test push (RTMP addresses only): when, whether it worked, and why not (a translated sentence). */
+  last_test_at: z.number().int().nullable(),
+  last_test_result: z.enum(RTMP_TEST_RESULTS).nullable(),
+  last_test_reason: z.string().nullable(),
+  /** When a broadcast last went live to it. */
+  last_live_at: z.number().int().nullable(),
 });
 export type StreamConnection = z.infer<typeof StreamConnectionSchema>;
 
@@ -116,13 +126,20 @@ export const FinishStreamConnectionInputSchema = TokenOnlyInputSchema.extend({
   state: z.string().max(200),
   error: z.string().max(200).optional(),
 });
+const StreamKeySchema = text({ max: STREAMING_LIMITS.streamKey }).refine((key) => !/[\s/?#]/.test(key), {
+  message: 'stream_key',
+});
 export const AddRtmpDestinationInputSchema = TokenOnlyInputSchema.extend({
   name: text({ max: STREAMING_LIMITS.connectionName }),
   url: RtmpUrlSchema,
-  stream_key: text({ max: STREAMING_LIMITS.streamKey }).refine((key) => !/[\s/?#]/.test(key), {
-    message: 'stream_key',
-  }),
+  stream_key: StreamKeySchema,
 });
+/** Same checks as adding; an empty or missing `stream_key` keeps the stored one. */
+export const EditRtmpDestinationInputSchema = AddRtmpDestinationInputSchema.extend({
+  id: IdSchema,
+  stream_key: z.union([z.literal(''), StreamKeySchema]).optional(),
+});
+export const TestRtmpDestinationInputSchema = TokenOnlyInputSchema.extend({ id: IdSchema });
 export const RemoveStreamConnectionInputSchema = TokenOnlyInputSchema.extend({ id: IdSchema });
 export const StartBroadcastInputSchema = TokenOnlyInputSchema.extend({
   meetId: MeetIdSchema,

@@ -1,5 +1,6 @@
 import {
   AddRtmpDestinationInputSchema,
+  EditRtmpDestinationInputSchema,
   FinishStreamConnectionInputSchema,
   MessageBodySchema,
   RemoveStreamConnectionInputSchema,
@@ -7,6 +8,7 @@ import {
   StartStreamConnectionInputSchema,
   StreamConnectionBodySchema,
   StreamConnectionListBodySchema,
+  TestRtmpDestinationInputSchema,
   TokenOnlyInputSchema,
   TwitchCategoryListBodySchema,
   TwitchCategorySearchInputSchema,
@@ -27,9 +29,17 @@ import {
 } from './connection-service.js';
 import { DestinationError } from './destination-driver.js';
 import { searchTwitchCategories } from './drivers/twitch.js';
+import {
+  editRtmpConnection,
+  rememberLastLive,
+  testRtmpConnection,
+  toTranslatedConnection,
+} from './rtmp-destinations.js';
 
 /** Each start and finish reaches a platform; a person connects a few accounts, not hundreds. */
 const CONNECT_BY_ACCOUNT: RateLimitRule = { name: 'stream-connect-account', limit: 30, windowSeconds: 600 };
+/** Each test push holds a connection to a server and an ffmpeg for a few seconds. */
+export const RTMP_TEST_BY_ACCOUNT: RateLimitRule = { name: 'rtmp-test-account', limit: 10, windowSeconds: 600 };
 /** The category box searches as the host types. */
 const CATEGORY_SEARCH_BY_ACCOUNT: RateLimitRule = { name: 'twitch-category-account', limit: 300, windowSeconds: 600 };
 
@@ -45,6 +55,7 @@ function asAppError(error: unknown): unknown {
  */
 export function registerStreamConnectionRoutes(app: FastifyInstance, context: AppContext) {
   const tag = 'streaming';
+  rememberLastLive(context);
 
   apiRoute(app, {
     name: 'get-stream-connections.php',
@@ -54,7 +65,8 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
     input: TokenOnlyInputSchema,
     output: StreamConnectionListBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
-      return success(t('stream_connections.list_ok'), { data: await listConnections(context, user.id) });
+      const rows = await listConnections(context, user.id);
+      return success(t('stream_connections.list_ok'), { data: rows.map((row) => toTranslatedConnection(row, t)) });
     },
   });
 
@@ -103,6 +115,40 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
       return success(t('stream_connections.rtmp_added', { name: connection.name }), {
         data: connection,
       });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'edit-rtmp-destination.php',
+    auth: 'user',
+    tag,
+    summary:
+      "Change a saved RTMP address's name, address and stream key, with the same checks as adding one; an empty or missing `stream_key` keeps the stored key (never answered). A new address or key clears the last test",
+    input: EditRtmpDestinationInputSchema,
+    output: StreamConnectionBodySchema,
+    handler: async (body, { caller: { user }, t }) => {
+      const row = await editRtmpConnection(context, user.id, body);
+      return success(t('stream_connections.rtmp_edited', { name: row.name }), {
+        data: toTranslatedConnection(row, t),
+      });
+    },
+  });
+
+  apiRoute(app, {
+    name: 'test-rtmp-destination.php',
+    auth: 'user',
+    tag,
+    summary:
+      'Push a few seconds of a test pattern to a saved RTMP address, through the same outgoing address checks as going live, and store the result: `last_test_result` is `worked` or `failed` with a translated `last_test_reason` (nothing listening, refused, name taken, TLS, timeout). At most 10 tests per account in 10 minutes',
+    input: TestRtmpDestinationInputSchema,
+    output: StreamConnectionBodySchema,
+    handler: async (body, { caller: { user }, t }) => {
+      await enforceLimits(context, [[RTMP_TEST_BY_ACCOUNT, String(user.id)]]);
+      const { row, outcome } = await testRtmpConnection(context, user.id, body.id);
+      const message = outcome.worked
+        ? t('stream_connections.test_worked', { name: row.name })
+        : t('stream_connections.test_failed', { name: row.name, reason: t(outcome.reason) });
+      return success(message, { data: toTranslatedConnection(row, t) });
     },
   });
 

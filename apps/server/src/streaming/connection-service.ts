@@ -25,6 +25,12 @@ export function toConnectionDto(row: ConnectionRow): StreamConnection {
     name: row.name,
     status: row.status,
     created_at: toEpochSeconds(row.createdAt),
+    rtmp_url: row.platform === 'rtmp' ? row.rtmpUrl : null,
+    last_test_at: row.lastTestAt ? toEpochSeconds(row.lastTestAt) : null,
+    last_test_result: row.lastTestResult,
+    // The stored message key; the routes answer it translated (rtmp-destinations.ts).
+    last_test_reason: row.lastTestReason,
+    last_live_at: row.lastLiveAt ? toEpochSeconds(row.lastLiveAt) : null,
   };
 }
 
@@ -56,13 +62,12 @@ export function explainPlatformFailure(context: AppContext, oauth: OAuthPlatform
   return error;
 }
 
-export async function listConnections(context: AppContext, userId: number): Promise<StreamConnection[]> {
-  const rows = await context.db
+export async function listConnections(context: AppContext, userId: number): Promise<ConnectionRow[]> {
+  return context.db
     .select()
     .from(streamConnections)
     .where(eq(streamConnections.userId, userId))
     .orderBy(asc(streamConnections.createdAt), asc(streamConnections.id));
-  return rows.map(toConnectionDto);
 }
 
 /** The caller's connection; another account's, like a missing one, answers 404. */

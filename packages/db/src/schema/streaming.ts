@@ -6,6 +6,7 @@ import { meetings } from './meetings.js';
 
 export const STREAM_CONNECTION_PLATFORMS = ['youtube', 'twitch', 'rtmp'] as const;
 export const STREAM_CONNECTION_STATUSES = ['connected', 'expired', 'revoked'] as const;
+export const RTMP_TEST_RESULTS = ['worked', 'failed'] as const;
 
 /**
  * A place a user can stream to: a YouTube or Twitch account (OAuth tokens) or an RTMP address with
@@ -31,6 +32,12 @@ export const streamConnections = pgTable(
     validatedAt: instant('validated_at'),
     rtmpUrl: text('rtmp_url'),
     streamKeySealed: text('stream_key_sealed'),
+    /** The last test push to an RTMP address: when, whether it worked, and the message key of why not. */
+    lastTestAt: instant('last_test_at'),
+    lastTestResult: text('last_test_result', { enum: RTMP_TEST_RESULTS }),
+    lastTestReason: text('last_test_reason'),
+    /** When one of its broadcast destinations last went live. */
+    lastLiveAt: instant('last_live_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -12,7 +12,19 @@ const connection = (
   id: number,
   platform: StreamConnection['platform'],
   status: StreamConnection['status'] = 'connected',
-) => ({ id, platform, name: `${platform} ${id}`, status, created_at: 1_700_000_000 }) satisfies StreamConnection;
+) =>
+  ({
+    id,
+    platform,
+    name: `${platform} ${id}`,
+    status,
+    created_at: 1_700_000_000,
+    rtmp_url: null,
+    last_test_at: null,
+    last_test_result: null,
+    last_test_reason: null,
+    last_live_at: null,
+  }) satisfies StreamConnection;
 
 const youtube = connection(1, 'youtube');
 const twitch = connection(2, 'twitch');

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ConnectionStatus } from './connection-status';
+import { ConnectionStatus, RtmpHistory, RtmpKnownStatus } from './connection-status';
+import { RtmpEditDialog } from './rtmp-edit-dialog';
 import { streamingApi, useRefreshStreamConnections } from './streaming-api';
 
 /** One saved connection: its name, whether it works, and reconnect / disconnect. */
@@ -22,12 +23,22 @@ export function ConnectionRow({
   const { t } = useTranslation('streaming');
   const refresh = useRefreshStreamConnections();
   const [isConfirming, setIsConfirming] = useState(false);
+  const [isEditing, setIsEditing] = useState(false);
   const isRtmp = connection.platform === 'rtmp';
   const remove = useMutation({
     mutationFn: () => streamingApi.remove(connection.id),
     onSuccess: (body) => {
       toast.success(body.message);
       setIsConfirming(false);
+      void refresh();
+    },
+  });
+  const test = useMutation({
+    mutationFn: () => streamingApi.testRtmp(connection.id),
+    onSuccess: (body) => {
+      // The call worked either way; what the push found is in the answer.
+      if (body.data.data.last_test_result === 'worked') toast.success(body.message);
+      else toast.error(body.message);
       void refresh();
     },
   });
@@ -39,9 +50,10 @@ export function ConnectionRow({
           <span dir="auto" className="truncate font-medium text-slate-900 dark:text-white">
             {connection.name}
           </span>
-          <ConnectionStatus status={connection.status} />
+          {isRtmp ? <RtmpKnownStatus connection={connection} /> : <ConnectionStatus status={connection.status} />}
         </p>
-        {connection.status !== 'connected' && (
+        {isRtmp && <RtmpHistory connection={connection} />}
+        {!isRtmp && connection.status !== 'connected' && (
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             {t(`status_help.${connection.status}`, { platform })}
           </p>
@@ -52,6 +64,27 @@ export function ConnectionRow({
           <Button size="sm" onClick={onReconnect} isLoading={isReconnecting}>
             {t('actions.reconnect')}
           </Button>
+        )}
+        {isRtmp && (
+          <>
+            <Button
+              size="sm"
+              variant="secondary"
+              aria-label={t('rtmp.test_name', { name: connection.name })}
+              onClick={() => test.mutate()}
+              isLoading={test.isPending}
+            >
+              {t('rtmp.test')}
+            </Button>
+            <Button
+              size="sm"
+              variant="secondary"
+              aria-label={t('rtmp.edit_name', { name: connection.name })}
+              onClick={() => setIsEditing(true)}
+            >
+              {t('rtmp.edit')}
+            </Button>
+          </>
         )}
         <Button
           size="sm"
@@ -77,6 +110,7 @@ export function ConnectionRow({
         onCancel={() => setIsConfirming(false)}
         onConfirm={() => remove.mutate()}
       />
+      {isRtmp && <RtmpEditDialog connection={connection} open={isEditing} onOpenChange={setIsEditing} />}
     </li>
   );
 }

@@ -46,6 +46,12 @@ export interface RtmpDestinationValues {
   stream_key: string;
 }
 
+/** An empty or missing key keeps the saved one. */
+export interface RtmpDestinationEdit extends Omit<RtmpDestinationValues, 'stream_key'> {
+  id: number;
+  stream_key?: string | undefined;
+}
+
 export const streamingApi = {
   /** The provider's consent page to send the browser to. */
   start: (platform: OAuthStreamPlatform) =>
@@ -54,5 +60,8 @@ export const streamingApi = {
     apiPost('finish-stream-connection.php', { ...fields }, { schema: StreamConnectionBodySchema }),
   addRtmp: (values: RtmpDestinationValues) =>
     apiPost('add-rtmp-destination.php', { ...values }, { schema: StreamConnectionBodySchema }),
+  editRtmp: (values: RtmpDestinationEdit) =>
+    apiPost('edit-rtmp-destination.php', { ...values }, { schema: StreamConnectionBodySchema }),
+  testRtmp: (id: number) => apiPost('test-rtmp-destination.php', { id }, { schema: StreamConnectionBodySchema }),
   remove: (id: number) => apiPost('remove-stream-connection.php', { id }, { schema: MessageBodySchema }),
 };
