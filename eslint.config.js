@@ -32,6 +32,8 @@ export default tseslint.config(
     rules: {
       // No feature below imports one above (docs/ARCHITECTURE.md, "Layers of the server").
       'meetcast/server-layers': 'error',
+      // Nor do two folders import each other, directly or through others (ADR 024).
+      'meetcast/folder-loops': 'error',
       'meetcast/table-owners': [
         'error',
         {

@@ -1,3 +1,4 @@
+import { folderLoops } from './folder-loops.js';
 import { serverLayers } from './server-layers.js';
 import { tableOwners } from './table-owners.js';
 import { relative, resolve, sep } from 'node:path';
@@ -48,5 +49,10 @@ export const featureBorders = {
 };
 
 export default {
-  rules: { 'feature-borders': featureBorders, 'server-layers': serverLayers, 'table-owners': tableOwners },
+  rules: {
+    'feature-borders': featureBorders,
+    'folder-loops': folderLoops,
+    'server-layers': serverLayers,
+    'table-owners': tableOwners,
+  },
 };

@@ -1,7 +1,6 @@
 import { LANGUAGES, REPEAT, type AdminDashboard, type AdminEvent } from '@meetcast/contracts';
 import { channels, contactMessages, eq, meetingAttendance, meetingExceptions, meetings, users } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onMeetingEndedForEveryone } from '../src/rooms/meeting-ended.js';
 import { catalogFor, englishCatalog } from '../src/i18n/messages.js';
 import { HOUR, rawPost, seedCalendarEvent, seedChannel, seedContactMessage, seedMeeting } from './admin-fixtures.js';
 import { BACKENDS } from './test-database.js';
@@ -23,8 +22,8 @@ describe.each(BACKENDS)('admin tables and actions on %s', (backend) => {
 
   beforeAll(async () => {
     server = await startTestServer(backend);
-    onMeetingEndedForEveryone(server.built.context, (meetingId) => {
-      ended.push(meetingId);
+    server.built.context.events.on('meeting.ended', ({ meetingIds }) => {
+      ended.push(...meetingIds);
     });
     admin = await server.signUp({ username: 'Root' });
     people = [];

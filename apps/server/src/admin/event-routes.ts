@@ -33,7 +33,7 @@ import { translate } from '../i18n/messages.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern } from './list-query.js';
 import { isOccurrenceStart, isRepeating, occurrencesBetween } from '../meetings/occurrences.js';
-import { isMeetingLive, notifyMeetingsEnded } from './meeting-control.js';
+import { endMeetings } from '../rooms/end-meetings.js';
 
 /** The most entries one answer carries; `truncated` says when there were more. */
 export const EVENTS_LIMIT = 5000;
@@ -195,38 +195,45 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
         });
         return done(translate(language, 'admin.event_deleted'));
       }
-      const outcome = await context.db.transaction(async (tx) => {
-        const meetingsInTx = new MeetingRepository(tx);
-        const meeting = await meetingsInTx.findByIdForUpdate(body.id);
-        if (!meeting) throw notFound('admin.event_not_found');
-        if (isRepeating(meeting.repeat)) {
-          if (body.occurrence_start === undefined) throw badRequest('admin.occurrence_required');
-          const at = body.occurrence_start * 1000;
-          if (!isOccurrenceStart(meeting, new Date(at))) throw notFound('admin.event_not_found');
-          if (!(await meetingsInTx.cancelOccurrence(meeting.id, new Date(at)))) throw notFound('admin.event_not_found');
-          await writeAudit(tx, actor, [
-            {
-              action: 'meeting.occurrence_cancelled',
-              targetType: 'meeting',
-              targetId: meeting.id,
-              details: { name: meeting.name, occurrence_start: body.occurrence_start },
-            },
-          ]);
-          return { endedLive: false };
-        }
-        const wasLive = await isMeetingLive(tx, meeting.id, meeting.state);
-        await meetingsInTx.delete(meeting.id);
-        await writeAudit(tx, actor, [
-          {
-            action: 'meeting.deleted',
-            targetType: 'meeting',
-            targetId: meeting.id,
-            details: { name: meeting.name, slug: meeting.slug, host_id: meeting.hostId },
-          },
-        ]);
-        return { endedLive: wasLive };
-      });
-      if (outcome.endedLive) await notifyMeetingsEnded(context, [body.id]);
+      // A deleted meeting's room is torn down with the placement read before the delete.
+      await endMeetings(
+        context,
+        [body.id],
+        'deleted',
+        () =>
+          context.db.transaction(async (tx) => {
+            const meetingsInTx = new MeetingRepository(tx);
+            const meeting = await meetingsInTx.findByIdForUpdate(body.id);
+            if (!meeting) throw notFound('admin.event_not_found');
+            if (isRepeating(meeting.repeat)) {
+              if (body.occurrence_start === undefined) throw badRequest('admin.occurrence_required');
+              const at = body.occurrence_start * 1000;
+              if (!isOccurrenceStart(meeting, new Date(at))) throw notFound('admin.event_not_found');
+              if (!(await meetingsInTx.cancelOccurrence(meeting.id, new Date(at))))
+                throw notFound('admin.event_not_found');
+              await writeAudit(tx, actor, [
+                {
+                  action: 'meeting.occurrence_cancelled',
+                  targetType: 'meeting',
+                  targetId: meeting.id,
+                  details: { name: meeting.name, occurrence_start: body.occurrence_start },
+                },
+              ]);
+              return { deleted: false };
+            }
+            await meetingsInTx.delete(meeting.id);
+            await writeAudit(tx, actor, [
+              {
+                action: 'meeting.deleted',
+                targetType: 'meeting',
+                targetId: meeting.id,
+                details: { name: meeting.name, slug: meeting.slug, host_id: meeting.hostId },
+              },
+            ]);
+            return { deleted: true };
+          }),
+        (outcome) => (outcome.deleted ? [body.id] : []),
+      );
       return done(translate(language, 'admin.event_deleted'));
     },
   });

@@ -1,4 +1,3 @@
-export { notifyMeetingsEnded } from '../rooms/meeting-ended.js';
 import { and, eq, isNull, meetingAttendance } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';

@@ -15,7 +15,8 @@ import { conflict, notFound } from '../http/app-error.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageHandler, searchedId, type Slice } from './list-query.js';
-import { isMeetingLive, markMeetingsEnded, notifyMeetingsEnded } from './meeting-control.js';
+import { endMeetings } from '../rooms/end-meetings.js';
+import { isMeetingLive, markMeetingsEnded } from './meeting-control.js';
 
 const participants = sql<number>`(select count(*)::int from ${meetingAttendance} where ${meetingAttendance.meetingId} = ${meetings.id} and ${meetingAttendance.leftAt} is null)`;
 
@@ -105,22 +106,23 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
     input: AdminIdInputSchema,
     output: MessageBodySchema,
     handler: async (body, { request, caller: session, t }) => {
-      const ended = await context.db.transaction(async (tx) => {
-        const meeting = await new MeetingRepository(tx).findByIdForUpdate(body.id);
-        if (!meeting) throw notFound('admin.meeting_not_found');
-        if (!(await isMeetingLive(tx, meeting.id, meeting.state))) throw conflict('admin.meeting_not_live');
-        await markMeetingsEnded(tx, [meeting.id]);
-        await writeAudit(tx, actorOf(session, request), [
-          {
-            action: 'meeting.ended',
-            targetType: 'meeting',
-            targetId: meeting.id,
-            details: { name: meeting.name, slug: meeting.slug },
-          },
-        ]);
-        return meeting;
-      });
-      await notifyMeetingsEnded(context, [ended.id]);
+      const ended = await endMeetings(context, [body.id], 'admin', () =>
+        context.db.transaction(async (tx) => {
+          const meeting = await new MeetingRepository(tx).findByIdForUpdate(body.id);
+          if (!meeting) throw notFound('admin.meeting_not_found');
+          if (!(await isMeetingLive(tx, meeting.id, meeting.state))) throw conflict('admin.meeting_not_live');
+          await markMeetingsEnded(tx, [meeting.id]);
+          await writeAudit(tx, actorOf(session, request), [
+            {
+              action: 'meeting.ended',
+              targetType: 'meeting',
+              targetId: meeting.id,
+              details: { name: meeting.name, slug: meeting.slug },
+            },
+          ]);
+          return meeting;
+        }),
+      );
       return done(t('admin.meeting_ended', { name: ended.name }));
     },
   });
@@ -133,23 +135,24 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
     input: AdminIdInputSchema,
     output: MessageBodySchema,
     handler: async (body, { request, caller: session, t }) => {
-      const { meeting, wasLive } = await context.db.transaction(async (tx) => {
-        const meetingsInTx = new MeetingRepository(tx);
-        const row = await meetingsInTx.findByIdForUpdate(body.id);
-        if (!row) throw notFound('admin.meeting_not_found');
-        const live = await isMeetingLive(tx, row.id, row.state);
-        await meetingsInTx.delete(row.id);
-        await writeAudit(tx, actorOf(session, request), [
-          {
-            action: 'meeting.deleted',
-            targetType: 'meeting',
-            targetId: row.id,
-            details: { name: row.name, slug: row.slug, host_id: row.hostId },
-          },
-        ]);
-        return { meeting: row, wasLive: live };
-      });
-      if (wasLive) await notifyMeetingsEnded(context, [meeting.id]);
+      // The placement is read before the row goes (it cascades away with it), then the room is torn down.
+      const meeting = await endMeetings(context, [body.id], 'deleted', () =>
+        context.db.transaction(async (tx) => {
+          const meetingsInTx = new MeetingRepository(tx);
+          const row = await meetingsInTx.findByIdForUpdate(body.id);
+          if (!row) throw notFound('admin.meeting_not_found');
+          await meetingsInTx.delete(row.id);
+          await writeAudit(tx, actorOf(session, request), [
+            {
+              action: 'meeting.deleted',
+              targetType: 'meeting',
+              targetId: row.id,
+              details: { name: row.name, slug: row.slug, host_id: row.hostId },
+            },
+          ]);
+          return row;
+        }),
+      );
       return done(t('admin.meeting_deleted', { name: meeting.name }));
     },
   });

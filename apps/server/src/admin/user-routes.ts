@@ -37,7 +37,7 @@ import { translate } from '../i18n/messages.js';
 import { actorOf, writeAudit } from './audit.js';
 import { assertAdministratorsRemain, findUsers, listUsers, toAdminUser } from './admin-users.js';
 import { pageHandler } from './list-query.js';
-import { notifyMeetingsEnded } from './meeting-control.js';
+import { endMeetings } from '../rooms/end-meetings.js';
 
 const USER_MEETINGS_SHOWN = 50;
 
@@ -217,24 +217,26 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     output: AdminBulkBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       const ids = [...new Set(body.ids)];
-      const { deleted, liveMeetings } = await context.db.transaction(async (tx) => {
-        await assertAdministratorsRemain(tx, ids);
-        const live = await new MeetingRepository(tx).liveIdsHostedBy(ids);
-        const rows = await deleteUsers(tx, ids);
-        await writeAudit(
-          tx,
-          actorOf(session, request),
-          rows.map((row) => ({
-            action: 'user.deleted',
-            targetType: 'user',
-            targetId: row.id,
-            details: { email: row.email, username: row.username },
-          })),
-        );
-        return { deleted: rows.map((row) => row.id), liveMeetings: live };
-      });
+      // Their live meetings cascade away with them: the rooms are torn down with the placements read before.
+      const liveMeetings = await new MeetingRepository(context.db).liveIdsHostedBy(ids);
+      const deleted = await endMeetings(context, liveMeetings, 'deleted', () =>
+        context.db.transaction(async (tx) => {
+          await assertAdministratorsRemain(tx, ids);
+          const rows = await deleteUsers(tx, ids);
+          await writeAudit(
+            tx,
+            actorOf(session, request),
+            rows.map((row) => ({
+              action: 'user.deleted',
+              targetType: 'user',
+              targetId: row.id,
+              details: { email: row.email, username: row.username },
+            })),
+          );
+          return rows.map((row) => row.id);
+        }),
+      );
       for (const id of deleted) await context.sessions.forgetUser(id);
-      await notifyMeetingsEnded(context, liveMeetings);
       return success(t('admin.users_deleted', { count: deleted.length }), {
         ids: deleted,
       });

@@ -23,6 +23,7 @@ import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { badRequest } from '../http/app-error.js';
 import { enforceLimits } from '../platform/limits.js';
+import { registerOembedRoute } from './oembed-route.js';
 import {
   checkChannelSlug,
   createChannel,
@@ -48,6 +49,7 @@ async function optionalViewer(context: AppContext, request: FastifyRequest) {
 }
 
 export function registerChannelRoutes(app: FastifyInstance, context: AppContext) {
+  registerOembedRoute(app, context);
   const tag = 'channels';
 
   apiRoute(app, {

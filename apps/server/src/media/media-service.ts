@@ -29,6 +29,24 @@ interface MeetingRef {
 
 type RoomCredentials = Pick<PlacedRoom, 'secret' | 'pin'>;
 
+/** Where a meeting's Janus room is, read before the rows that record it are changed or deleted. */
+export interface RoomPlacement {
+  meetingId: number;
+  server: string;
+  room: number;
+  secret: string;
+}
+
+/** The meeting ended (or was deleted) while someone was being placed in its room: nothing is placed. */
+export class MeetingClosedError extends Error {
+  constructor(readonly meetingId: number) {
+    super(`meeting ${meetingId} is no longer open`);
+  }
+}
+
+/** A room is only placed for a meeting that may still run. */
+const OPEN_STATES = ['scheduled', 'live'] as const;
+
 const MAX_PUBLISHERS = 100;
 
 /**
@@ -148,12 +166,7 @@ export class MediaService {
     throw new MediaUnavailableError('no janus instance reachable');
   }
 
-  private async createIfMissing(
-    client: JanusClient,
-    meeting: MeetingRef,
-    room: number,
-    creds: RoomCredentials,
-  ) {
+  private async createIfMissing(client: JanusClient, meeting: MeetingRef, room: number, creds: RoomCredentials) {
     const known = this.knownRooms.get(client.url) ?? new Map<number, RoomCredentials>();
     this.knownRooms.set(client.url, known);
     if (known.has(room) || (await client.exists(room))) {
@@ -222,21 +235,43 @@ export class MediaService {
       target.url,
       room,
     );
-    if (!claimed) return this.ensureRoom(meeting);
+    if (!claimed) {
+      // Lost to another process, or the meeting ended or went meanwhile (then placing it again
+      // would leave a room nobody destroys, and asking again would never end).
+      const [still] = await this.db
+        .select({ id: meetings.id })
+        .from(meetings)
+        .where(and(eq(meetings.id, meeting.id), inArray(meetings.state, [...OPEN_STATES])));
+      if (!still) throw new MeetingClosedError(meeting.id);
+      return this.ensureRoom(meeting);
+    }
     await this.createIfMissing(await this.client(target), meeting, room, creds);
     this.log.info({ meetingId: meeting.id, server: target.url, room }, 'media: room placed');
     return { server: target.url, room, ...creds };
   }
 
   private async placed(meetingId: number) {
-    const [row] = await this.db
-      .select({ server: meetings.janusServer, room: meetings.janusRoomId, secret: roomCredentials.secret })
+    const [placement] = await this.placementsOf([meetingId]);
+    const target = placement && (await this.target(placement.server).catch(() => undefined));
+    return placement && target ? { client: await this.client(target), ...placement } : undefined;
+  }
+
+  /** Where these meetings' rooms are; read before a meeting row (and its placement) is deleted. */
+  async placementsOf(meetingIds: number[]): Promise<RoomPlacement[]> {
+    if (meetingIds.length === 0) return [];
+    const rows = await this.db
+      .select({
+        meetingId: meetings.id,
+        server: meetings.janusServer,
+        room: meetings.janusRoomId,
+        secret: roomCredentials.secret,
+      })
       .from(meetings)
       .innerJoin(roomCredentials, eq(roomCredentials.meetingId, meetings.id))
-      .where(eq(meetings.id, meetingId));
-    if (!row?.server || !row.room) return undefined;
-    const target = await this.target(row.server).catch(() => undefined);
-    return target ? { client: await this.client(target), room: row.room, secret: row.secret } : undefined;
+      .where(inArray(meetings.id, meetingIds));
+    return rows.flatMap(({ meetingId, server, room, secret }) =>
+      server && room ? [{ meetingId, server, room, secret }] : [],
+    );
   }
 
   /**
@@ -275,11 +310,20 @@ export class MediaService {
 
   /** Destroys the meeting's room (everyone in it is dropped) and forgets the placement. */
   async destroyRoom(meetingId: number): Promise<void> {
+    const [placement] = await this.placementsOf([meetingId]);
+    await this.destroyPlaced(meetingId, placement);
+  }
+
+  /**
+   * Destroys a room whose placement the caller read before (its meeting may be deleted by now) and
+   * forgets the placement, if the row is still there.
+   */
+  async destroyPlaced(meetingId: number, placement: RoomPlacement | undefined): Promise<void> {
     try {
-      const placed = await this.placed(meetingId);
-      if (placed) {
-        this.knownRooms.get(placed.client.url)?.delete(placed.room);
-        await placed.client.destroyRoom(placed.room, placed.secret);
+      const target = placement && (await this.target(placement.server));
+      if (placement && target) {
+        this.knownRooms.get(placement.server)?.delete(placement.room);
+        await (await this.client(target)).destroyRoom(placement.room, placement.secret);
       }
     } catch (error) {
       if (!(error instanceof JanusError && error.code === VIDEOROOM_NO_SUCH_ROOM)) {

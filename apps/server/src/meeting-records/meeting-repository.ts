@@ -219,9 +219,9 @@ export class MeetingRepository {
     );
   }
 
-  /** Ends these meetings (an administrator's end); returns the ids that changed. */
+  /** Ends these meetings (an administrator's end) and lifts their lock; returns the ids that changed. */
   async end(ids: number[], now = new Date()): Promise<number[]> {
-    const ended = await this.moveTo(ids, 'ended', { endedAt: now, updatedAt: now });
+    const ended = await this.moveTo(ids, 'ended', { endedAt: now, isLocked: false, updatedAt: now });
     return ended.map((row) => row.id);
   }
 
@@ -240,6 +240,7 @@ export class MeetingRepository {
   async cancel(ids: number[], now = new Date()): Promise<MeetingRow[]> {
     return this.moveTo(ids, 'cancelled', {
       cancelledAt: now,
+      isLocked: false,
       scheduleSequence: sql`${meetings.scheduleSequence} + 1`,
       updatedAt: now,
     });
@@ -260,6 +261,8 @@ export class MeetingRepository {
       .where(
         and(
           eq(meetings.id, id),
+          // An ended or cancelled meeting gets no room: a join that raced its end must not place it again.
+          inArray(meetings.state, ['scheduled', 'live']),
           previousServer ? eq(meetings.janusServer, previousServer) : isNull(meetings.janusServer),
         ),
       )

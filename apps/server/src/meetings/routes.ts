@@ -24,6 +24,7 @@ import { listInvitees, replaceInvitees, resolveInvitees, type ResolvedInvitee } 
 import { createInstantMeeting } from '../meeting-records/instant-meetings.js';
 import { changesAudience, notifyMeetingAudienceChanged } from '../meeting-records/meeting-audience.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
+import { endMeetings } from '../rooms/end-meetings.js';
 import { checkMeetingValues, checkSlugFormat, ensureSlugFree } from './meeting-rules.js';
 import { MeetingDetails, findVisibleMeeting, type MeetingRow, type Viewer } from './meeting-store.js';
 import { MeetingMessenger } from './messenger.js';
@@ -237,7 +238,7 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       if (body.occurrence_start !== undefined && body.occurrence_start * 1000 !== row.startTime.getTime()) {
         throw notFound('meetings.occurrence_not_found');
       }
-      const [cancelled] = await repository.cancel([row.id]);
+      const [cancelled] = await endMeetings(context, [row.id], 'cancelled', () => repository.cancel([row.id]));
       inBackground(messenger.sendToInvitees('cancel', cancelled ?? row, user, invitees));
       return done(t('meetings.series_cancelled'));
     },
@@ -256,7 +257,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
       const details = await MeetingDetails.load(db, viewerOf(user), [row]);
       const now = new Date();
       const isComing = details.occurrences(row, now, new Date(now.getTime() + 366 * 86_400_000), 1).length > 0;
-      await repository.delete(row.id);
+      // A live meeting's people are told and its room torn down, with the placement read before the delete.
+      await endMeetings(context, [row.id], 'deleted', () => repository.delete(row.id));
       if (isComing) inBackground(messenger.sendToInvitees('cancel', { ...row, cancelledAt: now }, user, invitees));
       return done(t('meetings.deleted'));
     },

@@ -8,7 +8,13 @@ import type { FastifyBaseLogger } from 'fastify';
 export interface AppEventMap {
   /** A broadcast's state, one of its destinations, its overlay or its audience changed. */
   'broadcast.changed': { meetingId: number; broadcastId: number };
+  // Ending meetings (rooms/end-meetings.ts): one block, to ease merges.
+  /** These meetings' live sessions are over (their rows may be deleted already); the rooms go next. */
+  'meeting.ended': { meetingIds: number[]; reason: MeetingEndReason };
 }
+
+/** What ended a meeting: its host, an empty room, an administrator, a cancellation, a deletion. */
+export type MeetingEndReason = 'host' | 'empty' | 'admin' | 'cancelled' | 'deleted';
 
 type Listener<Payload> = (payload: Payload) => Promise<void> | void;
 

@@ -30,6 +30,7 @@ import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { badRequest, conflict } from '../http/app-error.js';
 import { languageOf, translate } from '../i18n/messages.js';
 import { escapeHtml } from '../notifications/notifier.js';
+import { endMeetings } from '../rooms/end-meetings.js';
 import { removeImage } from '../uploads/images.js';
 import { confirmPassword, loadUser } from './profile-service.js';
 
@@ -162,7 +163,8 @@ async function cancelHostedMeetings(context: AppContext, host: UserRow) {
   const repository = new MeetingRepository(context.db);
   const upcoming = await repository.listUpcomingForOwner(host.id);
   if (upcoming.length === 0) return 0;
-  await repository.cancel(upcoming.map((meeting) => meeting.id));
+  const ids = upcoming.map((meeting) => meeting.id);
+  await endMeetings(context, ids, 'cancelled', () => repository.cancel(ids));
   const invitees = await context.db
     .select({ invitee: meetingInvitees, user: users })
     .from(meetingInvitees)
@@ -239,11 +241,15 @@ export async function deleteAccount(
   await cancelHostedMeetings(context, current);
   const [channel] = await context.db.select().from(channels).where(eq(channels.ownerId, current.id));
   await context.sessions.revokeAllForUser(current.id);
-  await context.db.transaction(async (tx) => {
-    await deleteContactMessagesOf(tx, { userId: current.id, email: current.email });
-    await new InviteeRepository(tx).removeAddressEverywhere(current.email);
-    await deleteUsers(tx, [current.id]);
-  });
+  // A live meeting past its planned end is not "upcoming", but it goes with the account all the same.
+  const stillLive = await new MeetingRepository(context.db).liveIdsHostedBy([current.id]);
+  await endMeetings(context, stillLive, 'deleted', () =>
+    context.db.transaction(async (tx) => {
+      await deleteContactMessagesOf(tx, { userId: current.id, email: current.email });
+      await new InviteeRepository(tx).removeAddressEverywhere(current.email);
+      await deleteUsers(tx, [current.id]);
+    }),
+  );
   await removeImage(context, current.avatar);
   await removeImage(context, channel?.avatar);
   await removeImage(context, channel?.cover);

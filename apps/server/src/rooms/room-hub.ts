@@ -14,20 +14,12 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
-import { onMeetingEndedForEveryone } from './meeting-ended.js';
+import { finishSession } from './end-meetings.js';
 import { extendGrant, findGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 import { ensureMedia, mediaAccess, roomMeeting } from './room-service.js';
 import { closePoll, createPoll, pollsFor, votePoll } from './room-polls.js';
 import { RoomSockets, type MediaConnections } from './room-sockets.js';
-import {
-  chatHistory,
-  closeAttendance,
-  finishSession,
-  releaseRoom,
-  markLive,
-  openAttendance,
-  storeChat,
-} from './room-lifecycle.js';
+import { chatHistory, closeAttendance, markLive, openAttendance, storeChat } from './room-lifecycle.js';
 import {
   ChatBudget,
   decideLobby,
@@ -83,7 +75,10 @@ export class RoomHub {
     this.sockets = new RoomSockets(this.context, this.namespace, this.options.mediaConnections, (ms, task) =>
       this.later(ms, task),
     );
-    onMeetingEndedForEveryone(this.context, (meetingId) => this.endedElsewhere(meetingId));
+    // However a meeting ended (endMeetings), its people learn it here and their media connections go.
+    this.context.events.on('meeting.ended', ({ meetingIds }) => {
+      for (const meetingId of meetingIds) this.sockets.sendEveryoneAway(meetingId);
+    });
     this.namespace.use((socket, next) => {
       this.authenticate(socket).then(
         () => next(),
@@ -237,18 +232,7 @@ export class RoomHub {
     if (await this.sockets.hasPeople(meetingId)) return;
     const meeting = await new MeetingRepository(this.context.db).findById(meetingId);
     if (!meeting || meeting.state !== 'live') return;
-    await this.finish(meeting, 'empty');
-  }
-
-  private async finish(meeting: MeetingRow, reason: 'host' | 'empty') {
-    await finishSession(this.context, meeting, reason);
-    this.sockets.sendEveryoneAway(meeting.id);
-  }
-
-  /** An administrator (or a deleted account) ended the meeting: the room goes as if its host had. */
-  private async endedElsewhere(meetingId: number) {
-    await releaseRoom(this.context, meetingId);
-    this.sockets.sendEveryoneAway(meetingId);
+    await finishSession(this.context, meeting, 'empty');
   }
 
   private async onMessage(socket: Socket, raw: unknown) {
@@ -370,7 +354,7 @@ export class RoomHub {
         this.sockets.emit(members(meeting.id), { type: 'room.locked', locked: message.locked });
         return;
       case 'host.end':
-        await this.finish(meeting, 'host');
+        await finishSession(this.context, meeting, 'host');
         return;
       case 'host.poll-create':
       case 'host.poll-close': {

@@ -1,5 +1,5 @@
 import { toEpochSeconds } from '../accounts/user-dto.js';
-import { REPEAT, SCHEDULE_FLAG, type ChatMessage } from '@meetcast/contracts';
+import { type ChatMessage } from '@meetcast/contracts';
 import {
   and,
   asc,
@@ -14,7 +14,7 @@ import {
 } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { MeetingRepository, type Executor } from '../meeting-records/meeting-repository.js';
-import type { MeetingRow, ParticipantRow } from './grants.js';
+import type { ParticipantRow } from './grants.js';
 
 /** The meeting is live from its first admitted arrival. */
 export async function markLive(context: AppContext, meetingId: number) {
@@ -109,33 +109,6 @@ export async function lobbyRows(context: AppContext, meetingId: number) {
     .from(roomParticipants)
     .where(and(eq(roomParticipants.meetingId, meetingId), eq(roomParticipants.state, 'lobby')))
     .orderBy(asc(roomParticipants.createdAt));
-}
-
-/**
- * The live session of a meeting is over (the host ended it, or everyone left). An instant or
- * non-repeating meeting is ended for good; a repeating one goes back to scheduled. Everyone's
- * grant stops working, open attendance is closed, and the Janus room is destroyed.
- */
-export async function finishSession(context: AppContext, meeting: MeetingRow, reason: 'host' | 'empty') {
-  const now = new Date();
-  const isInstant = meeting.isSchedule === SCHEDULE_FLAG.instant;
-  const isOver = isInstant || (meeting.repeat === REPEAT.none && (reason === 'host' || meeting.endTime < now));
-  await new MeetingRepository(context.db).closeSession(meeting.id, isOver ? 'ended' : 'scheduled', now);
-  await releaseRoom(context, meeting.id, now);
-  return isOver;
-}
-
-/**
- * Whatever ended a meeting (its host, an empty room, an administrator, a deleted account): every
- * grant stops working, open attendance is closed and the Janus room is destroyed.
- */
-export async function releaseRoom(context: AppContext, meetingId: number, now = new Date()) {
-  await context.db
-    .update(roomParticipants)
-    .set({ state: 'left', updatedAt: now })
-    .where(and(eq(roomParticipants.meetingId, meetingId), inArray(roomParticipants.state, ['admitted', 'lobby'])));
-  await closeOpenAttendance(context.db, [meetingId], now);
-  await context.media.destroyRoom(meetingId);
 }
 
 /**

@@ -13,9 +13,9 @@ import { translate } from '../i18n/messages.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { AppContext } from '../context.js';
 import type { AppConfig } from '../env.js';
-import { forbidden, unavailable } from '../http/app-error.js';
+import { forbidden, gone, unavailable } from '../http/app-error.js';
 import { JanusError } from '../media/janus-client.js';
-import { MediaUnavailableError, type PlacedRoom } from '../media/media-service.js';
+import { MediaUnavailableError, MeetingClosedError, type PlacedRoom } from '../media/media-service.js';
 import { issueGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 import type { JoinOrigin } from './room-browser.js';
 
@@ -189,6 +189,8 @@ export async function ensureMedia(context: AppContext, meeting: MeetingRow) {
   try {
     return await context.media.ensureRoom(meeting);
   } catch (error) {
+    // The meeting ended while this join was on its way: it is not placed again.
+    if (error instanceof MeetingClosedError) throw gone('room.ended');
     if (error instanceof MediaUnavailableError || error instanceof JanusError) {
       context.log.error({ err: error, meetingId: meeting.id }, 'media: room unavailable');
       throw unavailable('room.media_unavailable');

@@ -134,6 +134,16 @@ async function requireRunning(context: AppContext, user: UserRow, meetId: string
   return { broadcast, meeting };
 }
 
+/** The meetings ended (rooms' `meeting.ended`): their running broadcasts are asked to stop, without waiting. */
+export async function stopBroadcastsOf(context: AppContext, composers: ComposerCapacity, meetingIds: number[]) {
+  let stopping = 0;
+  for (const meetingId of meetingIds) {
+    const running = await runningBroadcast(context, meetingId);
+    if (running && (await changeRunningBroadcast(context, running.id, { stopRequested: true }))) stopping++;
+  }
+  if (stopping > 0) composers.nudge();
+}
+
 /** How long a stop waits for its broadcast to end before answering the state it is in (the budget is 2 s). */
 export const STOP_ANSWER_WITHIN_MS = 1800;
 

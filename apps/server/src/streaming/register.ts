@@ -9,6 +9,7 @@ import type { ComposerCapacity } from './broadcast-limits.js';
 import type { Drivers } from './composer/broadcast-session.js';
 import { ComposerWorker } from './composer/composer-worker.js';
 import { startDueBroadcasts } from './broadcast-plans.js';
+import { stopBroadcastsOf } from './broadcast-service.js';
 import { BROADCAST_LIMITS_CHECK_MS, endOverdueBroadcasts } from './broadcast-limits.js';
 import { deleteOrphanRecordings, registerRecordingFiles } from './recording-files.js';
 import { registerViewerRoutes } from './viewers/viewer-routes.js';
@@ -39,6 +40,8 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
     nudge: () => signals.send({ kind: 'nudge' }),
     nextChange: (broadcastId, ms) => signals.nextChange(broadcastId, ms),
   };
+  // However a meeting ended (rooms/end-meetings.ts), its broadcast stops with it.
+  context.events.on('meeting.ended', ({ meetingIds }) => stopBroadcastsOf(context, capacity, meetingIds));
   registerBroadcastRoutes(app, context, capacity);
   registerBroadcastPlanRoutes(app, context);
   registerRecordingFiles(app, context);

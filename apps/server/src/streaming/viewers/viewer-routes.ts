@@ -17,7 +17,6 @@ import { recordingUrl } from '../broadcast-view.js';
 import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience.js';
 import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
 import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
-import { registerOembedRoute } from './oembed-route.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
 import { toEpochSecondsOrNull } from '../../accounts/user-dto.js';
@@ -127,7 +126,6 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
     },
   );
 
-  registerOembedRoute(app, context);
   const proxy = attachViewerProxy(app, context);
   onMeetingAudienceChanged(context, (meetingId) => proxy.dropMeetingAudience(meetingId));
   return { viewerState, viewerConnections: proxy.connections };

@@ -1,12 +1,12 @@
 import { ErrorBodySchema } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { getChannelPage } from '../../channels/channel-service.js';
-import type { AppContext } from '../../context.js';
-import { AppError } from '../../http/app-error.js';
-import { requestLanguage } from '../../http/request-language.js';
-import { translate } from '../../i18n/messages.js';
-import { escapeHtml } from '../../notifications/notifier.js';
+import { getChannelPage } from './channel-service.js';
+import type { AppContext } from '../context.js';
+import { AppError } from '../http/app-error.js';
+import { requestLanguage } from '../http/request-language.js';
+import { translate } from '../i18n/messages.js';
+import { escapeHtml } from '../notifications/notifier.js';
 
 const OembedQuerySchema = z.object({
   url: z.string().max(500),
