@@ -19,8 +19,9 @@ describe.each(audiences)('HLS audience (%s)', (_name, create) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const audience = create();
-      await audience.seen(1, '203.0.113.5', 'Firefox');
-      await audience.seen(1, '203.0.113.5', 'Firefox');
+      // Only an arrival is news for the pages' pushed viewer count, not each playlist refresh.
+      expect(await audience.seen(1, '203.0.113.5', 'Firefox')).toBe(true);
+      expect(await audience.seen(1, '203.0.113.5', 'Firefox')).toBe(false);
       await audience.seen(1, '203.0.113.5', 'Chromium');
       await audience.seen(1, '198.51.100.7', 'Firefox');
       await audience.seen(2, '203.0.113.5', 'Firefox');
@@ -34,6 +35,8 @@ describe.each(audiences)('HLS audience (%s)', (_name, create) => {
       vi.advanceTimersByTime(2000);
       expect(await audience.count(1)).toBe(1);
       expect(await audience.count(2)).toBe(0);
+      // One who left and comes back arrives again.
+      expect(await audience.seen(2, '203.0.113.5', 'Firefox')).toBe(true);
     } finally {
       vi.useRealTimers();
     }

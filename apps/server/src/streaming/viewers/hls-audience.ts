@@ -8,8 +8,8 @@ import type { Redis } from 'ioredis';
  * broadcast, scored by the time of the last request), in memory otherwise.
  */
 export interface HlsAudience {
-  /** A playlist request from this viewer. */
-  seen(broadcastId: number, address: string, userAgent: string): Promise<void>;
+  /** A playlist request from this viewer; true when the viewer was not counted before (one who arrived). */
+  seen(broadcastId: number, address: string, userAgent: string): Promise<boolean>;
   count(broadcastId: number): Promise<number>;
 }
 
@@ -29,7 +29,10 @@ export class MemoryHlsAudience implements HlsAudience {
       viewers = new Map();
       this.broadcasts.set(broadcastId, viewers);
     }
-    viewers.set(viewerKey(address, userAgent), Date.now());
+    const key = viewerKey(address, userAgent);
+    const isNew = (viewers.get(key) ?? 0) < Date.now() - HLS_VIEWER_WINDOW_MS;
+    viewers.set(key, Date.now());
+    return isNew;
   }
 
   async count(broadcastId: number) {
@@ -58,14 +61,20 @@ export class RedisHlsAudience implements HlsAudience {
 
   /** A count is a courtesy: while Redis is away the page shows the WebRTC viewers only. */
   async seen(broadcastId: number, address: string, userAgent: string) {
-    if (this.redis.status !== 'ready') return;
+    if (this.redis.status !== 'ready') return false;
     const key = this.key(broadcastId);
-    await this.redis
+    const now = Date.now();
+    const viewer = viewerKey(address, userAgent);
+    const result = await this.redis
       .multi()
-      .zadd(key, Date.now(), viewerKey(address, userAgent))
+      .zscore(key, viewer)
+      .zadd(key, now, viewer)
       .pexpire(key, HLS_VIEWER_WINDOW_MS * 3)
       .exec()
-      .catch(() => undefined);
+      .catch(() => null);
+    if (!result) return false;
+    const before = result[0]?.[1];
+    return typeof before !== 'string' || Number(before) < now - HLS_VIEWER_WINDOW_MS;
   }
 
   async count(broadcastId: number) {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { AppContext } from '../../context.js';
 import { clientAddress } from '../../http/client-address.js';
+import type { AppEventMap } from '../../platform/app-events.js';
 import { refuseUpgrade, relayJanusSocket, type JanusRelay } from '../../media/janus-relay.js';
 import { watchableBroadcasts } from './viewer-audience.js';
 import { VIEWER_CONNECTIONS_PER_GRANT, ViewerConnections } from './viewer-connections.js';
@@ -74,7 +75,13 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
           pin: placed.pin,
           apiSecret: placed.target.apiSecret,
         };
-        const relay = bridge(browser, placed.target.url, room, broadcastId, release);
+        const relay = bridge(
+          browser,
+          placed.target.url,
+          room,
+          { broadcastId, meetingId: broadcast.meetingId },
+          release,
+        );
         if (startsWatch) startWatch(relay, room);
       });
     } catch (error) {
@@ -87,16 +94,26 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     browser: WebSocket,
     url: string,
     room: MountpointAccess,
-    broadcastId: number,
+    watched: AppEventMap['broadcast.changed'],
     release: () => void,
   ) => {
+    const { broadcastId } = watched;
     connections.track(broadcastId, browser);
     const relay = relayJanusSocket(browser, url);
     let hasStarted = false;
+    // The audience is part of what the pages are pushed: a viewer who starts or stops watching is a change.
+    const audienceChanged = () => void context.events.emit('broadcast.changed', watched);
     browser.on('message', (raw) => {
-      if (forwardViewerMessage(relay, room, String(raw)) === 'start') hasStarted = true;
+      if (forwardViewerMessage(relay, room, String(raw)) === 'start' && !hasStarted) {
+        hasStarted = true;
+        audienceChanged();
+      }
     });
+    let isFinished = false;
     const finish = () => {
+      if (isFinished) return;
+      isFinished = true;
+      if (hasStarted) audienceChanged();
       clearTimeout(idle);
       release();
       connections.untrack(broadcastId, browser);
@@ -187,7 +204,9 @@ function forwardViewerMessage(relay: JanusRelay, room: MountpointAccess, text: s
   }
   relay.forward(result, 1);
   const body = result.kind === 'forward' ? result.message.body : undefined;
-  return typeof body === 'object' && body !== null && 'request' in body && body.request === 'start' ? 'start' : undefined;
+  return typeof body === 'object' && body !== null && 'request' in body && body.request === 'start'
+    ? 'start'
+    : undefined;
 }
 
 /**

@@ -35,6 +35,10 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
   const hlsAudience = context.redis
     ? new RedisHlsAudience(context.redis, context.config.redisPrefix)
     : new MemoryHlsAudience();
+  // A pushed change (a viewer arrived or left, a state moved) must carry the new count, not the cached one.
+  context.events.on('broadcast.changed', ({ broadcastId }) => {
+    counts.delete(broadcastId);
+  });
   /** Viewers over WebRTC (Janus' count for the mountpoint) plus over HLS; null when neither is known. */
   const viewerCount = async (broadcastId: number, meetingId: number): Promise<number | null> => {
     const cached = counts.get(broadcastId);
@@ -110,7 +114,8 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
       const isKnown = broadcastId > 0 && HLS_FILE.test(file) && isLiveStreamKey(context.config, broadcastId, key);
       // Only while the broadcast runs and its meeting is public: the segments of an ended one, or of
       // one whose meeting was made private, are gone from the address at once.
-      const running = isKnown && (await watchableBroadcasts(context, [broadcastId])).has(broadcastId);
+      const watchable = isKnown ? (await watchableBroadcasts(context, [broadcastId])).get(broadcastId) : undefined;
+      const running = watchable !== undefined;
       const path = join(liveStreamFolder(context.config, broadcastId), file);
       if (!running || !existsSync(path)) {
         return reply
@@ -118,7 +123,9 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
           .send({ status: 'error', message: translate(requestLanguage(request), 'broadcasts.not_running') });
       }
       const isPlaylist = file.endsWith('.m3u8');
-      if (isPlaylist) await hlsAudience.seen(broadcastId, request.ip, request.headers['user-agent'] ?? '');
+      if (isPlaylist && (await hlsAudience.seen(broadcastId, request.ip, request.headers['user-agent'] ?? ''))) {
+        void context.events.emit('broadcast.changed', { meetingId: watchable.meetingId, broadcastId });
+      }
       return reply
         .type(isPlaylist ? 'application/vnd.apple.mpegurl' : 'video/mp2t')
         .header('cache-control', isPlaylist ? 'no-cache' : 'private, max-age=60')
