@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Background effects' CPU cost (issue 16 item 7, ADR 017), from one run: the pre-join preview of a
+// Background effects' CPU cost (ADR 017), from one run: the pre-join preview of a
 // room with Chromium's fake 640x480 camera, once with no effect, once with blur and once with a
 // scene. For each: Chromium's CPU (all its processes, % of one core) over BENCH_SECONDS (default 20)
 // after a warm-up, and the effect's own figures from its worker: time to process one frame (mean and

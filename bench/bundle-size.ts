@@ -1,5 +1,5 @@
 /**
- * Performance budget of the sign-in page (issue 3): the JavaScript that /login loads must stay at or
+ * Performance budget of the sign-in page: the JavaScript that /login loads must stay at or
  * under 200 kB gzipped, and the meeting room, calendar and admin code must not be part of it.
  *
  * Reads the Vite manifest of the production build (run `npm run build` first): /login loads the entry
@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 
 const BUDGET_BYTES = 200 * 1000;
 /**
- * The channel page's early watch (issue 13), inlined into a live broadcast's page, runs before any of
+ * The channel page's early watch, inlined into a live broadcast's page, runs before any of
  * the app's scripts: it must stay small, free of the app's schemas and zod.
  */
 const EARLY_WATCH_BUDGET_BYTES = 10 * 1000;

@@ -1,4 +1,4 @@
-// Channel player figures from one run (issue 13 budgets), against the real server, Janus, composer
+// Channel player figures from one run (budgets in docs/benchmarks/channel-player.md), against the real server, Janus, composer
 // and built web app, with one participant whose camera is a painted clock, live to one local RTMP
 // receiver that decodes it (the composer's output alone, for comparison):
 //  - WebRTC viewer: /channel/{meetId} opened signed out (a fresh browser context each time) → the

@@ -1,4 +1,4 @@
-// Broadcast composer figures from one run (issue 12 budgets), against the real server, Janus and composer:
+// Broadcast composer figures from one run (budgets in docs/benchmarks/composer-go-live.md), against the real server, Janus and composer:
 //  - go live → first RTMP bytes at a local receiver (budget ≤ 5 s), with the composer's own step timings;
 //  - composer + encoder CPU at 720p30 with 4 tiles (4 participants), audio, the
 //    recording and 2 destinations: mean and p95 of 1-s samples in cores (budgets ≤ 0.8 and ≤ 1.0), and

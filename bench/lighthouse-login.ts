@@ -1,5 +1,5 @@
 /**
- * Lighthouse on /login (issue 3): performance at least 95 and accessibility 100, with Lighthouse's
+ * Lighthouse on /login: performance at least 95 and accessibility 100, with Lighthouse's
  * default (mobile, simulated throttling) settings and Debian's Chromium. Run `npm run build` first.
  *
  *   node --import tsx bench/lighthouse-login.ts

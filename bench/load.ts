@@ -1,4 +1,4 @@
-// Load, figures from one run (issue 15): tokenverify.php at 200 connections for 60 s (budget: 0 errors,
+// Load, figures from one run: tokenverify.php at 200 connections for 60 s (budget: 0 errors,
 // p99 < 50 ms), then 1,000 simultaneous sign-ups on PostgreSQL, 100 of them racing for an address
 // another sign-up also uses (budget: no 5xx; the database holds exactly the accounts that were answered).
 // BENCH_SECONDS shortens the first part; TEST_DATABASE_URL names the PostgreSQL (trust auth).

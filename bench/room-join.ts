@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-// Meeting-room media figures from one run (issue 5 budgets):
+// Meeting-room media figures from one run (budgets in docs/benchmarks/room-join.md):
 //  - join to first remote frame: click "Join meeting" to the first decoded frame of a participant who is
 //    already in the room; median of 10 joins (budget < 1.0 s) and p95 (budget < 2.0 s);
 //  - 2, 4 and 6 participants each publishing the fake 640x480 camera to all others for BENCH_SECONDS
@@ -285,7 +285,7 @@ try {
   const seconds = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(3) : 'never');
   if (CPU_HOGS) console.log(`with ${CPU_HOGS} CPU hog process(es) busy-looping beside the bench`);
   console.log(
-    `join to first remote frame (${times.length} joins): median ${seconds(median)} s (budget ≤ 0.45, issue 14; < 1.0, issue 5), p95 ${seconds(p95)} s (≤ 0.8; < 2.0)`,
+    `join to first remote frame (${times.length} joins): median ${seconds(median)} s (budget ≤ 0.45), p95 ${seconds(p95)} s (≤ 0.8; < 2.0)`,
   );
   console.log(`  each: ${times.map(seconds).join(' ')}`);
   const perJoin = (key: keyof JoinCost) => (joins.reduce((sum, j) => sum + j.cost[key], 0) / joins.length).toFixed(1);

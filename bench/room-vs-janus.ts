@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Our room against bare Janus, side by side (issue 14): in one run, alternating, a guest joins our
+// Our room against bare Janus, side by side: in one run, alternating, a guest joins our
 // room and a bare page joins a VideoRoom room with Meetecho's janus.js alone (bench/room-vs-janus/),
 // both timed from the click on "Join" to the first decoded frame of a participant already there.
 // Same Janus (the one our server manages), a room created with the same settings, same Chromium and

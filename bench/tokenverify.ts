@@ -1,5 +1,5 @@
 // Throughput and p99 of POST /api/tokenverify.php against a bare Fastify route, measured in one run.
-// Budget (issue 2): at least 0.5x the bare route's requests per second, p99 under 20 ms at 50 connections.
+// Budget: at least 0.5x the bare route's requests per second, p99 under 20 ms at 50 connections.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';

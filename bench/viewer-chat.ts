@@ -1,4 +1,4 @@
-// Viewer chat under an audience (issue 13 budget): BENCH_VIEWERS (default 500) Socket.IO viewers in
+// Viewer chat under an audience (its budget below): BENCH_VIEWERS (default 500) Socket.IO viewers in
 // one broadcast for BENCH_SECONDS (default 120) while BENCH_POSTERS guests (default 25) post over HTTP,
 // BENCH_RATE messages per second in all (default 5). Prints messages lost (budget 0) and the delivery
 // time from the post's start to each viewer's event, p50/p95 (budget p95 < 150 ms), and the server's

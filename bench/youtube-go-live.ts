@@ -1,4 +1,4 @@
-// The whole YouTube go-live sequence, from one run (issue 12 budgets), against the real server, Janus
+// The whole YouTube go-live sequence, from one run (budgets in docs/benchmarks/go-live.md), against the real server, Janus
 // and composer, and a local server that speaks the YouTube Data API calls we make (the tests' fake,
 // apps/server/test/fake-platforms) with a real RTMP receiver as YouTube's ingest:
 //  - "Go live" → first media bytes at YouTube's ingest (budget ≤ 5 s);

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
 import { callAs } from './support/people';
 
-/** Issue 16 item 8: the Schedule, Instant Meeting and broadcast dialogs. */
+/** The Schedule, Instant Meeting and broadcast dialogs. */
 
 const uniqueSlug = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e4)}`;
 const pickerText = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ');

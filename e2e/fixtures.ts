@@ -26,7 +26,7 @@ interface WorkerFixtures {
   /** One administrator token per worker, for suites that open many pages as the administrator. */
   adminToken: string;
   /**
-   * Issue 16: a call must also work on a busy machine. The workers of a project whose metadata says
+   * A call must also work on a busy machine. The workers of a project whose metadata says
    * `cpuHog` (and every worker with E2E_CPU_HOG=1, for a run by hand) have a process busy-looping
    * beside them from their first test to their last.
    */

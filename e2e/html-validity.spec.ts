@@ -9,7 +9,7 @@ import { createMeeting, inCall, joinRoom, leave } from './support/room';
 import { navigateInApp, PAGE_PATHS_SIGNED_IN, PAGE_PATHS_SIGNED_OUT } from './support/shell-pages';
 
 /**
- * Issue 16 item 15: every page, as the browser built it, passes the Nu HTML checker (vnu-jar, on this
+ * Every page, as the browser built it, passes the Nu HTML checker (vnu-jar, on this
  * machine's Java). Style elements that libraries inject at run time (toasts, the calendar) are left
  * out: they are not in the markup the app writes.
  */

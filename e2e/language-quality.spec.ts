@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { callAs } from './support/people';
 
-/** Issue 16 item 14: labels fit, names keep their direction in Arabic, one time format per language. */
+/** Labels fit, names keep their direction in Arabic, one time format per language. */
 const LANGUAGES = ['ar', 'da', 'de', 'el', 'en', 'es', 'fr', 'hu', 'it', 'ja', 'pl', 'pt', 'ru', 'sv', 'tr', 'zh'];
 
 test('every sidebar label fits, in every language', async ({ page, signIn, account }) => {

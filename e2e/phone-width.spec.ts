@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { navigateInApp, PAGE_PATHS_SIGNED_IN, PAGE_PATHS_SIGNED_OUT } from './support/shell-pages';
 
 /**
- * Issue 16 item 10: at a phone's 390 px no page is wider than the screen. Tables may scroll inside
+ * At a phone's 390 px no page is wider than the screen. Tables may scroll inside
  * their own frame; the document and the page's main area may not scroll sideways.
  */
 const PHONE = { width: 390, height: 844 };

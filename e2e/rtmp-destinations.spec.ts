@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { expect, test } from './fixtures';
 
 /**
- * A saved RTMP address says what is known of it (issue 43, item 5): "not tried yet" until a test
+ * A saved RTMP address says what is known of it (ADR 023): "not tried yet" until a test
  * push or a broadcast reached it, a Test button that pushes for real, and an Edit dialog.
  */
 

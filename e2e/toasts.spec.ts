@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { uniqueEmail } from './support/api';
 import { callAs } from './support/people';
 
-/** Issue 16 item 11: toasts readable (WCAG AA) in both themes; a form's old error goes on success. */
+/** Toasts readable (WCAG AA) in both themes; a form's old error goes on success. */
 
 /** Contrast ratio of a toast's text against its background, both read as sRGB through a canvas. */
 async function contrastOf(toast: Locator): Promise<number> {

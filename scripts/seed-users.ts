@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, sql, users, type Database } from '@meetcast/db';
-import { hashPassword } from '../apps/server/src/accounts/secrets.js';
+import { hashPassword } from '../apps/server/src/platform/hashing.js';
 
 const FIRST = [
   'Anna',

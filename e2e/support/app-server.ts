@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { meetings, streamConnections } from '@meetcast/db';
-import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
+import { hashPassword } from '../../apps/server/src/platform/hashing.js';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/env.js';
 import { secretsBoxFor } from '../../apps/server/src/platform/secrets-box.js';

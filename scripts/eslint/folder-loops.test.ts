@@ -23,7 +23,7 @@ tester.run('folder-loops', folderLoops, {
       errors: [{ messageId: 'loop' }],
     },
     {
-      // The loop issue 44 named: streaming's oEmbed reading channels, which plan broadcasts in streaming.
+      // A loop once found in the tree: streaming's oEmbed reading channels, which plan broadcasts in streaming.
       filename: source('streaming/viewers/oembed-route.ts'),
       code: "import { x } from '../../channels/channel-service.js';",
       errors: [{ messageId: 'loop' }],

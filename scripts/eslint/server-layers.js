@@ -5,11 +5,15 @@ const SERVER_SOURCE = resolve(import.meta.dirname, '../../apps/server/src');
 
 /** The server's layers, lowest first (docs/ARCHITECTURE.md, "Layers of the server"). */
 export const SERVER_LAYERS = [
-  { name: 'foundations', entries: ['env.ts', 'http', 'i18n', 'platform', 'mail'] },
-  {
-    name: 'shared services',
-    entries: ['context.ts', 'accounts', 'notifications', 'media', 'meeting-records', 'realtime'],
-  },
+  // The foundations are layered among themselves too: the messages and the mailer, HTTP on them,
+  // the platform helpers on HTTP, and the configuration (which parses with platform helpers) on top.
+  { name: 'messages and mail', entries: ['i18n', 'mail'] },
+  { name: 'http', entries: ['http'] },
+  { name: 'platform', entries: ['platform'] },
+  { name: 'configuration', entries: ['env.ts'] },
+  { name: 'shared services', entries: ['accounts', 'notifications', 'media', 'meeting-records'] },
+  // The context names the shared services, so they take only the parts of it they use.
+  { name: 'context', entries: ['context.ts', 'realtime'] },
   {
     name: 'features',
     entries: [

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/client-address.js';
 import { parseAddressPolicy, type AddressPolicy } from './platform/address-policy.js';
 import { parseSecretsKey } from './platform/secrets-box.js';
 
@@ -117,9 +118,19 @@ export const EnvSchema = z.object({
   /** Broadcasts the installation runs at once, whatever its composers could take; 0: no such limit. */
   BROADCAST_LIMIT_TOTAL: z.coerce.number().int().min(0).max(10_000).default(0),
   /** A broadcast ends by itself after this long. */
-  BROADCAST_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(240),
+  BROADCAST_MAX_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(240),
   /** A broadcast ends by itself once nobody has been in its meeting for this long. */
-  BROADCAST_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
+  BROADCAST_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(5),
   /** Open viewer connections (/janus-watch) from one address, and to one broadcast. */
   VIEWER_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
   VIEWER_CONNECTIONS_PER_BROADCAST: z.coerce.number().int().min(1).max(100_000).default(1000),
@@ -157,8 +168,7 @@ export interface AppConfig {
     | undefined;
   logLevel: Env['LOG_LEVEL'];
   rateLimitMultiplier: number;
-  /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses. */
-  trustProxy: false | number | string[];
+  trustProxy: TrustProxy;
   webDistDir: string;
   reminderIntervalSeconds: number;
   streaming: StreamingConfig;
@@ -290,10 +300,4 @@ function streamingConfig(env: Env, publicUrl: string): StreamingConfig {
     secretsKey: env.SECRETS_KEY,
     allowPrivate: parseAddressPolicy(env.RTMP_ALLOW_PRIVATE),
   };
-}
-
-function parseTrustProxy(value: string | undefined): AppConfig['trustProxy'] {
-  if (!value) return false;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((address) => address.trim());
 }

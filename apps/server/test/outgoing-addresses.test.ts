@@ -4,7 +4,7 @@ import { broadcastDestinations, liveBroadcasts, streamConnections } from '@meetc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../src/i18n/messages.js';
 import { secretsBoxFor } from '../src/platform/secrets-box.js';
-import type { ConnectionRow } from '../src/streaming/destination-driver.js';
+import type { ConnectionRow } from '@meetcast/db';
 import { createDestinationDrivers } from '../src/streaming/drivers/index.js';
 import { checkedIngestUrl, ingestConnectTarget } from '../src/streaming/ingest-address.js';
 import { startFakeGoogle, type FakeGoogle } from './fake-platforms/fake-google.js';

@@ -11,7 +11,7 @@ import {
   type RoomServerEvent,
 } from '@meetcast/contracts';
 import { meetings } from '@meetcast/db';
-import { hashPassword } from '../src/accounts/secrets.js';
+import { hashPassword } from '../src/platform/hashing.js';
 import { RecordingSocket } from './recording-socket.js';
 import type { TestServer } from './test-server.js';
 

@@ -1,7 +1,8 @@
 import type { StreamConnection } from '@meetcast/contracts';
 import { broadcastDestinations, eq, liveBroadcasts, streamConnections } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DestinationError, DestinationRow, PlatformIds } from '../src/streaming/destination-driver.js';
+import type { DestinationRow } from '@meetcast/db';
+import type { DestinationError, PlatformIds } from '../src/streaming/destination-driver.js';
 import { createDestinationDrivers } from '../src/streaming/drivers/index.js';
 import { changeRunningDestination } from '../src/streaming/state/destination-state.js';
 import { startFakeGoogle, type FakeGoogle } from './fake-platforms/fake-google.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { eq, liveBroadcasts, meetings, users } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/account-service.js';
-import { hashPassword } from '../src/accounts/secrets.js';
+import { hashPassword } from '../src/platform/hashing.js';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';

@@ -1,12 +1,12 @@
 import { ROLE, type Language } from '@meetcast/contracts';
-import { count, eq, isUniqueViolation, sql, users } from '@meetcast/db';
-import type { AppContext } from '../context.js';
+import { count, eq, isUniqueViolation, sql, users, type UserRow } from '@meetcast/db';
 import { AppError, badRequest } from '../http/app-error.js';
 import { translate } from '../i18n/messages.js';
 import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
 import { CODE_LIFETIME_MINUTES, consumeCode, issueCode } from './codes.js';
-import { hashPassword, verifyPassword } from './secrets.js';
-import { toUserDto, type UserRow } from './user-dto.js';
+import { toUserDto } from './user-dto.js';
+import { hashPassword, verifyPassword } from '../platform/hashing.js';
+import type { AccountsContext } from './accounts-context.js';
 
 export interface RequestMeta {
   ipAddress: string;
@@ -17,12 +17,12 @@ export interface RequestMeta {
 // Serializes account creation so that exactly one first account becomes the administrator.
 const FIRST_ACCOUNT_LOCK_ID = 727_002;
 
-async function findByEmail(context: AppContext, email: string) {
+async function findByEmail(context: AccountsContext, email: string) {
   const [row] = await context.db.select().from(users).where(eq(users.email, email)).limit(1);
   return row;
 }
 
-function mailInBackground(context: AppContext, send: () => Promise<void>) {
+function mailInBackground(context: AccountsContext, send: () => Promise<void>) {
   send().catch((error: unknown) => context.log.error({ err: error }, 'sending mail failed'));
 }
 
@@ -30,7 +30,7 @@ function mailBody(language: Language, name: string, body: string) {
   return [translate(language, 'mail.greeting', { name }), '', body, '', translate(language, 'mail.signoff')].join('\n');
 }
 
-async function sendCodeMail(context: AppContext, user: UserRow, purpose: 'signup' | 'reset', language: Language) {
+async function sendCodeMail(context: AccountsContext, user: UserRow, purpose: 'signup' | 'reset', language: Language) {
   const code = await issueCode(context.db, user.id, purpose);
   const params = { code, minutes: CODE_LIFETIME_MINUTES };
   const subjectKey = purpose === 'signup' ? 'mail.signup_subject' : 'mail.reset_subject';
@@ -45,7 +45,7 @@ async function sendCodeMail(context: AppContext, user: UserRow, purpose: 'signup
 }
 
 export async function signUp(
-  context: AppContext,
+  context: AccountsContext,
   input: { username: string; email: string; password: string },
   meta: RequestMeta,
 ) {
@@ -88,7 +88,7 @@ export async function signUp(
 }
 
 async function updatePendingAccount(
-  context: AppContext,
+  context: AccountsContext,
   id: number,
   username: string,
   passwordHash: string,
@@ -105,7 +105,7 @@ async function updatePendingAccount(
 
 /** Creates an account; the first one on an installation becomes the administrator. */
 export async function createAccount(
-  context: Pick<AppContext, 'db'>,
+  context: Pick<AccountsContext, 'db'>,
   username: string,
   email: string,
   passwordHash: string | null,
@@ -131,7 +131,7 @@ export async function createAccount(
   });
 }
 
-export async function resendSignupCode(context: AppContext, email: string, meta: RequestMeta) {
+export async function resendSignupCode(context: AccountsContext, email: string, meta: RequestMeta) {
   await enforceLimits(context, [
     [RATE_LIMITS.signupByAddress, meta.ipAddress],
     [RATE_LIMITS.signupByAccount, email],
@@ -140,12 +140,16 @@ export async function resendSignupCode(context: AppContext, email: string, meta:
   if (user && !user.emailVerifiedAt) await sendCodeMail(context, user, 'signup', meta.language);
 }
 
-async function startSession(context: AppContext, user: UserRow, meta: RequestMeta) {
+async function startSession(context: AccountsContext, user: UserRow, meta: RequestMeta) {
   const token = await context.sessions.create(user.id, meta);
   return { token, data: toUserDto(user) };
 }
 
-export async function confirmSignUp(context: AppContext, input: { email: string; code: string }, meta: RequestMeta) {
+export async function confirmSignUp(
+  context: AccountsContext,
+  input: { email: string; code: string },
+  meta: RequestMeta,
+) {
   await enforceLimits(context, [
     [RATE_LIMITS.codeByAddress, meta.ipAddress],
     [RATE_LIMITS.codeByAccount, input.email],
@@ -167,7 +171,7 @@ export async function confirmSignUp(context: AppContext, input: { email: string;
  * account at that address, and by account; past the account's ceiling it is slowed to a trickle rather
  * than refused for the rest of the hour, so strangers cannot shut the owner out.
  */
-async function enforceSignInLimits(context: AppContext, email: string, meta: RequestMeta, knownDevice?: string) {
+async function enforceSignInLimits(context: AccountsContext, email: string, meta: RequestMeta, knownDevice?: string) {
   if (knownDevice) {
     await enforceLimits(context, [[RATE_LIMITS.loginByKnownDevice, `${email}|${knownDevice}`]]);
     return;
@@ -182,7 +186,7 @@ async function enforceSignInLimits(context: AppContext, email: string, meta: Req
 
 /** `knownDevice`: this browser's name for the account, when it signed in to it before (known-devices.ts). */
 export async function logIn(
-  context: AppContext,
+  context: AccountsContext,
   input: { email: string; password: string },
   meta: RequestMeta,
   knownDevice?: string,
@@ -203,7 +207,7 @@ export async function logIn(
   return startSession(context, user, meta);
 }
 
-export async function requestPasswordReset(context: AppContext, email: string, meta: RequestMeta) {
+export async function requestPasswordReset(context: AccountsContext, email: string, meta: RequestMeta) {
   await enforceLimits(context, [
     [RATE_LIMITS.resetByAddress, meta.ipAddress],
     [RATE_LIMITS.resetByAccount, email],
@@ -217,7 +221,7 @@ export async function requestPasswordReset(context: AppContext, email: string, m
 }
 
 export async function resetPassword(
-  context: AppContext,
+  context: AccountsContext,
   input: { email: string; code: string; password: string },
   meta: RequestMeta,
 ) {

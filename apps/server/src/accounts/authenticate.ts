@@ -1,9 +1,9 @@
 import { ROLE } from '@meetcast/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
 import { forbidden, unauthorized } from '../http/app-error.js';
 import type { Caller } from '../http/api-route.js';
 import type { VerifiedSession } from './session-store.js';
+import type { AccountsContext } from './accounts-context.js';
 
 /** The token travels as the form field `token`; `Authorization: Bearer` is accepted as well. */
 export function requestToken(request: FastifyRequest): string | undefined {
@@ -27,7 +27,7 @@ type RequestSession = Caller;
 /** The session a request was authenticated with, so the route's check and its handler verify once. */
 const verifiedSessions = new WeakMap<FastifyRequest, RequestSession>();
 
-export async function requireUser(context: AppContext, request: FastifyRequest): Promise<RequestSession> {
+export async function requireUser(context: AccountsContext, request: FastifyRequest): Promise<RequestSession> {
   const known = verifiedSessions.get(request);
   if (known) return known;
   const token = requestToken(request);
@@ -40,14 +40,14 @@ export async function requireUser(context: AppContext, request: FastifyRequest):
 }
 
 /** Administrator calls check the role on the server, whatever the client's route guard did. */
-export async function requireAdmin(context: AppContext, request: FastifyRequest) {
+export async function requireAdmin(context: AccountsContext, request: FastifyRequest) {
   const session = await requireUser(context, request);
   if (session.user.roleId !== ROLE.admin) throw forbidden('errors.admin_only');
   return session;
 }
 
 /** The caller, when the request carries a valid token; for calls open to guests too. */
-export async function optionalCaller(context: AppContext, request: FastifyRequest): Promise<Caller | undefined> {
+export async function optionalCaller(context: AccountsContext, request: FastifyRequest): Promise<Caller | undefined> {
   const token = requestToken(request);
   if (!token || token.length > 512) return undefined;
   const session = await context.sessions.verify(token).catch(() => undefined);

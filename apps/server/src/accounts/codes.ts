@@ -11,7 +11,8 @@ import {
   type CodePurpose,
   type Database,
 } from '@meetcast/db';
-import { hashCode, newSixDigitCode, sameHash } from './secrets.js';
+import { hashCode, newSixDigitCode } from './secrets.js';
+import { sameHash } from '../platform/hashing.js';
 
 export const CODE_LIFETIME_MINUTES = 15;
 const MAX_ATTEMPTS = 5;

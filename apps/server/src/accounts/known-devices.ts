@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
 import { readCookie, setCookie } from '../http/cookies.js';
 import { secretsBoxFor } from '../platform/secrets-box.js';
+import type { AccountsContext } from './accounts-context.js';
 
 /**
  * The HttpOnly cookie that marks a browser which signed in to an account before (docs/decisions/009):
@@ -36,11 +36,11 @@ function entriesOf(request: FastifyRequest): DeviceEntry[] {
   return entries;
 }
 
-function macOf(context: AppContext, nonce: string, issuedAt: number, email: string) {
+function macOf(context: AccountsContext, nonce: string, issuedAt: number, email: string) {
   return secretsBoxFor(context.config).sign(SIGNING_PURPOSE, `${nonce}.${issuedAt}.${email}`);
 }
 
-function belongsTo(context: AppContext, entry: DeviceEntry, email: string, now: number) {
+function belongsTo(context: AccountsContext, entry: DeviceEntry, email: string, now: number) {
   if (entry.issuedAt + LIFETIME_SECONDS < now) return false;
   const expected = Buffer.from(macOf(context, entry.nonce, entry.issuedAt, email));
   const given = Buffer.from(entry.mac);
@@ -50,13 +50,13 @@ function belongsTo(context: AppContext, entry: DeviceEntry, email: string, now: 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The name this browser has for `email`'s account, when it signed in to it before. */
-export function knownDevice(context: AppContext, request: FastifyRequest, email: string): string | undefined {
+export function knownDevice(context: AccountsContext, request: FastifyRequest, email: string): string | undefined {
   const now = nowSeconds();
   return entriesOf(request).find((entry) => belongsTo(context, entry, email, now))?.nonce;
 }
 
 /** Marks this browser as one that proved it may use `email`'s account (a sign-in, a reset). */
-export function rememberDevice(context: AppContext, request: FastifyRequest, reply: FastifyReply, email: string) {
+export function rememberDevice(context: AccountsContext, request: FastifyRequest, reply: FastifyReply, email: string) {
   const now = nowSeconds();
   const others = entriesOf(request).filter(
     (entry) => entry.issuedAt + LIFETIME_SECONDS >= now && !belongsTo(context, entry, email, now),

@@ -10,7 +10,6 @@ import {
   TokenInputSchema,
 } from '@meetcast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
 import {
@@ -24,6 +23,7 @@ import {
 } from './account-service.js';
 import { knownDevice, rememberDevice } from './known-devices.js';
 import { toUserDto } from './user-dto.js';
+import type { AccountsContext } from './accounts-context.js';
 
 function requestMeta(request: FastifyRequest): RequestMeta {
   return {
@@ -33,7 +33,7 @@ function requestMeta(request: FastifyRequest): RequestMeta {
   };
 }
 
-export function registerAccountRoutes(app: FastifyInstance, context: AppContext) {
+export function registerAccountRoutes(app: FastifyInstance, context: AccountsContext) {
   const tag = 'accounts';
 
   apiRoute(app, {

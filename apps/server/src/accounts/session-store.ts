@@ -1,9 +1,9 @@
-import { and, eq, gt, isNull, ne, sessions, users, type Database } from '@meetcast/db';
+import { and, eq, gt, isNull, ne, sessions, users, type Database, type UserRow } from '@meetcast/db';
 import type { Redis } from 'ioredis';
 import { closeRedis, subscriberRedis } from '../platform/redis.js';
 import { z } from 'zod';
-import { newSessionToken, sha256 } from './secrets.js';
-import type { UserRow } from './user-dto.js';
+import { newSessionToken } from './secrets.js';
+import { sha256 } from '../platform/hashing.js';
 
 const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 // A verified token is trusted this long without asking the database again; revocation in any

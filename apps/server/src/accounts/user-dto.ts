@@ -1,10 +1,6 @@
 import type { User } from '@meetcast/contracts';
-import type { users } from '@meetcast/db';
-
-export type UserRow = typeof users.$inferSelect;
-
-export const toEpochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
-export const toEpochSecondsOrNull = (date: Date | null) => (date ? toEpochSeconds(date) : null);
+import type { UserRow } from '@meetcast/db';
+import { toEpochSeconds } from '../platform/time.js';
 
 export function toUserDto(row: UserRow): User {
   return {

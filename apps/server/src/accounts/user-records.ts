@@ -1,5 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, users, type Database } from '@meetcast/db';
-import type { UserRow } from './user-dto.js';
+import { and, eq, inArray, isNotNull, isNull, users, type Database, type UserRow } from '@meetcast/db';
 
 /**
  * The writes other features make on `users`, which accounts/ owns (ADR 013, lint rule

@@ -1,10 +1,23 @@
 import { ROLE, type AdminUser, type AdminUserListInput, type UserStatus } from '@meetcast/contracts';
-import { and, count, eq, inArray, isNotNull, isNull, meetings, notInArray, or, sql, users } from '@meetcast/db';
-import { toEpochSeconds, type UserRow } from '../accounts/user-dto.js';
+import {
+  and,
+  count,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  meetings,
+  notInArray,
+  or,
+  sql,
+  users,
+  type UserRow,
+} from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { conflict } from '../http/app-error.js';
 import type { Transaction } from './audit.js';
 import { ordered, searchedId, type Slice } from './list-query.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 // Serializes every change to who is an administrator, so two administrators demoting or deleting
 // each other at the same moment cannot leave the installation without one.

@@ -1,9 +1,9 @@
 import type { AdminAuditEntry } from '@meetcast/contracts';
 import { auditLog, desc, eq, or, sql, users, type Database } from '@meetcast/db';
 import type { FastifyRequest } from 'fastify';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { likePattern } from './list-query.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 /** A transaction handle: the same query builder as the database, rolled back as one. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];

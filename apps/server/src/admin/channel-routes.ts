@@ -8,7 +8,6 @@ import {
 } from '@meetcast/contracts';
 import { and, channelFollowers, channels, count, eq, isNotNull, isNull, or, sql, users } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import { deleteChannel, setChannelHidden } from '../channels/channel-records.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, type ApiCall, done } from '../http/api-route.js';
@@ -17,6 +16,7 @@ import { type MessageKey } from '../i18n/messages.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageHandler, searchedId, type Slice } from './list-query.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const followers = sql<number>`(select count(*)::int from ${channelFollowers} where ${channelFollowers.channelId} = ${channels.id})`;
 

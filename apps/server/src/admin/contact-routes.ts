@@ -11,7 +11,6 @@ import {
 } from '@meetcast/contracts';
 import { and, contactMessages, count, eq, or, sql } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import {
   deleteContactMessage,
   setContactMessageStatus,
@@ -24,6 +23,7 @@ import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageHandler, searchedId, type Slice } from './list-query.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const SORT_COLUMNS = {
   id: contactMessages.id,

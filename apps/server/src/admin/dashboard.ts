@@ -12,9 +12,9 @@ import {
   sql,
   users,
 } from '@meetcast/db';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { listAudit } from './audit.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const WEEKS_CHARTED = 12;
 const DAY_MS = 86_400_000;

@@ -22,7 +22,6 @@ import {
   users,
 } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { badRequest, notFound } from '../http/app-error.js';
@@ -34,6 +33,7 @@ import { actorOf, writeAudit } from './audit.js';
 import { likePattern } from './list-query.js';
 import { isOccurrenceStart, isRepeating, occurrencesBetween } from '../meetings/occurrences.js';
 import { endMeetings } from '../rooms/end-meetings.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 /** The most entries one answer carries; `truncated` says when there were more. */
 export const EVENTS_LIMIT = 5000;

@@ -1,6 +1,7 @@
 import { ADMIN_DEFAULT_PAGE_SIZE, type SortDirection } from '@meetcast/contracts';
 import { asc, desc } from '@meetcast/db';
 import { success, type ApiCall } from '../http/api-route.js';
+import { containsPattern, escapeLike } from '../platform/text.js';
 
 /** The slice of a table one request asks for. */
 export interface Slice {
@@ -27,12 +28,12 @@ export function pageHandler<Query extends { page?: number | undefined; per_page?
 
 /** A case-insensitive "contains" pattern; %, _ and \ in the search are matched literally. */
 export function likePattern(search: string) {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return containsPattern(search.toLowerCase());
 }
 
 /** A prefix pattern (can use a btree index on the lowered column). */
 export function prefixPattern(search: string) {
-  return `${search.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return `${escapeLike(search.toLowerCase())}%`;
 }
 
 /** Digits only: the search may also be an id. */

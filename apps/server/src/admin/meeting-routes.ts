@@ -8,7 +8,6 @@ import {
 } from '@meetcast/contracts';
 import { and, count, eq, meetingAttendance, meetings, or, sql, users } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done } from '../http/api-route.js';
 import { conflict, notFound } from '../http/app-error.js';
@@ -17,6 +16,7 @@ import { actorOf, writeAudit } from './audit.js';
 import { likePattern, ordered, pageHandler, searchedId, type Slice } from './list-query.js';
 import { endMeetings } from '../rooms/end-meetings.js';
 import { isMeetingLive, markMeetingsEnded } from './meeting-control.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const participants = sql<number>`(select count(*)::int from ${meetingAttendance} where ${meetingAttendance.meetingId} = ${meetings.id} and ${meetingAttendance.leftAt} is null)`;
 

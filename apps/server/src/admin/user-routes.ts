@@ -26,7 +26,6 @@ import {
 } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { CODE_LIFETIME_MINUTES, issueCode } from '../accounts/codes.js';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import { deleteUsers, disableUsers, enableUsers, setUserRole } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
@@ -38,6 +37,7 @@ import { actorOf, writeAudit } from './audit.js';
 import { assertAdministratorsRemain, findUsers, listUsers, toAdminUser } from './admin-users.js';
 import { pageHandler } from './list-query.js';
 import { endMeetings } from '../rooms/end-meetings.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const USER_MEETINGS_SHOWN = 50;
 

@@ -5,8 +5,8 @@ import {
   type LatestBroadcastState,
 } from '@meetcast/contracts';
 import { and, asc, desc, eq, gt, inArray, liveBroadcasts, lte, meetings, or, type MeetingRow } from '@meetcast/db';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const BROADCAST_LIST_LIMIT = 20;
 

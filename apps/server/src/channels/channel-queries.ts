@@ -6,11 +6,23 @@ import {
   type Channel,
   type ChannelDetail,
 } from '@meetcast/contracts';
-import { and, channelFollowers, channels, eq, liveBroadcasts, meetings, ne, or, sql, users } from '@meetcast/db';
+import {
+  and,
+  channelFollowers,
+  channels,
+  eq,
+  liveBroadcasts,
+  meetings,
+  ne,
+  or,
+  sql,
+  users,
+  type UserRow,
+} from '@meetcast/db';
 import type { MeetingRow } from '@meetcast/db';
-import { toEpochSeconds, type UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { channelBroadcasts } from './channel-broadcasts.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 export type ChannelRow = typeof channels.$inferSelect;
 export type Viewer = Pick<UserRow, 'id' | 'roleId'> | undefined;

@@ -21,13 +21,12 @@ import {
   sql,
   users,
   isUniqueViolation,
+  type UserRow,
 } from '@meetcast/db';
-import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/app-error.js';
 import { notifyChannelFollowers } from '../notifications/channel-followers.js';
 import { checkBroadcastPlan, saveBroadcastPlan } from '../streaming/broadcast-plans.js';
-import { likePattern } from '../contacts/contact-service.js';
 import { createInstantMeeting } from '../meeting-records/instant-meetings.js';
 import { removeImage, storeImage } from '../uploads/images.js';
 import { broadcastDto, toBroadcastDto } from './channel-broadcasts.js';
@@ -41,6 +40,7 @@ import {
   toChannelDto,
   type Viewer,
 } from './channel-queries.js';
+import { containsPattern } from '../platform/text.js';
 
 async function slugOwner(context: AppContext, slug: string) {
   const [row] = await context.db.select({ id: channels.id }).from(channels).where(eq(channels.slug, slug)).limit(1);
@@ -163,7 +163,7 @@ export async function listChannels(
 ) {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? 24;
-  const pattern = query.search ? likePattern(query.search) : undefined;
+  const pattern = query.search ? containsPattern(query.search) : undefined;
   const followed =
     query.following && viewer
       ? sql`exists (select 1 from ${channelFollowers} where ${channelFollowers.channelId} = ${channels.id} and ${channelFollowers.userId} = ${viewer.id})`

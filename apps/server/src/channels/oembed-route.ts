@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
-import { escapeHtml } from '../notifications/notifier.js';
+import { escapeHtml } from '../platform/text.js';
 
 const OembedQuerySchema = z.object({
   url: z.string().max(500),

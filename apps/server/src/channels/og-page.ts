@@ -5,8 +5,8 @@ import { AppError } from '../http/app-error.js';
 import { requestLanguage } from '../http/request-language.js';
 import type { IndexPage } from '../http/web-app.js';
 import { translate } from '../i18n/messages.js';
-import { escapeHtml } from '../notifications/notifier.js';
 import { getChannelPage } from './channel-service.js';
+import { escapeHtml } from '../platform/text.js';
 
 export interface OpenGraph {
   title: string;

@@ -1,13 +1,13 @@
 import { EmailSchema, ROLE, UsernameSchema, type Language } from '@meetcast/contracts';
 import { eq, users } from '@meetcast/db';
 import { createAccount } from '../accounts/account-service.js';
-import { hashPassword } from '../accounts/secrets.js';
 import { disableUsers, setPasswordHash, setUserRole } from '../accounts/user-records.js';
 import { assertAdministratorsRemain } from '../admin/admin-users.js';
 import { AppError } from '../http/app-error.js';
 import { translate } from '../i18n/messages.js';
 import type { CliContext } from './cli-context.js';
 import { UsageError } from './password-input.js';
+import { hashPassword } from '../platform/hashing.js';
 
 /** The language of what the command line prints from the server's messages. */
 const LANGUAGE: Language = 'en';

@@ -6,9 +6,9 @@ import type { AppContext } from '../context.js';
 import { apiRoute, done } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
 import { languageOf, translate } from '../i18n/messages.js';
-import { escapeHtml } from '../notifications/notifier.js';
 import { enforceLimits } from '../platform/limits.js';
 import { storeContactMessage } from './contact-messages.js';
+import { escapeHtml } from '../platform/text.js';
 
 const CONTACT_US_BY_ADDRESS = { name: 'contact-us-address', limit: 5, windowSeconds: 3600 };
 const CONTACT_US_BY_EMAIL = { name: 'contact-us-email', limit: 3, windowSeconds: 3600 };

@@ -1,17 +1,15 @@
-import { type Language } from '@meetcast/contracts';
-import { eq, users } from '@meetcast/db';
-import type { UserRow } from '../accounts/user-dto.js';
+import { eq, users, type UserRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../http/app-error.js';
 import { languageOf, translate } from '../i18n/messages.js';
-import { escapeHtml } from '../notifications/notifier.js';
 import { enforceLimits } from '../platform/limits.js';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import { requireContact } from './contact-service.js';
 import { MeetingMessenger } from '../meetings/messenger.js';
 import { createInstantMeeting } from '../meeting-records/instant-meetings.js';
 import { InviteeRepository } from '../meeting-records/invitee-repository.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
+import { toEpochSeconds } from '../platform/time.js';
+import { escapeHtml } from '../platform/text.js';
 
 const CALLS_BY_ACCOUNT = { name: 'contact-call-account', limit: 20, windowSeconds: 600 };
 const INVITES_BY_ACCOUNT = { name: 'contact-invite-account', limit: 60, windowSeconds: 600 };
@@ -19,14 +17,6 @@ const INVITES_BY_ACCOUNT = { name: 'contact-invite-account', limit: 60, windowSe
 export function roomUrl(context: AppContext, slug: string, password?: string | null) {
   const query = password ? `?password=${encodeURIComponent(password)}` : '';
   return `${context.config.publicUrl}/room/${encodeURIComponent(slug)}${query}`;
-}
-
-export function formatWhen(date: Date, language: Language, timeZone: string) {
-  try {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(date);
-  } catch {
-    return new Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(date);
-  }
 }
 
 async function userById(context: AppContext, id: number) {

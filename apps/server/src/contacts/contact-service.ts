@@ -22,13 +22,14 @@ import {
   sql,
   users,
 } from '@meetcast/db';
-import { stringify } from 'csv-stringify/sync';
 import type { z } from 'zod';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../http/app-error.js';
 import { translate, type MessageKey } from '../i18n/messages.js';
 import { ImportFileError, parseContactsFile } from './import-parsers.js';
+import { toEpochSeconds } from '../platform/time.js';
+import { containsPattern } from '../platform/text.js';
+import { toCsv } from '../platform/csv.js';
 
 type ContactRow = typeof contacts.$inferSelect;
 type ContactFields = Partial<Pick<ContactRow, 'name' | 'email' | 'phone' | 'company' | 'notes' | 'isFavourite'>>;
@@ -60,11 +61,6 @@ function toContactDto(row: { contact: ContactRow; user: Contact['user'] }): Cont
   };
 }
 
-/** `%` and `_` typed by a person are searched for literally. */
-export function likePattern(search: string) {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 const SORT_COLUMNS = {
   name: sql`lower(${contacts.name})`,
   email: sql`lower(coalesce(${contacts.email}, ''))`,
@@ -87,7 +83,7 @@ export async function listContacts(
 ) {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? 20;
-  const pattern = query.search ? likePattern(query.search) : undefined;
+  const pattern = query.search ? containsPattern(query.search) : undefined;
   const where = and(
     eq(contacts.ownerId, ownerId),
     isNull(contacts.deletedAt),
@@ -349,22 +345,14 @@ export async function importContacts(
 }
 
 /** A spreadsheet cell that starts like a formula is prefixed so that opening the file runs nothing. */
-function safeCell(value: string) {
-  const isPhoneNumber = /^\+?[0-9 ().-]+$/.test(value);
-  return !isPhoneNumber && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 export async function exportContacts(context: AppContext, ownerId: number) {
   const rows = await context.db
     .select()
     .from(contacts)
     .where(and(eq(contacts.ownerId, ownerId), isNull(contacts.deletedAt)))
     .orderBy(asc(sql`lower(${contacts.name})`), asc(contacts.id));
-  const csv = stringify(
-    rows.map((row) =>
-      [row.name, row.email ?? '', row.phone, row.company, row.notes, row.isFavourite ? 'yes' : ''].map(safeCell),
-    ),
-    { header: true, columns: ['Name', 'E-mail', 'Phone', 'Company', 'Notes', 'Favourite'], bom: true },
+  return toCsv(
+    ['Name', 'E-mail', 'Phone', 'Company', 'Notes', 'Favourite'],
+    rows.map((row) => [row.name, row.email, row.phone, row.company, row.notes, row.isFavourite ? 'yes' : '']),
   );
-  return csv;
 }

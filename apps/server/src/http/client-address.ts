@@ -1,8 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import type { AppConfig } from '../env.js';
 
-type TrustProxy = AppConfig['trustProxy'];
+/** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses. */
+export type TrustProxy = false | number | string[];
+
+/** TRUST_PROXY as set: empty for none, a number of hops, or a comma-separated list of addresses. */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  if (!value) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((address) => address.trim());
+}
 
 /** Fastify's `trustProxy` for our setting: a hop count trusts that many proxies nearest to us. */
 export function trustProxyOption(trust: TrustProxy) {

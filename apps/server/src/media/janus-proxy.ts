@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
 import { feedDisplay } from '@meetcast/contracts';
-import type { AppContext } from '../context.js';
+import type { AppConfig } from '../env.js';
 import { clientAddress } from '../http/client-address.js';
 import {
   filterBeforeAdmission,
@@ -99,7 +99,7 @@ export class JanusProxy {
   private readonly justAdmitted = new JustAdmitted<Admitted>();
 
   constructor(
-    private readonly context: AppContext,
+    private readonly context: { log: FastifyBaseLogger; config: Pick<AppConfig, 'trustProxy'> },
     private readonly media: MediaService,
     /** Who a join grant admits; rooms own grants, so they hand this in (media sits below rooms). */
     private readonly findAdmission: (grant: string | null) => Promise<MediaAdmission | undefined>,

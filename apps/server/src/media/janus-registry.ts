@@ -2,6 +2,7 @@ import { and, eq, gt, mediaServers, ne, type Database } from '@meetcast/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../env.js';
 import type { ManagedJanus } from './managed-janus.js';
+import { runPeriodically, type PeriodicJob } from '../platform/periodic.js';
 
 /** No Janus could be reached (not installed, not started, or every JANUS_URL down). */
 export class MediaUnavailableError extends Error {}
@@ -24,7 +25,7 @@ const REGISTRY_STALE_MS = 3 * REGISTRY_HEARTBEAT_MS;
  */
 export class JanusRegistry {
   private registeredUrl: string | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
+  private heartbeat: PeriodicJob | undefined;
 
   constructor(
     private readonly db: Database,
@@ -72,11 +73,11 @@ export class JanusRegistry {
     };
     await beat();
     this.registeredUrl = url;
-    clearInterval(this.heartbeat);
-    this.heartbeat = setInterval(() => {
-      beat().catch((error: unknown) => this.log.warn({ err: error }, 'media: janus registration failed'));
-    }, REGISTRY_HEARTBEAT_MS);
-    this.heartbeat.unref();
+    await this.heartbeat?.stop();
+    this.heartbeat = runPeriodically(beat, {
+      everyMs: REGISTRY_HEARTBEAT_MS,
+      onError: (error) => this.log.warn({ err: error }, 'media: janus registration failed'),
+    });
   }
 
   private async registeredElsewhere(ownUrl: string | undefined): Promise<JanusTarget[]> {
@@ -111,7 +112,7 @@ export class JanusRegistry {
 
   /** This process's instance leaves the registry. */
   async close() {
-    clearInterval(this.heartbeat);
+    await this.heartbeat?.stop();
     if (!this.registeredUrl) return;
     await this.db
       .delete(mediaServers)

@@ -8,6 +8,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
 import { spawnBound } from '../platform/bound-children.js';
 import { writeJanusConfig } from './janus-config.js';
+import { backoffDelay, type BackoffSchedule } from '../platform/backoff.js';
+
+/** A Janus that keeps crashing is started again less and less often, at least every 30 s. */
+const JANUS_RESTARTS: BackoffSchedule = { firstMs: 250, maxMs: 30_000 };
 
 export interface ManagedJanusOptions {
   dataDir: string;
@@ -168,7 +172,7 @@ export class ManagedJanus extends EventEmitter<{ restarted: [url: string]; exite
   }
 
   private scheduleRestart() {
-    const delay = Math.min(30_000, 250 * 2 ** Math.min(this.failures - 1, 7));
+    const delay = backoffDelay(this.failures, JANUS_RESTARTS);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       this.ensureStarted().then(

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { PASSWORD_FLAG, PRIVACY, REPEAT, SCHEDULE_FLAG } from '@meetcast/contracts';
 import type { MeetingRow } from '@meetcast/db';
-import { hashPassword } from '../accounts/secrets.js';
 import { MeetingRepository, type Executor } from './meeting-repository.js';
+import { hashPassword } from '../platform/hashing.js';
 
 /** An instant meeting's nominal length; the room keeps going as long as people stay. */
 export const INSTANT_MEETING_MINUTES = 60;

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * Told after a meeting's visibility or password changed: whoever watched it publicly before (its
@@ -6,14 +6,17 @@ import type { AppContext } from '../context.js';
  */
 export type MeetingAudienceListener = (meetingId: number) => Promise<void> | void;
 
-const listeners = new WeakMap<AppContext, MeetingAudienceListener[]>();
+/** The listeners belong to one app: its context (any object with its log) is the key. */
+type AudienceContext = { log: FastifyBaseLogger };
 
-export function onMeetingAudienceChanged(context: AppContext, listener: MeetingAudienceListener) {
+const listeners = new WeakMap<AudienceContext, MeetingAudienceListener[]>();
+
+export function onMeetingAudienceChanged(context: AudienceContext, listener: MeetingAudienceListener) {
   listeners.set(context, [...(listeners.get(context) ?? []), listener]);
 }
 
 /** Runs after the change is committed; one failing listener does not stop the others. */
-export async function notifyMeetingAudienceChanged(context: AppContext, meetingId: number) {
+export async function notifyMeetingAudienceChanged(context: AudienceContext, meetingId: number) {
   for (const listener of listeners.get(context) ?? []) {
     try {
       await listener(meetingId);

@@ -29,10 +29,10 @@ import {
   ne,
   or,
   users,
+  type UserRow,
 } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { toEpochSeconds, type UserRow } from '../accounts/user-dto.js';
 import { claimCalendarFeedToken, setCalendarFeedToken } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
@@ -43,6 +43,7 @@ import { deleteCalendarEvent } from './calendar-events.js';
 import { addMeetingEvent, addPersonalEvent, newCalendar, type EventRow } from './ics.js';
 import { MeetingDetails, loadVisibleMeetings } from './meeting-store.js';
 import { viewerOf } from './routes.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const DAY_MS = 86_400_000;
 /** How far back the private feed reaches; calendar apps keep what they already fetched. */

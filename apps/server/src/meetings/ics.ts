@@ -10,7 +10,7 @@ import ical, {
 import { DateTime } from 'luxon';
 import type { MeetingRow } from './meeting-store.js';
 import { occurrencesBetween, recurrenceOf } from './occurrences.js';
-import { safeZone } from './time-zones.js';
+import { safeZone } from '../platform/time.js';
 
 export type EventRow = typeof calendarEvents.$inferSelect;
 

@@ -24,13 +24,13 @@ import {
   type Database,
 } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { MeetingDetails, loadVisibleMeetings, matchesSearch, type MeetingRow, type Viewer } from './meeting-store.js';
 import { isRepeating, type Occurrence } from './occurrences.js';
 import { viewerOf } from './routes.js';
 import { addWeeks, startOfWeek } from './time-zones.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const DAY_MS = 86_400_000;
 /** How far ahead Upcoming Meetings expands repeating meetings, and how many occurrences of one series it lists. */

@@ -15,7 +15,7 @@ import { badRequest, conflict } from '../http/app-error.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { MeetingRow } from './meeting-store.js';
 import { REPEAT_VALUES } from './occurrences.js';
-import { isValidTimeZone } from './time-zones.js';
+import { isValidTimeZone } from '../platform/time.js';
 
 /** Refuses a slug that is empty, too short or long, or has characters outside [a-z0-9-]. */
 export function checkSlugFormat(slug: string | undefined): string {
@@ -104,7 +104,7 @@ export function checkMeetingValues(
   }
   if (input.end_time < input.start_time) throw badRequest('meetings.end_before_start');
 
-  // The password flag only means something for private meetings (API-CONTRACT.md, codes).
+  // The password flag only means something for private meetings (the `is_password` field in /api/openapi.json).
   const isPassword = isPrivate === PRIVACY.private ? passwordFlag : PASSWORD_FLAG.no;
   let newPassword: string | undefined;
   if (isPassword === PASSWORD_FLAG.yes) {

@@ -16,8 +16,9 @@ import {
 import type { MeetingRow } from '@meetcast/db';
 export type { MeetingRow };
 import type { SQL } from 'drizzle-orm';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import { occurrencesBetween, type Occurrence } from './occurrences.js';
+import { toEpochSeconds } from '../platform/time.js';
+import { containsPattern } from '../platform/text.js';
 
 /** Who is looking: meetings are visible to their host and to their invitees (by account or address). */
 export interface Viewer {
@@ -36,7 +37,7 @@ export function visibleTo(viewer: Viewer): SQL {
 export function matchesSearch(search: string | undefined): SQL | undefined {
   const term = search?.trim();
   if (!term) return undefined;
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(term);
   return or(ilike(meetings.name, pattern), ilike(meetings.slug, pattern), ilike(meetings.description, pattern));
 }
 

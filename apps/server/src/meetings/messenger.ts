@@ -1,14 +1,13 @@
 import { FALLBACK_LANGUAGE, isLanguage, type Language, PASSWORD_FLAG } from '@meetcast/contracts';
-import { eq, inArray, meetingExceptions, users } from '@meetcast/db';
-import type { UserRow } from '../accounts/user-dto.js';
+import { eq, inArray, meetingExceptions, users, type UserRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
-import { escapeHtml } from '../notifications/notifier.js';
 import { joinUrl, meetingInvitationIcs, type IcsMeeting } from './ics.js';
 import type { ResolvedInvitee } from './invitees.js';
 import type { MeetingRow } from './meeting-store.js';
 import { isRepeating } from './occurrences.js';
-import { formatTime, formatWhen } from './time-zones.js';
+import { escapeHtml } from '../platform/text.js';
+import { formatTime, formatWhen } from '../platform/time.js';
 
 /** Whom a message goes to: an account (language, zone, in-app notifications) or a bare address. */
 export interface Recipient {

@@ -1,7 +1,7 @@
 import { REPEAT } from '@meetcast/contracts';
 import { DateTime } from 'luxon';
 import * as rruleModule from 'rrule';
-import { safeZone } from './time-zones.js';
+import { safeZone } from '../platform/time.js';
 
 // rrule ships CommonJS to Node (its classes sit on the default export there) and ES modules to bundlers.
 const withDefault = rruleModule as unknown as { default?: typeof rruleModule };

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { listInvitees } from './invitees.js';
 import { MeetingDetails } from './meeting-store.js';
 import type { MeetingMessenger, Recipient } from './messenger.js';
+import { runPeriodically, type PeriodicJob } from '../platform/periodic.js';
 
 /** Nobody is reminded more than a week ahead, whatever their profile says. */
 export const MAX_REMINDER_MINUTES = 7 * 24 * 60;
@@ -17,8 +18,7 @@ const recipientKey = (recipient: Recipient) =>
  * reminder goes out once even with several processes, and a restart picks up what is still due.
  */
 export class ReminderScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private job: PeriodicJob | undefined;
 
   constructor(
     private readonly context: AppContext,
@@ -26,25 +26,17 @@ export class ReminderScheduler {
   ) {}
 
   start(intervalSeconds: number) {
-    if (intervalSeconds <= 0 || this.timer) return;
-    this.timer = setInterval(() => this.tick(), intervalSeconds * 1000);
-    this.timer.unref();
+    if (intervalSeconds <= 0 || this.job) return;
+    this.job = runPeriodically(() => this.runOnce(), {
+      everyMs: intervalSeconds * 1000,
+      onError: (error) => this.context.log.error({ err: error }, 'reminder run failed'),
+    });
   }
 
   async stop() {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  private tick() {
-    if (this.running) return;
-    this.running = this.runOnce()
-      .then(() => undefined)
-      .catch((error: unknown) => this.context.log.error({ err: error }, 'reminder run failed'))
-      .finally(() => {
-        this.running = undefined;
-      });
+    const job = this.job;
+    this.job = undefined;
+    await job?.stop();
   }
 
   /** One pass: sends every reminder that is due and not yet claimed; answers how many this process sent. */

@@ -11,10 +11,8 @@ import {
   MessageBodySchema,
   PASSWORD_FLAG,
 } from '@meetcast/contracts';
-import { eq, users } from '@meetcast/db';
+import { eq, users, type UserRow } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { hashPassword } from '../accounts/secrets.js';
-import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { conflict, forbidden, notFound } from '../http/app-error.js';
@@ -29,6 +27,7 @@ import { checkMeetingValues, checkSlugFormat, ensureSlugFree } from './meeting-r
 import { MeetingDetails, findVisibleMeeting, type MeetingRow, type Viewer } from './meeting-store.js';
 import { MeetingMessenger } from './messenger.js';
 import { isOccurrenceStart, isRepeating } from './occurrences.js';
+import { hashPassword } from '../platform/hashing.js';
 
 export const viewerOf = (user: UserRow): Viewer => ({ id: user.id, email: user.email.toLowerCase() });
 

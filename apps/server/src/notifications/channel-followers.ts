@@ -1,7 +1,9 @@
 import { and, channelFollowers, channels, eq, isNull, meetings, users } from '@meetcast/db';
-import type { AppContext } from '../context.js';
+import type { AccountsContext } from '../accounts/accounts-context.js';
+import type { Notifier } from './notifier.js';
 import { languageOf, translate } from '../i18n/messages.js';
-import { escapeHtml } from './notifier.js';
+import { escapeHtml } from '../platform/text.js';
+import { formatWhen } from '../platform/time.js';
 
 /**
  * Tells every follower of a meeting's channel that a broadcast was scheduled or has started, in
@@ -9,7 +11,11 @@ import { escapeHtml } from './notifier.js';
  * and for a start also an e-mail (people follow a channel so as not to miss it going live). The
  * channels feature calls this when a broadcast is scheduled, the streaming feature when one goes live.
  */
-export async function notifyChannelFollowers(context: AppContext, meetingId: number, event: 'scheduled' | 'live') {
+export async function notifyChannelFollowers(
+  context: AccountsContext & { notifier: Notifier },
+  meetingId: number,
+  event: 'scheduled' | 'live',
+) {
   const [found] = await context.db
     .select({ meeting: meetings, channel: channels })
     .from(meetings)
@@ -26,7 +32,7 @@ export async function notifyChannelFollowers(context: AppContext, meetingId: num
   for (const follower of followers) {
     const language = languageOf(follower);
     const names = { channel: found.channel.name, broadcast: found.meeting.name };
-    const when = formatWhenSafe(found.meeting.startTime, language, follower.timeZone);
+    const when = formatWhen(found.meeting.startTime, follower.timeZone, language);
     await context.notifier.notify(
       follower.id,
       translate(language, event === 'live' ? 'channels.live_notification' : 'channels.scheduled_notification', {
@@ -49,12 +55,4 @@ export async function notifyChannelFollowers(context: AppContext, meetingId: num
     }
   }
   return followers.length;
-}
-
-function formatWhenSafe(date: Date, language: string, timeZone: string) {
-  try {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date);
-  } catch {
-    return date.toISOString();
-  }
 }

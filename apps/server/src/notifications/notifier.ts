@@ -1,6 +1,6 @@
 import type { Notification } from '@meetcast/contracts';
 import { notifications, type Database } from '@meetcast/db';
-import { toEpochSeconds } from '../accounts/user-dto.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 type Delivery = (userId: number, notification: Notification) => void;
 
@@ -26,8 +26,4 @@ export class Notifier {
     for (const deliver of this.deliveries) deliver(userId, notification);
     return notification;
   }
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

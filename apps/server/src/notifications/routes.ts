@@ -1,14 +1,14 @@
 import { ClearNotificationInputSchema, NotificationListBodySchema, TokenInputSchema } from '@meetcast/contracts';
 import { and, desc, eq, notifications } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
-import { toEpochSeconds } from '../accounts/user-dto.js';
-import type { AppContext } from '../context.js';
+import type { AccountsContext } from '../accounts/accounts-context.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { notFound } from '../http/app-error.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const LIST_LIMIT = 100;
 
-async function listFor(context: AppContext, userId: number) {
+async function listFor(context: AccountsContext, userId: number) {
   const rows = await context.db
     .select()
     .from(notifications)
@@ -22,7 +22,7 @@ async function listFor(context: AppContext, userId: number) {
   }));
 }
 
-export function registerNotificationRoutes(app: FastifyInstance, context: AppContext) {
+export function registerNotificationRoutes(app: FastifyInstance, context: AccountsContext) {
   apiRoute(app, {
     name: 'get-user-notification.php',
     auth: 'user',

@@ -1,6 +1,5 @@
-import { and, eq, externalIdentities, isUniqueViolation, users } from '@meetcast/db';
+import { and, eq, externalIdentities, isUniqueViolation, users, type UserRow } from '@meetcast/db';
 import { createAccount, type RequestMeta } from '../accounts/account-service.js';
-import type { UserRow } from '../accounts/user-dto.js';
 import { claimUnconfirmedAccount, setAvatar } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';

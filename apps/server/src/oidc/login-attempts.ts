@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, externalLoginAttempts, gt, lt, type Database } from '@meetcast/db';
 import * as client from 'openid-client';
-import { sha256 } from '../accounts/secrets.js';
 import type { PendingAuthorization } from './provider-client.js';
+import { sha256 } from '../platform/hashing.js';
 
 /** How long a started sign-in may take at the provider before it has to be started again. */
 export const ATTEMPT_LIFETIME_SECONDS = 10 * 60;

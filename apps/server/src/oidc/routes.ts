@@ -12,7 +12,7 @@ import {
 import { asc, eq, externalIdentities, users } from '@meetcast/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../accounts/account-service.js';
-import { toEpochSeconds, toUserDto } from '../accounts/user-dto.js';
+import { toUserDto } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import { clearCookie, readCookie, setCookie, type CookieOptions } from '../http/cookies.js';
@@ -23,6 +23,7 @@ import { RATE_LIMITS, enforceLimits } from '../platform/limits.js';
 import { signInExternal } from './external-sign-in.js';
 import { ATTEMPT_COOKIE, ATTEMPT_LIFETIME_SECONDS, consumeAttempt, createAttempt } from './login-attempts.js';
 import { OidcProviderClient } from './provider-client.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 const CALLBACK_CALL = 'meetcast-names-login.php';
 const OUTCOME_MESSAGES = {

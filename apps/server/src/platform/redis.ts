@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { backoffDelay, type BackoffSchedule } from './backoff.js';
 
 /** While Redis is away, a reconnection is tried at least this often: calls and realtime recover within about a second. */
-const MAX_RECONNECT_DELAY_MS = 1000;
+const RECONNECT: BackoffSchedule = { firstMs: 100, maxMs: 1000 };
 
 /**
  * The process's Redis connection. ioredis reconnects by itself; the outage and the recovery are
@@ -13,7 +14,7 @@ export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
     lazyConnect: false,
-    retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+    retryStrategy: (attempt) => backoffDelay(attempt, RECONNECT),
   });
   let isDown = false;
   redis.on('error', (error: Error) => {

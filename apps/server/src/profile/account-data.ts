@@ -19,20 +19,21 @@ import {
   sessions,
   streamConnections,
   users,
+  type UserRow,
 } from '@meetcast/db';
-import { toUserDto, type UserRow } from '../accounts/user-dto.js';
+import { toUserDto } from '../accounts/user-dto.js';
 import { deleteUsers } from '../accounts/user-records.js';
 import { deleteContactMessagesOf } from '../contact-us/contact-messages.js';
-import { formatWhen } from '../contacts/calls.js';
 import type { AppContext } from '../context.js';
 import { InviteeRepository } from '../meeting-records/invitee-repository.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { badRequest, conflict } from '../http/app-error.js';
 import { languageOf, translate } from '../i18n/messages.js';
-import { escapeHtml } from '../notifications/notifier.js';
 import { endMeetings } from '../rooms/end-meetings.js';
 import { removeImage } from '../uploads/images.js';
 import { confirmPassword, loadUser } from './profile-service.js';
+import { escapeHtml } from '../platform/text.js';
+import { formatWhen } from '../platform/time.js';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -184,7 +185,7 @@ async function cancelHostedMeetings(context: AppContext, host: UserRow) {
     const params = {
       host: host.username,
       meeting: meeting.name,
-      when: formatWhen(meeting.startTime, language, user?.timeZone ?? meeting.timeZone),
+      when: formatWhen(meeting.startTime, user?.timeZone ?? meeting.timeZone, language),
     };
     if (user) {
       await context.notifier.notify(

@@ -1,14 +1,27 @@
 import type { Language, Profile } from '@meetcast/contracts';
-import { and, desc, eq, gt, isNull, isUniqueViolation, ne, sessions, users, verificationCodes } from '@meetcast/db';
+import {
+  and,
+  desc,
+  eq,
+  gt,
+  isNull,
+  isUniqueViolation,
+  ne,
+  sessions,
+  users,
+  verificationCodes,
+  type UserRow,
+} from '@meetcast/db';
 import { CODE_LIFETIME_MINUTES, consumeCode, issueCode } from '../accounts/codes.js';
-import { hashPassword, verifyPassword } from '../accounts/secrets.js';
-import { toEpochSeconds, toUserDto, type UserRow } from '../accounts/user-dto.js';
+import { toUserDto } from '../accounts/user-dto.js';
 import { setAvatar, setEmail, setPasswordHash, updateUserSettings } from '../accounts/user-records.js';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../http/app-error.js';
 import { languageOf, translate } from '../i18n/messages.js';
 import { enforceLimits } from '../platform/limits.js';
 import { removeImage, storeImage } from '../uploads/images.js';
+import { toEpochSeconds } from '../platform/time.js';
+import { hashPassword, verifyPassword } from '../platform/hashing.js';
 
 const EMAIL_CHANGE_BY_ACCOUNT = { name: 'email-change-account', limit: 5, windowSeconds: 3600 };
 const EMAIL_CODE_BY_ACCOUNT = { name: 'email-code-account', limit: 10, windowSeconds: 900 };

@@ -8,11 +8,11 @@ import {
 } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
-import { sha256 } from '../accounts/secrets.js';
 import type { Revocation } from '../accounts/session-store.js';
 import type { AppContext } from '../context.js';
 import { apiSecurityHeaders } from '../http/security-headers.js';
 import { outageTolerantAdapter } from './outage-tolerant-adapter.js';
+import { sha256 } from '../platform/hashing.js';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 

@@ -1,11 +1,9 @@
 import { SCHEDULE_FLAG } from '@meetcast/contracts';
-import type { users } from '@meetcast/db';
+import type { UserRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { conflict, gone, notFound } from '../http/app-error.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { MeetingRow } from './grants.js';
-
-type UserRow = typeof users.$inferSelect;
 
 /**
  * An instant meeting's link is the host's reusable room, as in Meet and Zoom personal rooms: once its

@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sha256 } from '../accounts/secrets.js';
 import type { AppContext } from '../context.js';
 import { readCookie, setCookie } from '../http/cookies.js';
 import { secretsBoxFor } from '../platform/secrets-box.js';
+import { sha256 } from '../platform/hashing.js';
 
 /** The HttpOnly cookie that names a browser to the rooms: issued by the server, signed with its key. */
 export const ROOM_BROWSER_COOKIE = 'meetcastBrowser';

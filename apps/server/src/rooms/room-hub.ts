@@ -11,7 +11,6 @@ import {
   type RoomServerEvent,
 } from '@meetcast/contracts';
 import type { Namespace, Server, Socket } from 'socket.io';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { finishSession } from './end-meetings.js';
@@ -37,6 +36,7 @@ import {
   setRoomLocked,
   type RoomSocketData,
 } from './room-moderation.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 interface Admission {
   participant: ParticipantRow;

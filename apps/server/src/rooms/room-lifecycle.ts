@@ -1,4 +1,3 @@
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import { type ChatMessage } from '@meetcast/contracts';
 import {
   and,
@@ -15,6 +14,7 @@ import {
 import type { AppContext } from '../context.js';
 import { MeetingRepository, type Executor } from '../meeting-records/meeting-repository.js';
 import type { ParticipantRow } from './grants.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 /** The meeting is live from its first admitted arrival. */
 export async function markLive(context: AppContext, meetingId: number) {

@@ -1,9 +1,9 @@
 import { POLL_LIMITS, type Poll } from '@meetcast/contracts';
 import { and, asc, count, eq, isNull, meetingPolls, meetingPollVotes, sql } from '@meetcast/db';
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import type { ParticipantRow } from './grants.js';
 import { Refusal } from './room-moderation.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 type Database = AppContext['db'];
 type PollRow = typeof meetingPolls.$inferSelect;

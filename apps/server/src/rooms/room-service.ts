@@ -1,4 +1,3 @@
-import { toEpochSeconds } from '../accounts/user-dto.js';
 import {
   JANUS_PATH,
   PASSWORD_FLAG,
@@ -7,8 +6,7 @@ import {
   type MediaAccess,
   type RoomMeeting,
 } from '@meetcast/contracts';
-import { and, eq, meetingInvitees, or, roomParticipants, users } from '@meetcast/db';
-import { verifyPassword } from '../accounts/secrets.js';
+import { and, eq, meetingInvitees, or, roomParticipants, users, type UserRow } from '@meetcast/db';
 import { translate } from '../i18n/messages.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { AppContext } from '../context.js';
@@ -18,8 +16,8 @@ import { JanusError } from '../media/janus-client.js';
 import { MediaUnavailableError, MeetingClosedError, type PlacedRoom } from '../media/media-service.js';
 import { issueGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 import type { JoinOrigin } from './room-browser.js';
-
-type UserRow = typeof users.$inferSelect;
+import { toEpochSeconds } from '../platform/time.js';
+import { verifyPassword } from '../platform/hashing.js';
 
 /**
  * Finds a meeting by its slug (the /room/{meetId} address) only: meeting numbers are sequential, so

@@ -1,10 +1,9 @@
-import { inArray, isNull, liveBroadcasts, sql, type users } from '@meetcast/db';
+import { inArray, isNull, liveBroadcasts, sql, type UserRow, type BroadcastRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Executor } from '../meeting-records/meeting-repository.js';
 import { meetingPresence } from '../rooms/room-presence.js';
-import type { BroadcastRow } from './broadcast-view.js';
 import { changeRunningBroadcast, moveBroadcast } from './state/broadcast-state.js';
 
 export interface ComposerCapacity {
@@ -17,7 +16,6 @@ export interface ComposerCapacity {
   nextChange?(broadcastId: number, ms: number): Promise<void>;
 }
 
-type UserRow = typeof users.$inferSelect;
 type Running = Pick<BroadcastRow, 'id' | 'meetingId' | 'startedBy' | 'startedAt' | 'createdAt' | 'composerId'>;
 
 const RUNNING_STATES: BroadcastRow['state'][] = ['starting', 'live'];

@@ -13,8 +13,8 @@ import {
   streamConnections,
   users,
   type MeetingRow,
+  type UserRow,
 } from '@meetcast/db';
-import type { UserRow } from '../accounts/user-dto.js';
 import type { AppContext } from '../context.js';
 import { conflict, gone } from '../http/app-error.js';
 import { requireManager, requireMeeting, requireUsableConnections, startBroadcast } from './broadcast-service.js';

@@ -26,12 +26,12 @@ import {
   stopBroadcast,
 } from './broadcast-service.js';
 import type { ComposerCapacity } from './broadcast-limits.js';
-import { broadcastView, recordingUrl, type BroadcastRow } from './broadcast-view.js';
+import { broadcastView, recordingUrl } from './broadcast-view.js';
 import { isOpenMeeting, recordingLink, recordingReader } from './recording-access.js';
-import type { MeetingRow, users } from '@meetcast/db';
-import { toEpochSeconds } from '../accounts/user-dto.js';
+import type { MeetingRow, users, BroadcastRow } from '@meetcast/db';
+import { toEpochSeconds } from '../platform/time.js';
 
-/** The live-broadcast calls (API-CONTRACT.md "Streaming calls"), plus the Live panel's own. */
+/** The live-broadcast calls (described in /api/openapi.json), plus the Live panel's own. */
 export function registerBroadcastRoutes(app: FastifyInstance, context: AppContext, composers: ComposerCapacity) {
   const tag = 'streaming';
   /** What a change answers its manager (the host or a co-host, who may fetch the recording too). */

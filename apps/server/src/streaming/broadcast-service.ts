@@ -12,17 +12,15 @@ import {
   meetings,
   streamConnections,
   type MeetingRow,
+  type UserRow,
+  type BroadcastRow,
 } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, gone, notFound } from '../http/app-error.js';
 import { findMeeting, managesMeeting } from '../rooms/room-service.js';
-import type { users } from '@meetcast/db';
 import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
-import type { BroadcastRow } from './broadcast-view.js';
 import { changeRunningBroadcast, createBroadcast, moveBroadcast } from './state/broadcast-state.js';
 import { addDestination, removeDestination } from './state/destination-state.js';
-
-type UserRow = typeof users.$inferSelect;
 
 const pick = <Row extends object, Key extends keyof Row>(row: Row, keys: Key[]) =>
   Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<Row, Key>;

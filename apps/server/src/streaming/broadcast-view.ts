@@ -1,11 +1,9 @@
 import type { Language, LiveBroadcast } from '@meetcast/contracts';
-import { asc, broadcastDestinations, eq, type liveBroadcasts, type MeetingRow } from '@meetcast/db';
+import { asc, broadcastDestinations, eq, type MeetingRow, type BroadcastRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { englishCatalog, translate, type MessageKey } from '../i18n/messages.js';
-import { toEpochSecondsOrNull } from '../accounts/user-dto.js';
 import { recordingLink, type RecordingReader } from './recording-access.js';
-
-export type BroadcastRow = typeof liveBroadcasts.$inferSelect;
+import { toEpochSecondsOrNull } from '../platform/time.js';
 
 /** Stored keys are ours, but a row written by an older version may hold one that no longer exists. */
 function message(language: Language, key: string | null): string | null {

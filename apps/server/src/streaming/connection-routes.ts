@@ -50,7 +50,7 @@ function asAppError(error: unknown): unknown {
 }
 
 /**
- * Stream connections (API-CONTRACT.md "Streaming calls"): the accounts and RTMP addresses a person
+ * Stream connections (described in /api/openapi.json): the accounts and RTMP addresses a person
  * streams to. Tokens and stream keys are stored sealed (secrets-box.ts) and never answered.
  */
 export function registerStreamConnectionRoutes(app: FastifyInstance, context: AppContext) {

@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthStreamPlatform, StreamConnection } from '@meetcast/contracts';
-import { and, asc, count, eq, lt, streamConnections, streamOauthStates } from '@meetcast/db';
-import { sha256 } from '../accounts/secrets.js';
-import { toEpochSeconds } from '../accounts/user-dto.js';
+import { and, asc, count, eq, lt, streamConnections, streamOauthStates, type ConnectionRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest, conflict, notFound } from '../http/app-error.js';
-import type { ConnectionRow } from './destination-driver.js';
 import { streamAddressPolicy } from './ingest-address.js';
 import { NoChannelError, oauthPlatform, PLATFORM_LABELS, type OAuthPlatform } from './oauth-platforms.js';
 import { isTransient, PlatformHttpError, PlatformShapeError } from './platform-http.js';
 import { freshAccessToken } from './platform-tokens.js';
 import { AddressRefusedError, checkSavedAddress } from '../platform/address-policy.js';
 import { secretsBoxFor } from '../platform/secrets-box.js';
+import { toEpochSeconds } from '../platform/time.js';
+import { sha256 } from '../platform/hashing.js';
 
 /** How long the consent screen may take before the state runs out. */
 export const STATE_LIFETIME_MS = 10 * 60 * 1000;

@@ -1,8 +1,6 @@
-import type { broadcastDestinations, streamConnections } from '@meetcast/db';
+import type { DestinationRow } from '@meetcast/db';
 import type { MessageKey } from '../i18n/messages.js';
 
-export type DestinationRow = typeof broadcastDestinations.$inferSelect;
-export type ConnectionRow = typeof streamConnections.$inferSelect;
 /** What a platform names its side of a destination by (YouTube's broadcast and stream). */
 export type PlatformIds = Partial<Pick<DestinationRow, 'externalBroadcastId' | 'externalStreamId'>>;
 

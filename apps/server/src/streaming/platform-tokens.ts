@@ -1,7 +1,7 @@
-import { eq, streamConnections } from '@meetcast/db';
+import { eq, streamConnections, type ConnectionRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import type { MessageKey } from '../i18n/messages.js';
-import { DestinationError, type ConnectionRow } from './destination-driver.js';
+import { DestinationError } from './destination-driver.js';
 import { oauthPlatform, validateTwitchToken, type OAuthPlatform } from './oauth-platforms.js';
 import { isTransient, PlatformHttpError, PlatformShapeError } from './platform-http.js';
 import { secretsBoxFor, SecretsUnreadableError } from '../platform/secrets-box.js';

@@ -1,12 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PASSWORD_FLAG, PRIVACY } from '@meetcast/contracts';
-import { eq, users, type MeetingRow } from '@meetcast/db';
+import { eq, users, type MeetingRow, type UserRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import type { AppConfig } from '../env.js';
 import { secretsBoxFor } from '../platform/secrets-box.js';
 import { isHostOrInvited } from '../rooms/room-service.js';
 
-type UserRow = typeof users.$inferSelect;
 type KeyConfig = Pick<AppConfig, 'dataDir' | 'streaming'>;
 
 /**

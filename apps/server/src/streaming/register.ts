@@ -13,6 +13,7 @@ import { stopBroadcastsOf } from './broadcast-service.js';
 import { BROADCAST_LIMITS_CHECK_MS, endOverdueBroadcasts } from './broadcast-limits.js';
 import { deleteOrphanRecordings, registerRecordingFiles } from './recording-files.js';
 import { registerViewerRoutes } from './viewers/viewer-routes.js';
+import { runPeriodically, type PeriodicJob, type PeriodicOptions } from '../platform/periodic.js';
 
 const ORPHAN_SWEEP_MS = 60_000;
 /** How late a planned channel broadcast may start after its time (or after its host arrived). */
@@ -66,40 +67,39 @@ function startWorkerOnListen(app: FastifyInstance, context: AppContext, worker: 
 
 /** Files of deleted meetings' recordings are removed within a minute (they stop being served at once). */
 function sweepOrphanRecordings(app: FastifyInstance, context: AppContext) {
-  const sweep = () =>
-    deleteOrphanRecordings(context.db, context.config.dataDir).catch((error: unknown) =>
-      context.log.warn({ err: error }, 'could not remove the recordings of deleted meetings'),
-    );
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onListen', () => {
-    void sweep();
-    timer = setInterval(() => void sweep(), ORPHAN_SWEEP_MS).unref();
+  runOnListen(app, () => deleteOrphanRecordings(context.db, context.config.dataDir), {
+    everyMs: ORPHAN_SWEEP_MS,
+    runAtStart: true,
+    onError: (error) => context.log.warn({ err: error }, 'could not remove the recordings of deleted meetings'),
   });
-  app.addHook('onClose', async () => clearInterval(timer));
 }
 
 /** Channel broadcasts scheduled with a go-live plan start by themselves once due and their host is in. */
 function startPlannedBroadcasts(app: FastifyInstance, context: AppContext, capacity: ComposerCapacity) {
-  let timer: NodeJS.Timeout | undefined;
-  const check = () =>
-    startDueBroadcasts(context, capacity).catch((error: unknown) =>
-      context.log.warn({ err: error }, 'could not start the planned broadcasts'),
-    );
-  app.addHook('onListen', () => {
-    timer = setInterval(() => void check(), PLANNED_START_CHECK_MS).unref();
+  runOnListen(app, () => startDueBroadcasts(context, capacity), {
+    everyMs: PLANNED_START_CHECK_MS,
+    onError: (error) => context.log.warn({ err: error }, 'could not start the planned broadcasts'),
   });
-  app.addHook('onClose', async () => clearInterval(timer));
 }
 
 /** Every process ends the broadcasts that ran too long or film an empty meeting (idempotent). */
 function endOverdueBroadcastsRegularly(app: FastifyInstance, context: AppContext, capacity: ComposerCapacity) {
-  let timer: NodeJS.Timeout | undefined;
-  const check = () =>
-    endOverdueBroadcasts(context, capacity).catch((error: unknown) =>
-      context.log.warn({ err: error }, 'could not end the overdue broadcasts'),
-    );
-  app.addHook('onListen', () => {
-    timer = setInterval(() => void check(), BROADCAST_LIMITS_CHECK_MS).unref();
+  runOnListen(app, () => endOverdueBroadcasts(context, capacity), {
+    everyMs: BROADCAST_LIMITS_CHECK_MS,
+    onError: (error) => context.log.warn({ err: error }, 'could not end the overdue broadcasts'),
   });
-  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** A periodic job that runs while the server listens and is waited for when it closes. */
+function runOnListen(
+  app: FastifyInstance,
+  run: () => Promise<unknown>,
+  { runAtStart = false, ...options }: PeriodicOptions & { runAtStart?: boolean },
+) {
+  let job: PeriodicJob | undefined;
+  app.addHook('onListen', () => {
+    job = runPeriodically(run, options);
+    if (runAtStart) void job.runNow();
+  });
+  app.addHook('onClose', async () => job?.stop());
 }

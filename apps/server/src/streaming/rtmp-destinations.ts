@@ -1,12 +1,19 @@
 import type { StreamConnection } from '@meetcast/contracts';
-import { and, broadcastDestinations, eq, inArray, isNotNull, streamConnections } from '@meetcast/db';
+import {
+  and,
+  broadcastDestinations,
+  eq,
+  inArray,
+  isNotNull,
+  streamConnections,
+  type ConnectionRow,
+} from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../http/app-error.js';
 import { englishCatalog, type MessageKey } from '../i18n/messages.js';
 import { AddressRefusedError, checkSavedAddress } from '../platform/address-policy.js';
 import { secretsBoxFor, SecretsUnreadableError } from '../platform/secrets-box.js';
 import { findOwnConnection, toConnectionDto } from './connection-service.js';
-import type { ConnectionRow } from './destination-driver.js';
 import { rtmpIngestUrl } from './drivers/rtmp.js';
 import { ingestConnectTarget, streamAddressPolicy } from './ingest-address.js';
 import { explainPublishFailure, testPush, type TestPushOutcome } from './rtmp-test-push.js';

@@ -1,10 +1,9 @@
 import { PASSWORD_FLAG, PRIVACY } from '@meetcast/contracts';
-import { channels, eq, type MeetingRow } from '@meetcast/db';
+import { channels, eq, type MeetingRow, type BroadcastRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/app-error.js';
 import { findMeeting } from '../rooms/room-service.js';
 import { latestBroadcast } from '../streaming/broadcast-service.js';
-import type { BroadcastRow } from '../streaming/broadcast-view.js';
 import { canModerate, type ChatViewer } from './viewer-identity.js';
 
 export interface ChatScope {

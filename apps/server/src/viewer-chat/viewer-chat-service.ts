@@ -25,7 +25,7 @@ import { writeOverlay } from '../streaming/broadcast-service.js';
 import type { ChatMarks } from './chat-marks.js';
 import { isRunning, type ChatScope } from './viewer-chat-access.js';
 import { isModeratorAccount } from './viewer-identity.js';
-import { toEpochSeconds } from '../accounts/user-dto.js';
+import { toEpochSeconds } from '../platform/time.js';
 
 type MessageRow = typeof viewerChatMessages.$inferSelect;
 type Author = { userId: number | null; guestId: string | null };
@@ -308,7 +308,13 @@ export async function restrictAuthor(
     const bannedBy = scope.viewer.user?.id ?? null;
     await tx.insert(viewerChatBans).values([
       { meetingId: scope.meeting.id, userId: author.userId, guestId: author.guestId, until, bannedBy },
-      ...linked.map((guestId) => ({ meetingId: scope.meeting.id, userId: null, guestId, until: linkedUntil, bannedBy })),
+      ...linked.map((guestId) => ({
+        meetingId: scope.meeting.id,
+        userId: null,
+        guestId,
+        until: linkedUntil,
+        bannedBy,
+      })),
     ]);
   });
   return { author, isBanned: input.action === 'ban', mutedUntil: until ? toEpochSeconds(until) : null };

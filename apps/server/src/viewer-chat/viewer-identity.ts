@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ROLE } from '@meetcast/contracts';
-import { channels, eq, type MeetingRow, type users } from '@meetcast/db';
+import { channels, eq, type MeetingRow, type UserRow } from '@meetcast/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { readCookie, setCookie } from '../http/cookies.js';
 import { findGrant } from '../rooms/grants.js';
 import { managesMeeting } from '../rooms/room-service.js';
 import { secretsBoxFor, SecretsUnreadableError } from '../platform/secrets-box.js';
-
-type UserRow = typeof users.$inferSelect;
 
 /** Marks a sealed value as a viewer identity, so no other sealed secret can pass for one. */
 const IDENTITY_PREFIX = 'viewer-chat:v1:';

@@ -33,6 +33,9 @@ export const users = pgTable(
   ],
 );
 
+/** A row of `users`, as every feature reads it. */
+export type UserRow = typeof users.$inferSelect;
+
 export const sessions = pgTable(
   'sessions',
   {

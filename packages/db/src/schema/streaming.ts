@@ -44,6 +44,9 @@ export const streamConnections = pgTable(
   (table) => [index('stream_connections_user_idx').on(table.userId)],
 );
 
+/** A row of `stream_connections`, as every feature reads it. */
+export type ConnectionRow = typeof streamConnections.$inferSelect;
+
 /** The `state` of a stream-platform OAuth flow: bound to the account that started it, single use, short-lived. */
 export const streamOauthStates = pgTable('stream_oauth_states', {
   stateHash: text('state_hash').primaryKey(),
@@ -97,6 +100,9 @@ export const liveBroadcasts = pgTable(
   ],
 );
 
+/** A row of `live_broadcasts`, as every feature reads it. */
+export type BroadcastRow = typeof liveBroadcasts.$inferSelect;
+
 export const BROADCAST_DESTINATION_STATES = ['starting', 'live', 'reconnecting', 'failed', 'ended'] as const;
 
 /** One platform a broadcast goes to, with its own life (states, reconnects, last error, figures). */
@@ -131,6 +137,9 @@ export const broadcastDestinations = pgTable(
   },
   (table) => [uniqueIndex('broadcast_destinations_unique').on(table.broadcastId, table.connectionId)],
 );
+
+/** A row of `broadcast_destinations`, as every feature reads it. */
+export type DestinationRow = typeof broadcastDestinations.$inferSelect;
 
 /** What a planned destination says: the fields of a go-live request (validated by the contracts). */
 export interface PlannedDestination {

@@ -5,9 +5,11 @@ import { FlvFanOut } from './flv-fan-out.js';
 import { FrameRateWatch } from './frame-rate-watch.js';
 import { MediaFanOut } from './media-fan-out.js';
 import type { VirtualScreen } from './virtual-screen.js';
+import { backoffDelay, type BackoffSchedule } from '../../platform/backoff.js';
 
 /** Times an encoder that exits by itself is started again before the broadcast fails. */
 const MAX_RESTARTS = 3;
+const RESTART: BackoffSchedule = { firstMs: 1000, maxMs: 1000, factor: 1 };
 
 export interface EncodeHooks {
   log: (message: string) => void;
@@ -67,7 +69,7 @@ export class BroadcastEncode {
       this.hooks.log(reason);
       if (this.isStopped || this.encoder !== encoder) return;
       // The encode is the broadcast: bring it back a few times before giving up.
-      if (this.restarts++ < MAX_RESTARTS) setTimeout(() => this.start(), 1000).unref();
+      if (this.restarts++ < MAX_RESTARTS) setTimeout(() => this.start(), backoffDelay(this.restarts, RESTART)).unref();
       else this.hooks.onFailed();
     });
     encoder.start();

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { broadcastDestinations, eq, liveBroadcasts } from '@meetcast/db';
+import { broadcastDestinations, eq, liveBroadcasts, type BroadcastRow, type DestinationRow } from '@meetcast/db';
 import { notifyChannelFollowers } from '../../notifications/channel-followers.js';
 import type { AppContext } from '../../context.js';
 import { MeetingRepository } from '../../meeting-records/meeting-repository.js';
 import { issueGrant } from '../../rooms/grants.js';
-import { DestinationError, type DestinationDriver, type DestinationRow } from '../destination-driver.js';
+import { DestinationError, type DestinationDriver } from '../destination-driver.js';
 import { checkedIngestUrl, ingestConnectTarget } from '../ingest-address.js';
 import { attachRecording, moveBroadcast } from '../state/broadcast-state.js';
 import { endRunningDestinations, type DestinationValues } from '../state/destination-state.js';
@@ -19,15 +19,15 @@ import { Pusher, type PusherState } from './pusher.js';
 import { Recorder } from './recorder.js';
 import { DestinationWriter, type RunningDestination } from './running-destination.js';
 import { ViewerFeed } from './viewer-feed.js';
+import { backoffDelay, type BackoffSchedule } from '../../platform/backoff.js';
 
-type BroadcastRow = typeof liveBroadcasts.$inferSelect;
 export type Drivers = Record<DestinationRow['platform'], DestinationDriver>;
 
 const STATUS_EVERY_MS = 5000;
 /** How long the channel page's player and the recording wait for the encode to start. */
 const FIRST_BYTES_WAIT_MS = 10_000;
 /** Waits before asking a platform that was down or slow again, the last one repeated while the broadcast runs. */
-const PLATFORM_RETRIES_MS = [1000, 2000, 4000, 8000, 15_000, 30_000];
+const PLATFORM_RETRIES: BackoffSchedule = { firstMs: 1000, maxMs: 30_000 };
 
 export interface SessionOptions {
   context: AppContext;
@@ -265,7 +265,7 @@ export class BroadcastSession {
       () => {
         if (!this.isEnded && this.destinations.get(running.row.id) === running) again();
       },
-      PLATFORM_RETRIES_MS[Math.min(attempt, PLATFORM_RETRIES_MS.length - 1)],
+      backoffDelay(attempt + 1, PLATFORM_RETRIES),
     );
     timer.unref();
   }

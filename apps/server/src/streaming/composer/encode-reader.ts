@@ -2,9 +2,11 @@ import type { ChildProcess } from 'node:child_process';
 import { stopChild, type ProcessLedger } from './child-processes.js';
 import { keepTail } from './ffmpeg-progress.js';
 import type { MediaFanOut } from './media-fan-out.js';
+import { backoffDelay, type BackoffSchedule } from '../../platform/backoff.js';
 
 /** An ffmpeg that exited while the broadcast runs is started again after this. */
-const RESTART_MS = 1000;
+/** A reader that exits is started again after the same short wait each time. */
+const RESTART: BackoffSchedule = { firstMs: 1000, maxMs: 1000, factor: 1 };
 
 export interface EncodeReaderOptions {
   /** What the log calls this reader. */
@@ -62,7 +64,7 @@ export class EncodeReader {
       if (this.isStopped || this.child !== child) return;
       this.child = undefined;
       this.log(`${this.options.name} exited (${code ?? signal}): ${tail()}; starting it again`);
-      this.restart = setTimeout(() => this.start(), RESTART_MS);
+      this.restart = setTimeout(() => this.start(), backoffDelay(1, RESTART));
       this.restart.unref();
     });
   }

@@ -13,7 +13,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /**
  * Chromium in a window filling the virtual screen, showing the meeting's broadcast layout and
  * playing its sound into the null sink. Launched through Playwright: hand-launched kiosk windows
- * played at a fraction of real time on Xvfb (FIELD-NOTES), and Playwright tells us when the page
+ * played at a fraction of real time on Xvfb, and Playwright tells us when the page
  * crashes so it can be opened again.
  */
 export class LayoutBrowser {

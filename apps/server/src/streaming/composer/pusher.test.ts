@@ -168,13 +168,13 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
     const receiver = new RtmpReceiver(await freePort(), 'live/late-receiver', join(folder, 'late-receiver'));
     // Shorter waits than a real broadcast's (1 s to 30 s), so that being back is seen soon. The
     // receiver stays away 20 s: the old rule gave up after five attempts, about 15 s with those waits.
-    const backoffMs = [250, 500, 1000, 2000];
+    const backoff = { firstMs: 250, maxMs: 2000 };
     const pusher = new Pusher(
       flv,
       receiver.url,
       () => 30,
       () => undefined,
-      { backoffMs },
+      { backoff },
     );
     const states: PusherState[] = [];
     pusher.on('state', (state) => states.push(state));
@@ -212,14 +212,14 @@ describe('a destination pusher (real ffmpeg, real RTMP receivers)', () => {
       url,
       () => 30,
       () => undefined,
-      { backoffMs: [250] },
+      { backoff: { firstMs: 250, maxMs: 250 } },
     );
     const refused = new Pusher(
       flv,
       url,
       () => 30,
       () => undefined,
-      { backoffMs: [250] },
+      { backoff: { firstMs: 250, maxMs: 250 } },
     );
     const source = testEncode(
       (chunk) => fanOut.write(chunk),

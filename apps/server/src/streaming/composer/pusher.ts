@@ -8,6 +8,7 @@ import {
   type PublisherOptions,
   type RtmpPublishError,
 } from './rtmp/rtmp-publisher.js';
+import { backoffDelay, type BackoffSchedule } from '../../platform/backoff.js';
 
 export type PusherState = 'starting' | 'live' | 'reconnecting' | 'failed' | 'ended';
 type Trouble = 'stalled' | 'unreachable' | 'refused';
@@ -20,7 +21,7 @@ const STALL_MS = 4000;
 const FIRST_BYTES_MS = 12_000;
 const SAMPLE_EVERY_MS = 500;
 /** Waits between attempts: a destination retries at least every 30 s for as long as the broadcast runs. */
-const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
+const BACKOFF: BackoffSchedule = { firstMs: 1000, maxMs: 30_000 };
 /** A new remux's clock starts again: its first keyframe follows the last frame sent by about this much. */
 const REBASE_GAP_MS = 40;
 
@@ -31,8 +32,8 @@ const ERROR_KEYS: Record<Trouble, string> = {
 };
 
 export interface PusherOptions extends PublisherOptions {
-  /** Waits between attempts, the last one repeated (a test's shorter ones). */
-  backoffMs?: number[];
+  /** Waits between attempts (a test's shorter ones). */
+  backoff?: BackoffSchedule;
 }
 
 export interface PusherFigures {
@@ -230,8 +231,7 @@ export class Pusher extends EventEmitter<{ state: [PusherState, string | null] }
     }
     this.attempt += 1;
     this.setState(this.hasBeenLive ? 'reconnecting' : 'starting', ERROR_KEYS[trouble]);
-    const backoff = this.options.backoffMs ?? BACKOFF_MS;
-    const delay = backoff[Math.min(this.attempt - 1, backoff.length - 1)]!;
+    const delay = backoffDelay(this.attempt, this.options.backoff ?? BACKOFF);
     this.restartTimer = setTimeout(() => this.start(), delay);
     this.restartTimer.unref();
   }

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context.js';
-import type { DestinationRow } from '../destination-driver.js';
 import {
   changeRunningDestination,
   moveDestination,
@@ -8,6 +7,7 @@ import {
 } from '../state/destination-state.js';
 import type { DestinationState } from '../state/transitions.js';
 import type { Pusher } from './pusher.js';
+import type { DestinationRow } from '@meetcast/db';
 
 /** One destination a broadcast session pushes to, with its row as last written. */
 export interface RunningDestination {

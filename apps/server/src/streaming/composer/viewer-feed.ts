@@ -6,6 +6,7 @@ import { liveStreamFolder, mountpointId } from '../viewers/viewer-keys.js';
 import type { ProcessLedger } from './child-processes.js';
 import { EncodeReader } from './encode-reader.js';
 import type { MediaFanOut } from './media-fan-out.js';
+import { runPeriodically, type PeriodicJob } from '../../platform/periodic.js';
 
 const FROM_ENCODE = [
   ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
@@ -25,8 +26,7 @@ export class ViewerFeed {
   private readers: EncodeReader[] = [];
   private mountpoint: { client: JanusClient; id: number; secret: string } | undefined;
   private webRtcReader: EncodeReader | undefined;
-  private mountpointCheck: NodeJS.Timeout | undefined;
-  private isCheckingMountpoint = false;
+  private mountpointCheck: PeriodicJob | undefined;
 
   constructor(
     private readonly context: AppContext,
@@ -60,36 +60,29 @@ export class ViewerFeed {
       // Viewers still have HLS; the broadcast itself is not worth failing for this.
       this.log(`no WebRTC mountpoint: ${String(error)}`);
     });
-    this.mountpointCheck = setInterval(() => void this.keepMountpoint(meeting), MOUNTPOINT_CHECK_MS);
-    this.mountpointCheck.unref();
+    this.mountpointCheck = runPeriodically(() => this.keepMountpoint(meeting), {
+      everyMs: MOUNTPOINT_CHECK_MS,
+      onError: (error) => this.log(`checking the WebRTC mountpoint failed: ${String(error)}`),
+    });
   }
 
   /** Creates the mountpoint again (Janus picks new ports, so the RTP reader starts again too) once it is gone. */
   private async keepMountpoint(meeting: { id: number; name: string }) {
-    if (this.isCheckingMountpoint) return;
-    this.isCheckingMountpoint = true;
-    try {
-      const place = await this.context.media.streamingFor(meeting);
-      const id = mountpointId(this.context.config, this.broadcastId);
-      const isThere = await place.client.mountpointViewers(id, place.secret).then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof JanusError && error.code === STREAMING_NO_SUCH_MOUNTPOINT) return false;
-          throw error;
-        },
-      );
-      if (isThere || this.mountpointCheck === undefined) return;
-      this.log('the WebRTC mountpoint is gone (Janus restarted?): creating it again');
-      const stale = this.webRtcReader;
-      this.readers = this.readers.filter((reader) => reader !== stale);
-      await stale?.stop();
-      await this.startWebRtc(meeting);
-      if (this.mountpointCheck === undefined) await this.stop(); // stopped meanwhile
-    } catch (error) {
-      this.log(`checking the WebRTC mountpoint failed: ${String(error)}`);
-    } finally {
-      this.isCheckingMountpoint = false;
-    }
+    const place = await this.context.media.streamingFor(meeting);
+    const id = mountpointId(this.context.config, this.broadcastId);
+    const isThere = await place.client.mountpointViewers(id, place.secret).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof JanusError && error.code === STREAMING_NO_SUCH_MOUNTPOINT) return false;
+        throw error;
+      },
+    );
+    if (isThere || this.mountpointCheck === undefined) return;
+    this.log('the WebRTC mountpoint is gone (Janus restarted?): creating it again');
+    const stale = this.webRtcReader;
+    this.readers = this.readers.filter((reader) => reader !== stale);
+    await stale?.stop();
+    await this.startWebRtc(meeting);
   }
 
   private async startWebRtc(meeting: { id: number; name: string }) {
@@ -128,8 +121,10 @@ export class ViewerFeed {
   }
 
   async stop() {
-    clearInterval(this.mountpointCheck);
+    const mountpointCheck = this.mountpointCheck;
     this.mountpointCheck = undefined;
+    // A check that is recreating the mountpoint finishes first, so that what it made is removed below.
+    await mountpointCheck?.stop();
     const readers = this.readers;
     this.readers = [];
     await Promise.all(readers.map((reader) => reader.stop()));

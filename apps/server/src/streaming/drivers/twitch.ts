@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { DestinationError, type ConnectionRow, type DestinationDriver } from '../destination-driver.js';
+import { DestinationError, type DestinationDriver } from '../destination-driver.js';
 import { platformCall, platformJson, platformUrl, type PlatformRequest } from '../platform-http.js';
 import { destinationErrorFor, usableConnection, withAccessToken } from '../platform-tokens.js';
+import type { ConnectionRow } from '@meetcast/db';
 
 const StreamKeySchema = z.object({ data: z.array(z.object({ stream_key: z.string().min(1) })).min(1) });
 const IngestsSchema = z.object({

@@ -1,13 +1,7 @@
-import { broadcastDestinations, eq } from '@meetcast/db';
+import { broadcastDestinations, eq, type ConnectionRow, type DestinationRow } from '@meetcast/db';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import {
-  DestinationError,
-  type ConnectionRow,
-  type DestinationDriver,
-  type DestinationRow,
-  type PlatformIds,
-} from '../destination-driver.js';
+import { DestinationError, type DestinationDriver, type PlatformIds } from '../destination-driver.js';
 import { PlatformHttpError, platformJson, platformUrl } from '../platform-http.js';
 import { usableConnection, withAccessToken } from '../platform-tokens.js';
 

@@ -1,4 +1,4 @@
-import { and, broadcastDestinations, eq, inArray, liveBroadcasts } from '@meetcast/db';
+import { and, broadcastDestinations, eq, inArray, liveBroadcasts, type BroadcastRow } from '@meetcast/db';
 import type { SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../meeting-records/meeting-repository.js';
@@ -9,7 +9,6 @@ import {
   type BroadcastState,
 } from './transitions.js';
 
-type BroadcastRow = typeof liveBroadcasts.$inferSelect;
 type NewDestination = Omit<typeof broadcastDestinations.$inferInsert, 'broadcastId' | 'id'>;
 /** The columns a write may set besides the state, which only a move changes. */
 export type BroadcastValues = Partial<

@@ -1,4 +1,4 @@
-import { and, broadcastDestinations, eq, inArray } from '@meetcast/db';
+import { and, broadcastDestinations, eq, inArray, type DestinationRow } from '@meetcast/db';
 import type { AppContext } from '../../context.js';
 import { announceBroadcast } from './broadcast-state.js';
 import {
@@ -8,7 +8,6 @@ import {
   type DestinationState,
 } from './transitions.js';
 
-type DestinationRow = typeof broadcastDestinations.$inferSelect;
 type NewDestination = Omit<typeof broadcastDestinations.$inferInsert, 'broadcastId' | 'id'>;
 /** What a destination shows besides its state: its last error, figures and the platform's ids. */
 export type DestinationValues = Partial<

@@ -33,7 +33,7 @@ const ViewerMessageSchema = z.discriminatedUnion('janus', [
 /**
  * Asks the viewer's browser to show each frame as soon as it is decoded (the playout-delay RTP
  * extension, negotiated by the mountpoint): a live broadcast plays at its edge rather than behind a
- * smoothing buffer (issue 13: glass-to-glass).
+ * smoothing buffer (glass-to-glass latency, docs/benchmarks/channel-player.md).
  */
 const LIVE_EDGE_PLAYOUT = { min_delay: 0, max_delay: 0 };
 

@@ -212,7 +212,7 @@ function forwardViewerMessage(relay: JanusRelay, room: MountpointAccess, text: s
 /**
  * The proxy's own start of a watch (`?start=1`): session, Streaming handle and `watch`, each sent
  * as soon as Janus answered the one before, instead of after a round trip to a page that is still
- * evaluating its scripts (issue 13). Janus' answers pass on to the browser as always: it reads the
+ * evaluating its scripts (the first frame is due within a second). Janus' answers pass on to the browser as always: it reads the
  * session and handle from the offer's event, and answers with `start`. A refusal reaches it too.
  */
 function startWatch(relay: JanusRelay, room: MountpointAccess) {

@@ -19,7 +19,7 @@ import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
 import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
-import { toEpochSecondsOrNull } from '../../accounts/user-dto.js';
+import { toEpochSecondsOrNull } from '../../platform/time.js';
 
 /** Every viewer asks every few seconds; Janus is asked for the count at most this often per broadcast. */
 const VIEWER_COUNT_MS = 3000;

@@ -6,7 +6,7 @@ import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
 
 /**
  * The early watch: on a live broadcast's page, starts watching while the HTML is still being parsed,
- * long before the app's scripts have arrived and run (issue 13: the first frame within a second).
+ * long before the app's scripts have arrived and run (the first frame within a second: docs/benchmarks/channel-player.md).
  * The build bundles this file on its own as a classic script, `early-watch.js` (vite.config.ts), and
  * the server inlines it after the page's data blocks on live pages only (og-page.ts). The player
  * takes the watch over through `takeEarlyWatch` (early-watch-slot.ts).
@@ -85,7 +85,7 @@ function startEarlyWatch(): Promise<void> | undefined {
  * Starts the app: at once, or on a live broadcast's page, where the server left its entry to this
  * script (og-page.ts), once `picture` is shown or after APP_WAITS_MS. Meanwhile the entry is fetched
  * and compiled, but not evaluated: its evaluation would hold up the connection's steps on the page's
- * one main thread (issue 13), and the viewer sees the picture in the loader in the meantime.
+ * one main thread, and the viewer sees the picture in the loader in the meantime.
  */
 function startApp(picture: Promise<void> | undefined) {
   const block = document.getElementById(PAGE_DATA.appEntry);

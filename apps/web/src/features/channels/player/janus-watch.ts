@@ -26,7 +26,7 @@ const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefi
 /**
  * Reads a message from the proxy, keeping only well-typed fields. Checked by hand, not with zod: this
  * module is part of the early watch, which must start before the app's ~180 kB of schemas and zod
- * are evaluated (issue 13).
+ * are evaluated (the first frame is due within a second).
  */
 export function readJanusReply(data: unknown): JanusReply | undefined {
   let message: unknown;

@@ -18,7 +18,7 @@ const keyOf = (grant: string, room: number) => `${grant} ${room}`;
 /**
  * Starts the call's media in the click's own task, as soon as the join is answered, with what the
  * pre-join screen prepared: the call's page takes a render or two to appear, and the join goes on
- * meanwhile instead of after (issue 14: the click should only join). The call shows it once it renders.
+ * meanwhile instead of after (the click should only join: docs/benchmarks/room-join.md). The call shows it once it renders.
  */
 export function startEarlyMedia(
   joined: { meetId: string; grant: string; participantId: string; media: MediaAccess },

@@ -65,7 +65,7 @@ function fillIceServers(prepared: PreparedJoin, iceServers: RTCIceServer[]) {
 /**
  * While the person is on the pre-join screen of a live meeting, everything that does not need a
  * grant is done: the media connection, the Janus session, both handles. The click then only joins
- * (issue 14). A meeting whose room is not placed yet is refused by the proxy: nothing is prepared.
+ * (docs/benchmarks/room-join.md). A meeting whose room is not placed yet is refused by the proxy: nothing is prepared.
  */
 export function prepareJoin(meetId: string) {
   const lost = new HeldCallback<[unknown]>();
