@@ -44,7 +44,7 @@ tester.run('server-layers', serverLayers, {
     },
     {
       filename: source('http/client-address.ts'),
-      code: "import type { AppConfig } from '../env.js';",
+      code: "import { AppConfig } from '../env.js';",
       errors: [{ messageId: 'upward' }],
     },
     {
@@ -54,12 +54,12 @@ tester.run('server-layers', serverLayers, {
     },
     {
       filename: source('accounts/authenticate.ts'),
-      code: "import type { AppContext } from '../context.js';",
+      code: "import { AppContext } from '../context.js';",
       errors: [{ messageId: 'upward' }],
     },
     {
       filename: source('media/janus-proxy.ts'),
-      code: "import type { AppContext } from '../context.js';",
+      code: "import { AppContext } from '../context.js';",
       errors: [{ messageId: 'upward' }],
     },
     { filename: source('billing/routes.ts'), code: 'export const x = 1;', errors: [{ messageId: 'unplaced' }] },
