@@ -1,5 +1,6 @@
 import { MediaStreamTrack, useVP8 } from 'werift';
 import { describe, expect, it, vi } from 'vitest';
+import { VideoRoomJoinedSchema } from '@meetcast/contracts';
 import { subscriberJoinFor } from '../src/media/janus-filter.js';
 import { JanusBrowser } from './janus-browser.js';
 import { useProxyServer } from './janus-proxy-fixture.js';
@@ -217,16 +218,22 @@ describe('the /janus proxy before the click', () => {
       { id: 12, display: 'other:screen' },
       { id: 13, display: 'not ours' },
     ];
-    const subscribe = subscriberJoinFor(join, publishers, 'me');
-    expect(JSON.parse(subscribe!.text)).toMatchObject({
-      janus: 'message',
-      transaction: subscribe!.transaction,
-      session_id: 1,
-      handle_id: 2,
-      body: { request: 'join', ptype: 'subscriber', streams: [{ feed: 11 }, { feed: 12 }], use_msid: true },
+    // Janus' `joined` answer, as the proxy reads it.
+    const joined = (listed: unknown) =>
+      VideoRoomJoinedSchema.parse({ videoroom: 'joined', id: 99, publishers: listed });
+    const subscribe = subscriberJoinFor(join, joined(publishers), 'me');
+    expect(subscribe?.read).toMatchObject({
+      kind: 'read',
+      message: {
+        janus: 'message',
+        transaction: subscribe!.transaction,
+        session_id: 1,
+        handle_id: 2,
+        body: { request: 'join', ptype: 'subscriber', streams: [{ feed: 11 }, { feed: 12 }], use_msid: true },
+      },
     });
-    expect(subscriberJoinFor(join, [{ id: 10, display: 'me:camera' }], 'me')).toBeUndefined();
-    expect(subscriberJoinFor(join, 'garbage', 'me')).toBeUndefined();
+    expect(subscriberJoinFor(join, joined([{ id: 10, display: 'me:camera' }]), 'me')).toBeUndefined();
+    expect(subscriberJoinFor(join, joined('garbage'), 'me')).toBeUndefined();
   });
 
   it('bounds the pre-join connections one address may hold', async () => {

@@ -21,3 +21,5 @@ export * from './viewer-watch.js';
 export * from './viewer-chat.js';
 export * from './broadcast-state.js';
 export * from './broadcast-events.js';
+export * from './janus.js';
+export * from './janus-messages.js';

@@ -1,7 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import {
+  JANUS_PLUGINS,
+  JanusErrorSchema,
+  JanusEventSchema,
+  janusRequest,
+  JanusSuccessSchema,
+  StreamingCreatedSchema,
+  StreamingDestroyedSchema,
+  StreamingInfoSchema,
+  JanusPluginErrorSchema,
+  VideoRoomCreatedSchema,
+  VideoRoomDestroyedSchema,
+  VideoRoomExistsSchema,
+  VideoRoomForwardSchema,
+  VideoRoomForwardStoppedSchema,
+  VideoRoomParticipantsSchema,
+  VideoRoomSuccessSchema,
+  type JanusRequest,
+  type VideoRoomParticipant,
+} from '@meetcast/contracts';
 import WebSocket from 'ws';
 import { z } from 'zod';
+import { readJanus, withApiSecret } from './janus/protocol.js';
 
 /** A failure answered by Janus itself or by the VideoRoom plugin (with its numeric code). */
 export class JanusError extends Error {
@@ -18,42 +39,11 @@ export const VIDEOROOM_NO_SUCH_ROOM = 426;
 export const VIDEOROOM_ROOM_EXISTS = 427;
 export const VIDEOROOM_NO_SUCH_FEED = 428;
 
-const TransactionReplySchema = z.object({
-  janus: z.string(),
-  transaction: z.string().optional(),
-  data: z.object({ id: z.number() }).optional(),
-  error: z.object({ code: z.number(), reason: z.string() }).optional(),
-  plugindata: z.object({ plugin: z.string(), data: z.record(z.string(), z.unknown()) }).optional(),
-});
+/** Janus' answer to one of our requests (its `ack`s are skipped: the answer follows). */
+const TransactionReplySchema = z.discriminatedUnion('janus', [JanusSuccessSchema, JanusErrorSchema, JanusEventSchema]);
 type TransactionReply = z.infer<typeof TransactionReplySchema>;
 
-const PluginErrorSchema = z.object({ error_code: z.number(), error: z.string() });
-
-const CreatedSchema = z.object({ videoroom: z.literal('created'), room: z.number() });
-const DestroyedSchema = z.object({ videoroom: z.literal('destroyed') });
-const ExistsSchema = z.object({ videoroom: z.literal('success'), exists: z.boolean() });
-const SuccessSchema = z.object({ videoroom: z.literal('success') });
-const ParticipantsSchema = z.object({
-  videoroom: z.literal('participants'),
-  participants: z.array(z.object({ id: z.number(), display: z.string().optional(), publisher: z.boolean() })),
-});
-const ForwardSchema = z.object({
-  videoroom: z.literal('rtp_forward'),
-  forwarders: z.array(z.object({ stream_id: z.number(), mid: z.string().optional(), port: z.number() })).optional(),
-});
-const MountpointCreatedSchema = z.object({
-  streaming: z.literal('created'),
-  stream: z.object({
-    id: z.number(),
-    host: z.string().optional(),
-    ports: z.array(z.object({ type: z.string(), mid: z.string(), port: z.number() })),
-  }),
-});
-const MountpointInfoSchema = z.object({
-  streaming: z.literal('info'),
-  info: z.object({ id: z.number(), viewers: z.number().optional() }),
-});
-export type JanusParticipant = z.infer<typeof ParticipantsSchema>['participants'][number];
+export type JanusParticipant = VideoRoomParticipant;
 
 export interface RoomSettings {
   room: number;
@@ -124,17 +114,12 @@ export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
     socket.on('message', (raw) => this.onMessage(String(raw)));
     socket.on('error', () => undefined);
     socket.on('close', () => this.onClose());
-    const session = await this.request({ janus: 'create' });
-    this.sessionId = session.data?.id;
-    const handle = await this.request({
-      janus: 'attach',
-      session_id: this.sessionId,
-      plugin: 'janus.plugin.videoroom',
-    });
-    this.handleId = handle.data?.id;
+    const sessionId = createdId(await this.request(janusRequest.create()));
+    this.sessionId = sessionId;
+    this.handleId = createdId(await this.request(janusRequest.attach(sessionId, JANUS_PLUGINS.videoroom)));
     this.streamingHandle = undefined;
     this.keepAlive = setInterval(() => {
-      this.request({ janus: 'keepalive', session_id: this.sessionId }).catch(() => undefined);
+      this.request(janusRequest.keepalive(sessionId)).catch(() => undefined);
     }, 25_000);
     this.keepAlive.unref();
   }
@@ -161,38 +146,31 @@ export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
   }
 
   private onMessage(raw: string) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    const reply = TransactionReplySchema.safeParse(parsed);
-    if (!reply.success || !reply.data.transaction || reply.data.janus === 'ack') return;
-    const pending = this.pending.get(reply.data.transaction);
+    const reply = readJanus(raw, TransactionReplySchema);
+    if (!reply?.transaction) return;
+    const pending = this.pending.get(reply.transaction);
     if (!pending) return;
-    this.pending.delete(reply.data.transaction);
+    this.pending.delete(reply.transaction);
     clearTimeout(pending.timer);
-    if (reply.data.janus === 'error') {
-      pending.reject(new JanusError(reply.data.error?.code ?? 0, reply.data.error?.reason ?? 'unknown'));
+    if (reply.janus === 'error') {
+      pending.reject(new JanusError(reply.error.code, reply.error.reason));
     } else {
-      pending.resolve(reply.data);
+      pending.resolve(reply);
     }
   }
 
-  private request(message: Record<string, unknown>): Promise<TransactionReply> {
+  private request(message: Omit<JanusRequest, 'transaction'>): Promise<TransactionReply> {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new JanusError(0, 'not connected'));
     const transaction = randomBytes(9).toString('base64url');
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(transaction);
-        reject(new JanusError(0, `request ${String(message.janus)} timed out`));
+        reject(new JanusError(0, `request ${message.janus} timed out`));
       }, this.options.requestTimeoutMs ?? 5000);
       this.pending.set(transaction, { resolve, reject, timer });
-      const withSecret = this.options.apiSecret ? { ...message, apisecret: this.options.apiSecret } : message;
       if (message.janus !== 'keepalive') this.emit('request');
-      socket.send(JSON.stringify({ ...withSecret, transaction }));
+      socket.send(JSON.stringify(withApiSecret({ ...message, transaction }, this.options.apiSecret)));
     });
   }
 
@@ -202,14 +180,13 @@ export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
   }
 
   private async streaming<T extends z.ZodType>(body: Record<string, unknown>, schema: T): Promise<z.infer<T>> {
-    this.streamingHandle ??= this.request({
-      janus: 'attach',
-      session_id: this.sessionId,
-      plugin: 'janus.plugin.streaming',
-    }).then((reply) => {
-      if (reply.data?.id === undefined) throw new JanusError(0, 'streaming plugin not attached');
-      return reply.data.id;
-    });
+    this.streamingHandle ??= this.request(janusRequest.attach(this.session(), JANUS_PLUGINS.streaming)).then(
+      (reply) => {
+        if (reply.janus !== 'success' || reply.data === undefined)
+          throw new JanusError(0, 'streaming plugin not attached');
+        return reply.data.id;
+      },
+    );
     const handle = await this.streamingHandle.catch((error: unknown) => {
       this.streamingHandle = undefined;
       throw error;
@@ -222,18 +199,20 @@ export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
     body: Record<string, unknown>,
     schema: T,
   ): Promise<z.infer<T>> {
-    const reply = await this.request({
-      janus: 'message',
-      session_id: this.sessionId,
-      handle_id: handleId,
-      body,
-    });
-    const data = reply.plugindata?.data ?? {};
-    const failure = PluginErrorSchema.safeParse(data);
+    if (handleId === undefined) throw new JanusError(0, 'not connected');
+    const reply = await this.request(janusRequest.message(this.session(), handleId, body));
+    const data = (reply.janus !== 'error' && reply.plugindata?.data) || {};
+    const failure = JanusPluginErrorSchema.safeParse(data);
     if (failure.success) throw new JanusError(failure.data.error_code, failure.data.error);
     const parsed = schema.safeParse(data);
     if (!parsed.success) throw new JanusError(0, `unexpected answer to ${String(body.request)}`);
     return parsed.data;
+  }
+
+  /** The session `connect` created; a request before it (or after a failed connect) is refused. */
+  private session() {
+    if (this.sessionId === undefined) throw new JanusError(0, 'not connected');
+    return this.sessionId;
   }
 
   private admin() {
@@ -262,42 +241,42 @@ export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
         audio_level_average: 40,
         notify_joining: false,
       },
-      CreatedSchema,
+      VideoRoomCreatedSchema,
     );
   }
 
   async exists(room: number) {
-    return (await this.videoroom({ request: 'exists', room }, ExistsSchema)).exists;
+    return (await this.videoroom({ request: 'exists', room }, VideoRoomExistsSchema)).exists;
   }
 
   async destroyRoom(room: number, secret: string) {
-    return this.videoroom({ request: 'destroy', room, secret, permanent: false }, DestroyedSchema);
+    return this.videoroom({ request: 'destroy', room, secret, permanent: false }, VideoRoomDestroyedSchema);
   }
 
   async listParticipants(room: number) {
-    return (await this.videoroom({ request: 'listparticipants', room }, ParticipantsSchema)).participants;
+    return (await this.videoroom({ request: 'listparticipants', room }, VideoRoomParticipantsSchema)).participants;
   }
 
   async kick(room: number, secret: string, feedId: number) {
-    return this.videoroom({ request: 'kick', room, secret, id: feedId }, SuccessSchema);
+    return this.videoroom({ request: 'kick', room, secret, id: feedId }, VideoRoomSuccessSchema);
   }
 
   /** Mutes (or lets through again) one kind of a publisher's media at the SFU. */
   async moderate(room: number, secret: string, feedId: number, mid: string, mute: boolean) {
-    return this.videoroom({ request: 'moderate', room, secret, id: feedId, mid, mute }, SuccessSchema);
+    return this.videoroom({ request: 'moderate', room, secret, id: feedId, mid, mute }, VideoRoomSuccessSchema);
   }
 
   async rtpForward(room: number, secret: string, feedId: number, host: string, streams: Record<string, unknown>[]) {
     return this.videoroom(
       { request: 'rtp_forward', ...this.admin(), room, secret, publisher_id: feedId, host, streams },
-      ForwardSchema,
+      VideoRoomForwardSchema,
     );
   }
 
   async stopRtpForward(room: number, secret: string, feedId: number, streamId: number) {
     return this.videoroom(
       { request: 'stop_rtp_forward', ...this.admin(), room, secret, publisher_id: feedId, stream_id: streamId },
-      z.object({ videoroom: z.literal('stop_rtp_forward') }),
+      VideoRoomForwardStoppedSchema,
     );
   }
 
@@ -332,7 +311,7 @@ export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
           { type: 'audio', mid: 'a', port: 0, pt: 111, codec: 'opus', ...iface },
         ],
       },
-      MountpointCreatedSchema,
+      StreamingCreatedSchema,
     );
     const port = (type: string) => created.stream.ports.find((entry) => entry.type === type)?.port;
     const video = port('video');
@@ -342,14 +321,17 @@ export class JanusClient extends EventEmitter<{ close: []; request: [] }> {
   }
 
   async destroyMountpoint(id: number, secret: string) {
-    return this.streaming(
-      { request: 'destroy', id, secret, permanent: false },
-      z.object({ streaming: z.literal('destroyed') }),
-    );
+    return this.streaming({ request: 'destroy', id, secret, permanent: false }, StreamingDestroyedSchema);
   }
 
   /** How many are watching the mountpoint now. */
   async mountpointViewers(id: number, secret: string) {
-    return (await this.streaming({ request: 'info', id, secret }, MountpointInfoSchema)).info.viewers ?? 0;
+    return (await this.streaming({ request: 'info', id, secret }, StreamingInfoSchema)).info.viewers ?? 0;
   }
+}
+
+/** The session's or handle's id in Janus' answer to `create` or `attach`. */
+function createdId(reply: TransactionReply) {
+  if (reply.janus !== 'success' || reply.data === undefined) throw new JanusError(0, 'nothing created');
+  return reply.data.id;
 }

@@ -1,20 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import WebSocket, { WebSocketServer } from 'ws';
-import { feedDisplay } from '@meetcast/contracts';
+import type WebSocket from 'ws';
+import { WebSocketServer } from 'ws';
 import type { AppConfig } from '../env.js';
 import { clientAddress } from '../http/client-address.js';
-import {
-  filterBeforeAdmission,
-  filterClientMessage,
-  janusAck,
-  janusError,
-  publisherJoinOf,
-  subscriberJoinFor,
-} from './janus-filter.js';
+import { JanusBridge, type Admitted, type BridgeHost, type BridgeOrigin } from './janus/bridge.js';
 import type { JanusTarget, MediaService, PlacedRoom } from './media-service.js';
-import { refuseUpgrade, relayJanusSocket } from './janus-relay.js';
+import { refuseUpgrade } from './janus-relay.js';
 import { JustAdmitted } from './just-admitted.js';
 
 /** What the proxy needs to know of an admitted participant and their meeting. */
@@ -31,15 +24,11 @@ export interface PreparableMeeting {
   janusRoomId: number | null;
 }
 
-/** A page opens one Janus session (janus.js); a second allows a reconnect before the first is gone. */
-const MAX_SESSIONS_PER_CONNECTION = 2;
 /** Open /janus connections one grant may hold at once (a reload overlaps its old connection). */
 const MAX_CONNECTIONS_PER_GRANT = 2;
 /** Pre-join connections without a grant yet, per client address (a household's tabs) and in all. */
 const MAX_PREPARED_PER_ADDRESS = 8;
 const MAX_PREPARED = 2000;
-/** A pre-join connection that has not joined by then is closed; the click then opens its own. */
-const PREPARED_MS = 10 * 60_000;
 /** What a pre-join connection's `key` may be: the page's own random name for it, which its join-room.php call repeats. */
 const JOIN_KEY = /^[A-Za-z0-9_-]{20,100}$/;
 /** join-room.php waits this long at most for Janus to answer the click's early join (it takes ~1 ms). */
@@ -52,23 +41,6 @@ export interface AdmissionAnswered {
   participantId: string;
   meetingId: number;
   placed: PlacedRoom;
-}
-
-interface Admitted extends AdmissionAnswered {
-  target: JanusTarget;
-}
-
-interface Bridge {
-  meetingId: number;
-  /** Unset while a pre-join screen's connection waits for the grant its publisher join carries. */
-  participantId: string | undefined;
-  address: string;
-  targetUrl: string;
-  /** A pre-join connection's key: the join-room.php call that names it admits it at once (ADR 016). */
-  joinKey: string | undefined;
-  /** Resolves once the join the click sent early has gone up and Janus' answer on to the browser. */
-  admitByKey(admitted: Admitted): Promise<void>;
-  close(code: number, reason: string): void;
 }
 
 /** A join the page named its pre-join connection in (the `x-meetcast-join-key` header), and from where. */
@@ -92,11 +64,24 @@ export class JanusProxy {
     maxPayload: 512 * 1024,
     handleProtocols: (protocols) => (protocols.has('janus-protocol') ? 'janus-protocol' : false),
   });
-  private readonly bridges = new Set<Bridge>();
+  private readonly bridges = new Set<JanusBridge>();
   /** Janus sessions each participant created: only those may be claimed back after a drop. */
   private readonly sessionsByParticipant = new Map<string, Set<number>>();
   /** Grants join-room.php admitted in this process moments ago, each taken by its first connection. */
   private readonly justAdmitted = new JustAdmitted<Admitted>();
+  /** What each bridge asks of the proxy; admitting a grant stays the one call `admit`. */
+  private readonly bridgeHost: BridgeHost = {
+    admit: (grant) => this.admit(grant),
+    sessionsOf: (participantId) => {
+      const own = this.sessionsByParticipant.get(participantId) ?? new Set<number>();
+      this.sessionsByParticipant.set(participantId, own);
+      return own;
+    },
+    replaceStale: (participantId, keep) => this.replaceStale(participantId, keep),
+    kickFeed: (placed, display, keepId) => void this.media.kickFeed(placed, display, keepId),
+    forget: (bridge) => this.bridges.delete(bridge),
+    warn: (error) => this.context.log.warn({ err: error }, 'media: proxy message failed'),
+  };
 
   constructor(
     private readonly context: { log: FastifyBaseLogger; config: Pick<AppConfig, 'trustProxy'> },
@@ -138,11 +123,12 @@ export class JanusProxy {
    */
   async expectJoin(grant: string, answered: AdmissionAnswered, link?: JoinLink) {
     const target = await this.media.target(answered.placed.server);
-    const named = link && [...this.bridges].find((bridge) => bridge.joinKey === link.key && !bridge.participantId);
+    const named =
+      link && [...this.bridges].find((bridge) => bridge.origin.joinKey === link.key && !bridge.participantId);
     if (
       target &&
-      named?.meetingId === answered.meetingId &&
-      named.address === link?.address &&
+      named?.origin.meetingId === answered.meetingId &&
+      named.origin.address === link?.address &&
       named.targetUrl === target.url
     ) {
       // The answer to the click's join reaches the page before join-room.php's does: the page's
@@ -160,7 +146,11 @@ export class JanusProxy {
       (!filter.participantId || held.participantId === filter.participantId) &&
       (!filter.meetingId || held.meetingId === filter.meetingId);
     this.justAdmitted.forget(matches);
-    for (const bridge of this.bridges) if (matches(bridge)) bridge.close(4003, 'removed');
+    for (const bridge of this.bridges) {
+      if (matches({ participantId: bridge.participantId, meetingId: bridge.origin.meetingId })) {
+        bridge.close(4003, 'removed');
+      }
+    }
   }
 
   /** The grant's participant and the placed room, or why the grant does not open it. */
@@ -176,7 +166,7 @@ export class JanusProxy {
   }
 
   /** One grant is one participant's tab: a reload's new connection replaces the oldest ones. */
-  private replaceStale(participantId: string, keep?: Bridge) {
+  private replaceStale(participantId: string, keep?: JanusBridge) {
     const open = [...this.bridges].filter((bridge) => bridge.participantId === participantId && bridge !== keep);
     for (const stale of open.slice(0, Math.max(0, open.length - MAX_CONNECTIONS_PER_GRANT + 1))) {
       stale.close(4009, 'replaced');
@@ -208,7 +198,7 @@ export class JanusProxy {
     const waiting = [...this.bridges].filter((bridge) => bridge.participantId === undefined);
     if (
       waiting.length >= MAX_PREPARED ||
-      waiting.filter((bridge) => bridge.address === address).length >= MAX_PREPARED_PER_ADDRESS
+      waiting.filter((bridge) => bridge.origin.address === address).length >= MAX_PREPARED_PER_ADDRESS
     ) {
       refuseUpgrade(socket, 429, 'Too Many Requests');
       return;
@@ -229,172 +219,7 @@ export class JanusProxy {
     });
   }
 
-  private bridge(
-    browser: WebSocket,
-    target: JanusTarget,
-    where: { meetingId: number; address: string; joinKey: string | undefined },
-    admittedAtUpgrade: Admitted | undefined,
-  ) {
-    let admitted = admittedAtUpgrade;
-    const ownSessions = () => {
-      if (!admitted) return undefined;
-      const own = this.sessionsByParticipant.get(admitted.participantId) ?? new Set<number>();
-      this.sessionsByParticipant.set(admitted.participantId, own);
-      return own;
-    };
-    const relay = relayJanusSocket(browser, target.url, (id) => ownSessions()?.add(id));
-    const isPrepared = !admitted;
-    /** A pre-join connection's publisher join, sent by the click before its grant exists (ADR 016). */
-    let parkedJoin: string | undefined;
-    /** The handle whose publisher join went up first: the page repeats it with the grant, and is told it went. */
-    let joinedHandle: number | undefined;
-    /** join-room.php admitted this connection before its early join arrived: told when that join is answered. */
-    let onEarlyJoinAnswered: (() => void) | undefined;
-    const bridge: Bridge = {
-      ...where,
-      participantId: admitted?.participantId,
-      targetUrl: target.url,
-      admitByKey: (found) =>
-        new Promise<void>((joinAnswered) => {
-          turn = turn
-            .then(async () => {
-              if (admitted || !this.bridges.has(bridge)) return joinAnswered();
-              becomeAdmitted(found);
-              const parked = parkedJoin;
-              parkedJoin = undefined;
-              // The click's join may reach us after its join-room.php call: the answer then waits for it.
-              if (parked) await receive(parked, joinAnswered);
-              else onEarlyJoinAnswered = joinAnswered;
-            })
-            .catch((error: unknown) => {
-              joinAnswered();
-              onFailure(error);
-            });
-        }),
-      close: (code, reason) => {
-        clearTimeout(unadmittedTimer);
-        if (browser.readyState === WebSocket.OPEN) browser.close(code, reason);
-        else browser.terminate();
-        if (relay.upstream.readyState === WebSocket.OPEN) relay.upstream.close();
-        else relay.upstream.terminate();
-      },
-    };
-    const unadmittedTimer = admitted ? undefined : setTimeout(() => bridge.close(4008, 'not joined'), PREPARED_MS);
-    this.bridges.add(bridge);
-
-    const becomeAdmitted = (found: Admitted) => {
-      admitted = found;
-      bridge.participantId = found.participantId;
-      clearTimeout(unadmittedTimer);
-      this.replaceStale(found.participantId, bridge);
-      for (const id of relay.sessions) ownSessions()?.add(id);
-    };
-
-    /** The publisher join of a pre-join connection carries its grant: admit it, or refuse the join. */
-    const admitPrepared = async (grant: string, transaction: string) => {
-      const found = await this.admit(grant);
-      if ('refused' in found || found.meetingId !== where.meetingId || found.target.url !== target.url) {
-        browser.send(janusError(transaction, 'not_admitted'));
-        return false;
-      }
-      becomeAdmitted(found);
-      parkedJoin = undefined;
-      return true;
-    };
-
-    /** `onJoinAnswered`: told once Janus' answer to this publisher join has been passed on (or it went nowhere). */
-    const receive = async (text: string, onAnswered?: () => void) => {
-      const join = isPrepared ? publisherJoinOf(text) : undefined;
-      let onJoinAnswered = onAnswered ?? (() => undefined);
-      if (join && !onAnswered && onEarlyJoinAnswered) {
-        onJoinAnswered = onEarlyJoinAnswered;
-        onEarlyJoinAnswered = undefined;
-      }
-      if (!admitted) {
-        if (join?.grant === undefined) {
-          // A join without a grant waits for the join-room.php call that names this connection's key.
-          if (join && where.joinKey) parkedJoin = text;
-          else {
-            const filter = { apiSecret: target.apiSecret, sessions: relay.sessions };
-            relay.forward(filterBeforeAdmission(text, filter), MAX_SESSIONS_PER_CONNECTION);
-          }
-          return;
-        }
-        if (!(await admitPrepared(join.grant, join.transaction))) return;
-      }
-      if (join) {
-        if (join.handleId === joinedHandle && join.grant) {
-          browser.send(janusAck(join));
-          return;
-        }
-        joinedHandle ??= join.handleId;
-      }
-      const current = admitted!;
-      const filterContext = {
-        participantId: current.participantId,
-        room: current.placed.room,
-        pin: current.placed.pin,
-        apiSecret: target.apiSecret,
-        sessions: new Set([...relay.sessions, ...(ownSessions() ?? [])]),
-      };
-      const result = filterClientMessage(text, filterContext);
-      if (result.kind === 'forward' && result.publishes) {
-        const { session_id: sessionId, transaction } = result.message as { session_id: number; transaction: string };
-        const { publishes, subscribeWith } = result;
-        relay.expectAnswer(transaction, (answer) => {
-          if (answer.videoroom === 'joined' && typeof answer.id === 'number') {
-            // The others' pictures are what the joiner waits for: their subscription goes up now,
-            // not after our answer has crossed to the page and its request has come back (ADR 016).
-            const subscribe =
-              subscribeWith &&
-              subscriberJoinFor(
-                { sessionId, handleId: subscribeWith, transaction },
-                answer.publishers,
-                current.participantId,
-              );
-            if (subscribe) {
-              // join-room.php answers once the offer is on its way too: the page, idle until then, answers it first.
-              relay.expectAnswer(subscribe.transaction, () => onJoinAnswered());
-              relay.forward(filterClientMessage(subscribe.text, filterContext), MAX_SESSIONS_PER_CONNECTION);
-            }
-            // A participant coming back replaces the feed it left behind instead of doubling it. The
-            // join went up at once (asking Janus first cost every join a round trip); now that Janus
-            // has given the new feed its id, any other feed under the same name is the one left behind.
-            void this.media.kickFeed(current.placed, feedDisplay(current.participantId, publishes), answer.id);
-            if (subscribe) return;
-          }
-          onJoinAnswered();
-        });
-      } else {
-        onJoinAnswered();
-      }
-      relay.forward(result, MAX_SESSIONS_PER_CONNECTION);
-    };
-    // In order: a message sent while a pre-join connection is being admitted waits for it.
-    let turn = Promise.resolve();
-    const onFailure = (error: unknown) => {
-      this.context.log.warn({ err: error }, 'media: proxy message failed');
-      bridge.close(1011, 'proxy error');
-    };
-    browser.on('message', (raw) => {
-      const text = String(raw);
-      turn = turn.then(() => receive(text)).catch(onFailure);
-    });
-    const finish = () => {
-      this.bridges.delete(bridge);
-      bridge.close(1000, 'closed');
-    };
-    browser.on('close', (code) => {
-      // A page that said goodbye (a close frame: not 1006) ends its sessions (the upstream is closed, not
-      // cut, so they reach Janus): others' feeds of it stop at once. A drop keeps them to claim back.
-      if (code !== 1006) relay.endSessions(target.apiSecret);
-      finish();
-    });
-    browser.on('error', finish);
-    relay.upstream.on('close', () => {
-      this.bridges.delete(bridge);
-      clearTimeout(unadmittedTimer);
-      if (browser.readyState === WebSocket.OPEN) browser.close(1011, 'media server gone');
-    });
+  private bridge(browser: WebSocket, target: JanusTarget, origin: BridgeOrigin, admitted: Admitted | undefined) {
+    this.bridges.add(new JanusBridge(browser, target, origin, admitted, this.bridgeHost));
   }
 }

@@ -1,20 +1,8 @@
 import type { Duplex } from 'node:stream';
+import { janusError, janusRequest, JanusReplySchema } from '@meetcast/contracts';
 import WebSocket from 'ws';
-import { z } from 'zod';
-import { janusError, type FilterResult } from './janus-filter.js';
-
-/** Janus' success answer naming what it created: a session (`create`) or a handle (`attach`). */
-const CreatedSchema = z.object({
-  janus: z.literal('success'),
-  transaction: z.string(),
-  data: z.object({ id: z.number() }),
-});
-/** The final answer to an asynchronous plugin request (Janus acknowledges it first, then answers). */
-const PluginAnswerSchema = z.object({
-  janus: z.enum(['event', 'error']),
-  transaction: z.string(),
-  plugindata: z.object({ data: z.record(z.string(), z.unknown()) }).optional(),
-});
+import type { FilterResult } from './janus-filter.js';
+import { readJanus, withApiSecret } from './janus/protocol.js';
 
 /** Answers a WebSocket upgrade we do not accept with a bare HTTP status. */
 export function refuseUpgrade(socket: Duplex, status: number, text: string) {
@@ -66,15 +54,9 @@ export function relayJanusSocket(
     // Pass it on first: what we read of it below must not delay the browser.
     if (browser.readyState === WebSocket.OPEN) browser.send(text);
     if (pending.size === 0 && answers.size === 0 && creations.size === 0) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return; // Janus only sends JSON; anything else was passed on untouched.
-    }
-    const created = CreatedSchema.safeParse(parsed);
-    if (created.success) {
-      const { transaction, data } = created.data;
+    const reply = readJanus(text, JanusReplySchema);
+    if (reply?.janus === 'success' && reply.data) {
+      const { transaction, data } = reply;
       if (pending.delete(transaction)) {
         sessions.add(data.id);
         onSession?.(data.id);
@@ -84,11 +66,11 @@ export function relayJanusSocket(
       onCreated?.(data.id);
       return;
     }
-    const answered = PluginAnswerSchema.safeParse(parsed);
-    const onAnswer = answered.success ? answers.get(answered.data.transaction) : undefined;
-    if (answered.success && onAnswer) {
-      answers.delete(answered.data.transaction);
-      onAnswer(answered.data.plugindata?.data ?? {});
+    // The final answer to a plugin request (Janus acknowledges it first, then answers).
+    if ((reply?.janus === 'event' || reply?.janus === 'error') && reply.transaction !== undefined) {
+      const onAnswer = answers.get(reply.transaction);
+      answers.delete(reply.transaction);
+      onAnswer?.((reply.janus === 'event' && reply.plugindata?.data) || {});
     }
   });
   upstream.on('error', () => undefined);
@@ -120,8 +102,9 @@ export function relayJanusSocket(
     endSessions(apiSecret) {
       if (upstream.readyState !== WebSocket.OPEN) return;
       for (const id of sessions) {
-        const secret = apiSecret ? { apisecret: apiSecret } : {};
-        upstream.send(JSON.stringify({ janus: 'destroy', session_id: id, transaction: `end-${id}`, ...secret }));
+        upstream.send(
+          JSON.stringify(withApiSecret({ ...janusRequest.destroy(id), transaction: `end-${id}` }, apiSecret)),
+        );
       }
     },
   };

@@ -1,5 +1,12 @@
+import {
+  JANUS_PLUGINS,
+  JANUS_UPKEEP_SCHEMAS,
+  JanusAttachSchema,
+  JanusCreateSchema,
+  JanusMessageSchema,
+} from '@meetcast/contracts';
 import { z } from 'zod';
-import { JANUS_SESSION_MESSAGES, SessionId, Transaction } from '../../media/janus-filter.js';
+import { readJson, withApiSecret } from '../../media/janus/protocol.js';
 
 /**
  * What a viewer's browser may say to Janus through /janus-watch (ADR 011): open a session, attach
@@ -10,24 +17,14 @@ import { JANUS_SESSION_MESSAGES, SessionId, Transaction } from '../../media/janu
 const AnswerJsep = z.object({ type: z.literal('answer'), sdp: z.string().max(100_000) });
 
 const ViewerMessageSchema = z.discriminatedUnion('janus', [
-  z.object({ janus: z.literal('create'), transaction: Transaction }),
-  z.object({
-    janus: z.literal('attach'),
-    transaction: Transaction,
-    session_id: SessionId,
-    plugin: z.literal('janus.plugin.streaming'),
-    opaque_id: z.string().max(100).optional(),
-  }),
-  z.object({
-    janus: z.literal('message'),
-    transaction: Transaction,
-    session_id: SessionId,
-    handle_id: SessionId,
+  JanusCreateSchema,
+  JanusAttachSchema.extend({ plugin: z.literal(JANUS_PLUGINS.streaming) }),
+  JanusMessageSchema.extend({
     body: z.object({ request: z.enum(['watch', 'start']) }).loose(),
     /** Only `start` carries one: the viewer's answer to the mountpoint's offer. */
     jsep: AnswerJsep.optional(),
   }),
-  ...JANUS_SESSION_MESSAGES,
+  ...JANUS_UPKEEP_SCHEMAS,
 ]);
 
 /**
@@ -56,25 +53,22 @@ function transactionOf(raw: unknown): string | undefined {
 
 /** Checks one viewer message and rewrites it for Janus, or says why it is refused. */
 export function filterViewerMessage(text: string, context: ViewerFilterContext): ViewerFilterResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { kind: 'reject', transaction: undefined, reason: 'invalid_json' };
-  }
+  const json = readJson(text);
+  if (!json) return { kind: 'reject', transaction: undefined, reason: 'invalid_json' };
+  const raw = json.value;
   const parsed = ViewerMessageSchema.safeParse(raw);
   if (!parsed.success) return { kind: 'reject', transaction: transactionOf(raw), reason: 'not_allowed' };
   const message = parsed.data;
-  const secret = context.apiSecret ? { apisecret: context.apiSecret } : {};
+  const forward = (rewritten: Record<string, unknown>) => withApiSecret(rewritten, context.apiSecret);
   if (message.janus !== 'create' && !context.sessions.has(message.session_id)) {
     return { kind: 'reject', transaction: message.transaction, reason: 'unknown_session' };
   }
-  if (message.janus !== 'message') return { kind: 'forward', message: { ...message, ...secret } };
+  if (message.janus !== 'message') return { kind: 'forward', message: forward(message) };
   if (message.body.request === 'watch') {
     const { jsep: _ignored, ...watch } = message;
     const body = { request: 'watch', id: context.mountpoint, pin: context.pin, ...LIVE_EDGE_PLAYOUT };
-    return { kind: 'forward', message: { ...watch, body, ...secret } };
+    return { kind: 'forward', message: forward({ ...watch, body }) };
   }
   if (!message.jsep) return { kind: 'reject', transaction: message.transaction, reason: 'answer_missing' };
-  return { kind: 'forward', message: { ...message, body: { request: 'start' }, ...secret } };
+  return { kind: 'forward', message: forward({ ...message, body: { request: 'start' } }) };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WATCH_STARTED_BY_PROXY_PARAM } from '@meetcast/contracts';
+import { JANUS_PLUGINS, janusRequest, WATCH_STARTED_BY_PROXY_PARAM } from '@meetcast/contracts';
 import { and, eq, inArray, liveBroadcasts } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -216,18 +216,13 @@ function forwardViewerMessage(relay: JanusRelay, room: MountpointAccess, text: s
  * session and handle from the offer's event, and answers with `start`. A refusal reaches it too.
  */
 function startWatch(relay: JanusRelay, room: MountpointAccess) {
-  const say = (message: Record<string, unknown>) => forwardViewerMessage(relay, room, JSON.stringify(message));
+  const say = (message: object, transaction: string) =>
+    forwardViewerMessage(relay, room, JSON.stringify({ ...message, transaction }));
   relay.expectCreated('proxy-create', (session) => {
     relay.expectCreated('proxy-attach', (handle) =>
-      say({
-        janus: 'message',
-        transaction: 'proxy-watch',
-        session_id: session,
-        handle_id: handle,
-        body: { request: 'watch' },
-      }),
+      say(janusRequest.message(session, handle, { request: 'watch' }), 'proxy-watch'),
     );
-    say({ janus: 'attach', transaction: 'proxy-attach', session_id: session, plugin: 'janus.plugin.streaming' });
+    say(janusRequest.attach(session, JANUS_PLUGINS.streaming), 'proxy-attach');
   });
-  say({ janus: 'create', transaction: 'proxy-create' });
+  say(janusRequest.create(), 'proxy-create');
 }

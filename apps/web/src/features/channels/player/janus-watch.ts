@@ -1,21 +1,26 @@
-import type { BroadcastViewer } from '@meetcast/contracts';
+import type { BroadcastViewer, JanusCandidate, JanusEvent, JanusReply } from '@meetcast/contracts';
+import { janusRequest } from '@meetcast/contracts/janus-messages';
 import { WATCH_STARTED_BY_PROXY_PARAM } from '@meetcast/contracts/viewer-watch';
 
 /** No picture within this time: WebRTC is taken as blocked (UDP filtered) and HLS is used instead. */
 const CONNECT_TIMEOUT_MS = 8000;
 const KEEPALIVE_MS = 25_000;
 
-/** What the page reads of a Janus message relayed by our viewer proxy. */
-interface JanusReply {
-  janus: string;
+/**
+ * What the page reads of a Janus message relayed by our viewer proxy: fields of the shared schemas
+ * (`JanusReplySchema`, @meetcast/contracts), each kept only when well-typed.
+ */
+export interface WatchReply {
+  janus: JanusReply['janus'] | (string & {});
   transaction?: string;
   session_id?: number;
   /** The handle an event comes from. */
   sender?: number;
+  /** A plugin's refusal (`plugindata.data.error`). */
   pluginError?: string;
-  jsep?: { type: 'offer' | 'answer'; sdp: string };
-  candidate?: RTCIceCandidateInit & { completed?: boolean };
-  error?: { code: number; reason: string };
+  jsep?: Pick<NonNullable<JanusEvent['jsep']>, 'type' | 'sdp'>;
+  candidate?: JanusCandidate & { completed: boolean };
+  error?: Extract<JanusReply, { janus: 'error' }>['error'];
 }
 
 type Fields = Record<string, unknown>;
@@ -24,11 +29,12 @@ const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefi
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /**
- * Reads a message from the proxy, keeping only well-typed fields. Checked by hand, not with zod: this
- * module is part of the early watch, which must start before the app's ~180 kB of schemas and zod
- * are evaluated (the first frame is due within a second).
+ * Reads a message from the proxy, keeping only well-typed fields. Checked by hand, not with the
+ * shared schemas it mirrors: this module is part of the early watch, which must start before the
+ * app's ~180 kB of schemas and zod are evaluated, and zod alone would more than triple the early
+ * watch's 10 kB budget (ADR 011, ADR 028). A test holds it to the schemas.
  */
-export function readJanusReply(data: unknown): JanusReply | undefined {
+export function readJanusReply(data: unknown): WatchReply | undefined {
   let message: unknown;
   try {
     message = JSON.parse(String(data));
@@ -84,7 +90,7 @@ export function watchOverWebRtc(
   const socket = new WebSocket(`${origin}${access.url}?${query}`, 'janus-protocol');
   const peer = new RTCPeerConnection({ iceServers: access.ice_servers });
   const stream = new MediaStream();
-  const waiting = new Map<string, (reply: JanusReply) => void>();
+  const waiting = new Map<string, (reply: WatchReply) => void>();
   let sessionId: number | undefined;
   let handleId: number | undefined;
   let keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -98,14 +104,14 @@ export function watchOverWebRtc(
     peer.close();
     socket.close();
   };
-  const send = (message: Record<string, unknown>) => {
+  const send = (message: object) => {
     const transaction = `t${++transactions}`;
     socket.send(JSON.stringify({ ...message, transaction }));
     return transaction;
   };
   /** The reply to a request, or for `message` the plugin's event that follows its ack. */
-  const ask = (message: Record<string, unknown>) =>
-    new Promise<JanusReply>((resolve, reject) => {
+  const ask = (message: object) =>
+    new Promise<WatchReply>((resolve, reject) => {
       const transaction = send(message);
       waiting.set(transaction, (reply) =>
         reply.janus === 'error' ? reject(new Error(reply.error?.reason)) : resolve(reply),
@@ -148,12 +154,7 @@ export function watchOverWebRtc(
   });
   peer.addEventListener('icecandidate', (event) => {
     if (sessionId === undefined || handleId === undefined) return;
-    send({
-      janus: 'trickle',
-      session_id: sessionId,
-      handle_id: handleId,
-      candidate: event.candidate ? event.candidate.toJSON() : { completed: true },
-    });
+    send(janusRequest.trickle(sessionId, handleId, event.candidate ? event.candidate.toJSON() : { completed: true }));
   });
   peer.addEventListener('connectionstatechange', () => {
     if (peer.connectionState === 'failed' && !isClosed) onLost();
@@ -163,18 +164,12 @@ export function watchOverWebRtc(
   const answerOffer = (session: number, handle: number, offer: RTCSessionDescriptionInit) => {
     sessionId = session;
     handleId = handle;
-    keepAlive = setInterval(() => send({ janus: 'keepalive', session_id: session }), KEEPALIVE_MS);
+    keepAlive = setInterval(() => send(janusRequest.keepalive(session)), KEEPALIVE_MS);
     void (async () => {
       await peer.setRemoteDescription(offer);
       const answer = await peer.createAnswer();
       await peer.setLocalDescription(answer);
-      await ask({
-        janus: 'message',
-        session_id: session,
-        handle_id: handle,
-        body: { request: 'start' },
-        jsep: { type: 'answer', sdp: answer.sdp },
-      });
+      await ask(janusRequest.message(session, handle, { request: 'start' }, { type: 'answer', sdp: answer.sdp ?? '' }));
     })().catch(fail);
   };
 
