@@ -18,7 +18,7 @@ import type { BroadcastSignals } from '../broadcast-signals.js';
 import { recordingUrl } from '../broadcast-view.js';
 import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience.js';
 import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
-import { PublicCache } from './public-cache.js';
+import { PublicCache, type CacheSubject } from './public-cache.js';
 import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
@@ -66,9 +66,11 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
     : new MemoryHlsAudience();
   // A change in any process (a state moved, a viewer arrived or left, a meeting hidden) reaches every
   // process's caches here; a pushed change must carry the new count, not the cached one.
+  const forget = (changed: CacheSubject) => {
+    for (const cache of [counts, states, watchable]) cache.forget(changed);
+  };
   signals.on((signal) => {
-    if (signal.kind !== 'changed') return;
-    for (const cache of [counts, states, watchable]) cache.forget(signal);
+    if (signal.kind === 'changed') forget(signal);
   });
   /** Viewers over WebRTC (Janus' count for the mountpoint) plus over HLS; null when neither is known. */
   const viewerCount = (broadcastId: number, meetingId: number): Promise<number | null> =>
@@ -122,8 +124,11 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
   /**
    * What the channel page plays for this meetId; a private or password meeting is unknown here. The
    * viewer grant is made for each answer, from the cached broadcast id: it is no part of the cache.
+   * `changed`: a change its caller knows of and the caches may not have heard yet (the listeners of
+   * `broadcast.changed` run one after another: a push must not carry the state before it).
    */
-  const viewerState = async (meetId: string): Promise<BroadcastViewer> => {
+  const viewerState = async (meetId: string, changed?: CacheSubject): Promise<BroadcastViewer> => {
+    if (changed) forget(changed);
     const shown = await states.get(meetId, () => publicViewerState(meetId));
     if (!shown) throw notFound('room.not_found');
     const { broadcast_id: broadcastId, state } = shown;
