@@ -26,12 +26,6 @@ import { toEpochSecondsOrNull } from '../../platform/time.js';
 
 /** Every viewer asks every few seconds; Janus is asked for the count at most this often per broadcast. */
 const VIEWER_COUNT_MS = 3000;
-/**
- * How long a process serves what the public sees of a broadcast without reading it again when no
- * change was announced (ADR 034): a broadcast ended or a meeting made private unannounced is still
- * served this long at most. Announced changes drop it at once, in every process.
- */
-export const PUBLIC_STATE_MAX_AGE_MS = 1000;
 const CACHED_KEYS = 5000;
 /** Segment numbers count from the microsecond the HLS muxer started (viewer-feed.ts): never reused. */
 const HLS_FILE = /^(index\.m3u8|segment-\d{1,20}\.ts)$/;
@@ -53,14 +47,11 @@ const HLS_CACHE_CONTROL = {
  */
 export function registerViewerRoutes(app: FastifyInstance, context: AppContext, signals: BroadcastSignals) {
   const counts = new PublicCache<number, number | null>({ maxAgeMs: VIEWER_COUNT_MS, maxEntries: CACHED_KEYS });
-  const states = new PublicCache<string, PublicViewerState | undefined>({
-    maxAgeMs: PUBLIC_STATE_MAX_AGE_MS,
-    maxEntries: CACHED_KEYS,
-  });
-  const watchable = new PublicCache<number, { meetingId: number } | undefined>({
-    maxAgeMs: PUBLIC_STATE_MAX_AGE_MS,
-    maxEntries: CACHED_KEYS,
-  });
+  // What the public is shown is read again this often when no change was announced (a meeting edited
+  // elsewhere while Redis was away); an announced change drops it at once, in every process (ADR 034).
+  const publicState = { maxAgeMs: context.config.viewerStateMaxAgeMs, maxEntries: CACHED_KEYS };
+  const states = new PublicCache<string, PublicViewerState | undefined>(publicState);
+  const watchable = new PublicCache<number, { meetingId: number } | undefined>(publicState);
   const hlsAudience = context.redis
     ? new RedisHlsAudience(context.redis, context.config.redisPrefix)
     : new MemoryHlsAudience();
