@@ -83,7 +83,9 @@ try {
   const viewer = await viewers;
   const row = (name: string, figures: { rps: number; p99: number }) =>
     console.log(`${name.padEnd(28)} ${figures.rps.toFixed(0).padStart(6)} req/s, p99 ${figures.p99} ms`);
-  console.log(`${CONNECTIONS} connections, ${DURATION_SECONDS} s each; load average ${load.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `${CONNECTIONS} connections, ${DURATION_SECONDS} s each; load average ${load.map((x) => x.toFixed(2)).join(' ')}`,
+  );
   row('bare Fastify route', baseline);
   row('tokenverify.php', tokenverify);
   row('get-broadcast-viewer.php', viewer);
