@@ -37,9 +37,9 @@ async function measure(url: string, body: string, seconds = DURATION_SECONDS) {
     headers: FORM,
     body,
   });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  // Counted, not thrown: on a machine shared with other work the figures are printed anyway.
+  const failures = result.non2xx + result.errors + result.timeouts;
+  return { rps: result.requests.average, p99: result.latency.p99, failures };
 }
 
 /** The studio's own call, one after another until `until` settles: each call's time in ms. */
@@ -81,8 +81,10 @@ try {
   const viewers = measure(`${base}/get-broadcast-viewer.php`, viewerBody);
   const studioLoaded = await studioCalls(`${base}/get-broadcast.php`, studioBody, viewers);
   const viewer = await viewers;
-  const row = (name: string, figures: { rps: number; p99: number }) =>
-    console.log(`${name.padEnd(28)} ${figures.rps.toFixed(0).padStart(6)} req/s, p99 ${figures.p99} ms`);
+  const row = (name: string, figures: { rps: number; p99: number; failures: number }) =>
+    console.log(
+      `${name.padEnd(28)} ${figures.rps.toFixed(0).padStart(6)} req/s, p99 ${figures.p99} ms, ${figures.failures} failed`,
+    );
   console.log(
     `${CONNECTIONS} connections, ${DURATION_SECONDS} s each; load average ${load.map((x) => x.toFixed(2)).join(' ')}`,
   );
@@ -94,7 +96,7 @@ try {
   );
   console.log(`studio get-broadcast.php idle:          ${describeTimes(studioIdle)}`);
   console.log(`studio get-broadcast.php under viewers: ${describeTimes(studioLoaded)}`);
-  const isWithin = viewer.rps >= 2000 && viewer.p99 < 100;
+  const isWithin = viewer.rps >= 2000 && viewer.p99 < 100 && viewer.failures === 0;
   console.log(`budget: >= 2000 req/s and p99 < 100 ms: ${isWithin ? 'met' : 'NOT met'}`);
   process.exitCode = isWithin ? 0 : 1;
 } finally {
