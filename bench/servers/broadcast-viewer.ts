@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { eq, liveBroadcasts, meetings, users } from '@meetcast/db';
 import { createAccount } from '../../apps/server/src/accounts/account-service.js';
-import { hashPassword } from '../../apps/server/src/accounts/secrets.js';
+import { hashPassword } from '../../apps/server/src/platform/hashing.js';
 import { buildApp } from '../../apps/server/src/app.js';
 import { benchConfig } from './bench-config.js';
 
