@@ -134,6 +134,11 @@ export const EnvSchema = z.object({
   /** Open viewer connections (/janus-watch) from one address, and to one broadcast. */
   VIEWER_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
   VIEWER_CONNECTIONS_PER_BROADCAST: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /**
+   * How long a process serves what viewers are shown of a broadcast (get-broadcast-viewer.php, the
+   * HLS checks) without reading it again, when no change was announced (ADR 034).
+   */
+  VIEWER_STATE_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -176,6 +181,7 @@ export interface AppConfig {
   /** Broadcast slots: per account, per installation (0: none), and when a running one is ended. */
   broadcastLimits: { perAccount: number; total: number; maxMinutes: number; idleMinutes: number };
   viewerLimits: { perAddress: number; perBroadcast: number };
+  viewerStateMaxAgeMs: number;
 }
 
 export interface PlatformClient {
@@ -272,6 +278,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       perAddress: env.VIEWER_CONNECTIONS_PER_ADDRESS,
       perBroadcast: env.VIEWER_CONNECTIONS_PER_BROADCAST,
     },
+    viewerStateMaxAgeMs: env.VIEWER_STATE_MAX_AGE_MS,
   };
 }
 

@@ -8,11 +8,14 @@ import {
   BROADCAST_EVENTS_PROTOCOL_VERSION,
   BroadcastEventSchema,
   type BroadcastEvent,
+  type BroadcastViewer,
 } from '@meetcast/contracts';
 import { eq, liveBroadcasts, meetings } from '@meetcast/db';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../src/app.js';
+import { notifyMeetingAudienceChanged } from '../src/meeting-records/meeting-audience.js';
+import { moveBroadcast } from '../src/streaming/state/broadcast-state.js';
 import { loadConfig } from '../src/env.js';
 import { MailSink } from './mail-sink.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -50,6 +53,8 @@ describe('broadcast changes pushed across server processes', () => {
         REDIS_PREFIX: redisPrefix,
         SMTP_URL: smtpUrl,
         RATE_LIMIT_MULTIPLIER: '1',
+        // Longer than any test: only an announced change may refresh a viewer answer here (ADR 034).
+        VIEWER_STATE_MAX_AGE_MS: '60000',
       });
       const built = await buildApp(config);
       await built.app.listen({ port: 0, host: '127.0.0.1' });
@@ -172,5 +177,51 @@ describe('broadcast changes pushed across server processes', () => {
       viewer: null,
     });
     expect(bystander.events).toHaveLength(0);
+  });
+
+  /** get-broadcast-viewer.php on one process: its HTTP status and, when 200, the viewer state. */
+  async function viewerOn(index: number, meetId: string) {
+    const response = await fetch(`${urls[index]}/api/get-broadcast-viewer.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ meetId }),
+    });
+    const body = (await response.json()) as { data?: { data: BroadcastViewer } };
+    return { status: response.status, viewer: body.data?.data };
+  }
+
+  it('serves viewers from its cache, and drops it at a change made on the other process', async () => {
+    const open = await meeting(2);
+    const [broadcast] = await db()
+      .insert(liveBroadcasts)
+      .values({ meetingId: open.id, state: 'live', startedAt: new Date(Date.now() - 60_000) })
+      .returning();
+    const cached = (await viewerOn(1, open.slug)).viewer!;
+    expect(cached).toMatchObject({ state: 'live', public_state: 'live' });
+    // A write nobody announced is not seen: no viewer's poll reads the database again.
+    await db().update(liveBroadcasts).set({ startedAt: new Date() }).where(eq(liveBroadcasts.id, broadcast!.id));
+    expect((await viewerOn(1, open.slug)).viewer!.started_at).toBe(cached.started_at);
+    // The grant is made for each answer, not kept: it names the broadcast and a current expiry.
+    expect((await viewerOn(1, open.slug)).viewer!.webrtc?.grant).toMatch(new RegExp(`^${broadcast!.id}\\.`));
+
+    // Ended by the broadcasts' one writer on the first process: the second stops serving it at once.
+    const endedAt = Date.now();
+    await moveBroadcast(apps[0]!.context, broadcast!.id, 'ended');
+    await expect
+      .poll(async () => (await viewerOn(1, open.slug)).viewer!.state, { timeout: 1000, interval: 20 })
+      .toBe('ended');
+    expect(Date.now() - endedAt).toBeLessThan(1000);
+    const ended = (await viewerOn(1, open.slug)).viewer!;
+    expect(ended).toMatchObject({ webrtc: null, hls_url: null, public_state: 'ended' });
+    expect(ended.started_at).not.toBe(cached.started_at);
+  });
+
+  it('hides a meeting made private on one process from the viewers of the other at once', async () => {
+    const open = await meeting(2);
+    await db().insert(liveBroadcasts).values({ meetingId: open.id, state: 'live', startedAt: new Date() });
+    expect((await viewerOn(1, open.slug)).viewer).toMatchObject({ state: 'live' });
+    // What edit-meeting.php does when it changes who may watch: the change, then the word.
+    await db().update(meetings).set({ isPrivate: 1 }).where(eq(meetings.id, open.id));
+    await notifyMeetingAudienceChanged(apps[0]!.context, open.id);
+    await expect.poll(async () => (await viewerOn(1, open.slug)).status, { timeout: 1000, interval: 20 }).toBe(404);
   });
 });

@@ -6,11 +6,13 @@ import { closeRedis, subscriberRedis } from '../platform/redis.js';
 
 /**
  * `nudge`: a broadcast was started, changed or asked to stop, every composer worker looks now.
- * `changed`: a broadcast's row changed (`broadcast.changed` in the process that wrote it).
+ * `changed`: a broadcast's row changed (`broadcast.changed` in the process that wrote it), or what
+ * the public may see of a meeting did (only `meetingId` then): cached viewer answers go (ADR 034).
  */
 const SignalSchema = z.object({
   kind: z.enum(['nudge', 'changed']),
   broadcastId: z.number().int().optional(),
+  meetingId: z.number().int().optional(),
   origin: z.string(),
 });
 export type BroadcastSignal = Omit<z.infer<typeof SignalSchema>, 'origin'>;
@@ -30,7 +32,9 @@ export class BroadcastSignals {
 
   constructor(private readonly context: AppContext) {
     this.channel = `${context.config.redisPrefix}:broadcast-signals`;
-    context.events.on('broadcast.changed', ({ broadcastId }) => this.send({ kind: 'changed', broadcastId }));
+    context.events.on('broadcast.changed', ({ meetingId, broadcastId }) =>
+      this.send({ kind: 'changed', broadcastId, meetingId }),
+    );
   }
 
   /** Listens to the other processes (a no-op without Redis). */
@@ -42,7 +46,8 @@ export class BroadcastSignals {
       if (channel !== this.channel) return;
       const parsed = SignalSchema.safeParse(safeJson(text));
       if (!parsed.success || parsed.data.origin === this.origin) return;
-      this.dispatch({ kind: parsed.data.kind, broadcastId: parsed.data.broadcastId });
+      const { kind, broadcastId, meetingId } = parsed.data;
+      this.dispatch({ kind, broadcastId, meetingId });
     });
     subscriber.subscribe(this.channel).catch((error: unknown) => {
       this.context.log.warn({ err: error }, 'broadcast signals: no subscription; workers fall back to their tick');

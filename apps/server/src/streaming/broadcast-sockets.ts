@@ -30,7 +30,7 @@ class Refusal extends Error {}
 export function attachBroadcastSockets(
   io: Server,
   context: AppContext,
-  viewerState: (meetId: string) => Promise<BroadcastViewer>,
+  viewerState: (meetId: string, changed: { meetingId: number; broadcastId: number }) => Promise<BroadcastViewer>,
 ) {
   const namespace: Namespace = io.of(BROADCAST_EVENTS_NAMESPACE);
   namespace.use((socket, next) => {
@@ -57,7 +57,7 @@ export function attachBroadcastSockets(
   const push = async (meetingId: number, broadcastId: number) => {
     const [meeting] = await context.db.select().from(meetings).where(eq(meetings.id, meetingId));
     if (!meeting) return;
-    const viewer = isOpenToViewers(meeting) ? await viewerState(meeting.slug) : null;
+    const viewer = isOpenToViewers(meeting) ? await viewerState(meeting.slug, { meetingId, broadcastId }) : null;
     const event: BroadcastEvent = {
       type: 'broadcast.changed',
       meeting_id: meetingId,

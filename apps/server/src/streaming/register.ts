@@ -25,10 +25,10 @@ const PLANNED_START_CHECK_MS = 10_000;
  * what a channel page plays (`viewerState`), which the page's HTML also carries.
  */
 export function registerBroadcasts(app: FastifyInstance, context: AppContext, drivers: Drivers) {
-  const viewers = registerViewerRoutes(app, context);
+  const signals = new BroadcastSignals(context);
+  const viewers = registerViewerRoutes(app, context, signals);
   const { mode, cores, spares } = context.config.composer;
   const worker = mode === 'off' ? undefined : new ComposerWorker(context, { drivers, cores, spares });
-  const signals = new BroadcastSignals(context);
   // A worker hears of a new broadcast, a change or a stop at once, from any process (ADR 020).
   signals.on((signal) => {
     if (signal.kind === 'nudge') worker?.nudge();

@@ -114,6 +114,9 @@ export class ViewerFeed {
       // Segments can only start at a keyframe; the encode puts one every second (ADR 018), so each
       // segment is a second long and starts with one.
       ...['-hls_time', '1', '-hls_list_size', '8'],
+      // Numbered from the microsecond this muxer starts: a muxer started again for the same broadcast
+      // (a restart, a composer taking over) never reuses a segment name an HTTP cache keeps (ADR 034).
+      ...['-hls_start_number_source', 'epoch_us'],
       ...['-hls_flags', 'delete_segments+omit_endlist+temp_file+independent_segments'],
       ...['-hls_segment_filename', join(this.hlsFolder, 'segment-%d.ts')],
       join(this.hlsFolder, 'index.m3u8'),

@@ -12,10 +12,13 @@ import { apiRoute, success } from '../../http/api-route.js';
 import { notFound } from '../../http/app-error.js';
 import { requestLanguage } from '../../http/request-language.js';
 import { translate } from '../../i18n/messages.js';
-import { latestBroadcast, requireMeeting } from '../broadcast-service.js';
+import { findMeeting } from '../../rooms/room-service.js';
+import { latestBroadcast } from '../broadcast-service.js';
+import type { BroadcastSignals } from '../broadcast-signals.js';
 import { recordingUrl } from '../broadcast-view.js';
 import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience.js';
 import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
+import { PublicCache, type CacheSubject } from './public-cache.js';
 import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
@@ -23,26 +26,50 @@ import { toEpochSecondsOrNull } from '../../platform/time.js';
 
 /** Every viewer asks every few seconds; Janus is asked for the count at most this often per broadcast. */
 const VIEWER_COUNT_MS = 3000;
-const HLS_FILE = /^(index\.m3u8|segment-\d{1,9}\.ts)$/;
+const CACHED_KEYS = 5000;
+/** Segment numbers count from the microsecond the HLS muxer started (viewer-feed.ts): never reused. */
+const HLS_FILE = /^(index\.m3u8|segment-\d{1,20}\.ts)$/;
+/**
+ * For any HTTP cache or CDN in front (ADR 034). A segment never changes once listed, under a name
+ * never reused; the live playlist changes every segment (a second), so a cache keeps it no longer.
+ * Nothing else may be kept: a refusal now is not one in a second.
+ */
+const HLS_CACHE_CONTROL = {
+  segment: 'public, max-age=86400, immutable',
+  playlist: 'public, max-age=1',
+  refusal: 'no-store',
+};
 
 /**
  * The public channel page's player (ADR 011): `get-broadcast-viewer.php` (state, viewer count, a
  * viewer grant and the HLS address while live, the recording once ended), the HLS files while the
  * broadcast runs, and the viewers' Janus proxy.
  */
-export function registerViewerRoutes(app: FastifyInstance, context: AppContext) {
-  const counts = new Map<number, { at: number; viewers: number | null }>();
+export function registerViewerRoutes(app: FastifyInstance, context: AppContext, signals: BroadcastSignals) {
+  const counts = new PublicCache<number, number | null>({ maxAgeMs: VIEWER_COUNT_MS, maxEntries: CACHED_KEYS });
+  // What the public is shown is read again this often when no change was announced (a meeting edited
+  // elsewhere while Redis was away); an announced change drops it at once, in every process (ADR 034).
+  const publicState = { maxAgeMs: context.config.viewerStateMaxAgeMs, maxEntries: CACHED_KEYS };
+  const states = new PublicCache<string, PublicViewerState | undefined>(publicState);
+  const watchable = new PublicCache<number, { meetingId: number } | undefined>(publicState);
   const hlsAudience = context.redis
     ? new RedisHlsAudience(context.redis, context.config.redisPrefix)
     : new MemoryHlsAudience();
-  // A pushed change (a viewer arrived or left, a state moved) must carry the new count, not the cached one.
-  context.events.on('broadcast.changed', ({ broadcastId }) => {
-    counts.delete(broadcastId);
+  // A change in any process (a state moved, a viewer arrived or left, a meeting hidden) reaches every
+  // process's caches here; a pushed change must carry the new count, not the cached one.
+  const forget = (changed: CacheSubject) => {
+    for (const cache of [counts, states, watchable]) cache.forget(changed);
+  };
+  signals.on((signal) => {
+    if (signal.kind === 'changed') forget(signal);
   });
   /** Viewers over WebRTC (Janus' count for the mountpoint) plus over HLS; null when neither is known. */
-  const viewerCount = async (broadcastId: number, meetingId: number): Promise<number | null> => {
-    const cached = counts.get(broadcastId);
-    if (cached && Date.now() - cached.at < VIEWER_COUNT_MS) return cached.viewers;
+  const viewerCount = (broadcastId: number, meetingId: number): Promise<number | null> =>
+    counts.get(broadcastId, async () => ({
+      value: await countViewers(broadcastId, meetingId),
+      subject: { broadcastId, meetingId },
+    }));
+  const countViewers = async (broadcastId: number, meetingId: number): Promise<number | null> => {
     let webRtcViewers: number | null = null;
     try {
       const placed = await context.media.placedStreaming(meetingId);
@@ -53,37 +80,26 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
       webRtcViewers = null;
     }
     const hlsViewers = await hlsAudience.count(broadcastId);
-    const viewers = webRtcViewers === null && hlsViewers === 0 ? null : (webRtcViewers ?? 0) + hlsViewers;
-    counts.set(broadcastId, { at: Date.now(), viewers });
-    if (counts.size > 1000) counts.clear();
-    return viewers;
+    return webRtcViewers === null && hlsViewers === 0 ? null : (webRtcViewers ?? 0) + hlsViewers;
   };
 
-  /** What the channel page plays for this meetId; a private or password meeting is unknown here. */
-  const viewerState = async (meetId: string): Promise<BroadcastViewer> => {
-    const meeting = await requireMeeting(context, meetId);
+  /** What every viewer of this meetId is shown; undefined for a private or password meeting, or none. */
+  const publicViewerState = async (meetId: string) => {
+    const meeting = await findMeeting(context, meetId);
     // A private or password-protected meeting is never shown here, not even that it exists.
-    if (!isOpenToViewers(meeting)) throw notFound('room.not_found');
+    if (!meeting || !isOpenToViewers(meeting)) return { value: undefined, subject: { meetingId: meeting?.id } };
     const broadcast = await latestBroadcast(context, meeting.id);
     const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
     const recording =
       broadcast?.recordingFile && broadcast.recordingSeconds
         ? { url: recordingUrl(broadcast.recordingFile), duration: broadcast.recordingSeconds }
         : null;
-    return {
+    const value: PublicViewerState = {
       broadcast_id: broadcast?.id ?? null,
       state: broadcast?.state ?? 'none',
       started_at: toEpochSecondsOrNull(broadcast?.startedAt ?? null),
       ended_at: toEpochSecondsOrNull(broadcast?.endedAt ?? null),
       viewers: broadcast?.state === 'live' ? await viewerCount(broadcast.id, meeting.id) : null,
-      webrtc:
-        broadcast?.state === 'live'
-          ? {
-              url: VIEWER_PROXY_PATH,
-              ...toWire(issueViewerGrant(context.config, broadcast.id)),
-              ice_servers: context.config.janus.iceServers,
-            }
-          : null,
       hls_url: broadcast && isRunning ? liveStreamUrl(context.config, broadcast.id) : null,
       recording,
       public_state: publicBroadcastState({
@@ -93,6 +109,29 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
         scheduleOver: meeting.endTime <= new Date(),
       }),
     };
+    return { value, subject: { meetingId: meeting.id, broadcastId: broadcast?.id } };
+  };
+
+  /**
+   * What the channel page plays for this meetId; a private or password meeting is unknown here. The
+   * viewer grant is made for each answer, from the cached broadcast id: it is no part of the cache.
+   * `changed`: a change its caller knows of and the caches may not have heard yet (the listeners of
+   * `broadcast.changed` run one after another: a push must not carry the state before it).
+   */
+  const viewerState = async (meetId: string, changed?: CacheSubject): Promise<BroadcastViewer> => {
+    if (changed) forget(changed);
+    const shown = await states.get(meetId, () => publicViewerState(meetId));
+    if (!shown) throw notFound('room.not_found');
+    const { broadcast_id: broadcastId, state } = shown;
+    const webrtc =
+      state === 'live' && broadcastId !== null
+        ? {
+            url: VIEWER_PROXY_PATH,
+            ...toWire(issueViewerGrant(context.config, broadcastId)),
+            ice_servers: context.config.janus.iceServers,
+          }
+        : null;
+    return { ...shown, webrtc };
   };
 
   apiRoute(app, {
@@ -113,29 +152,41 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext) 
       const broadcastId = /^\d{1,10}$/.test(id) ? Number(id) : 0;
       const isKnown = broadcastId > 0 && HLS_FILE.test(file) && isLiveStreamKey(context.config, broadcastId, key);
       // Only while the broadcast runs and its meeting is public: the segments of an ended one, or of
-      // one whose meeting was made private, are gone from the address at once.
-      const watchable = isKnown ? (await watchableBroadcasts(context, [broadcastId])).get(broadcastId) : undefined;
-      const running = watchable !== undefined;
+      // one whose meeting was made private, are gone from the address within a second.
+      const running = isKnown ? await watchable.get(broadcastId, () => watchableNow(broadcastId)) : undefined;
       const path = join(liveStreamFolder(context.config, broadcastId), file);
       if (!running || !existsSync(path)) {
         return reply
           .status(404)
+          .header('cache-control', HLS_CACHE_CONTROL.refusal)
           .send({ status: 'error', message: translate(requestLanguage(request), 'broadcasts.not_running') });
       }
       const isPlaylist = file.endsWith('.m3u8');
       if (isPlaylist && (await hlsAudience.seen(broadcastId, request.ip, request.headers['user-agent'] ?? ''))) {
-        void context.events.emit('broadcast.changed', { meetingId: watchable.meetingId, broadcastId });
+        void context.events.emit('broadcast.changed', { meetingId: running.meetingId, broadcastId });
       }
       return reply
         .type(isPlaylist ? 'application/vnd.apple.mpegurl' : 'video/mp2t')
-        .header('cache-control', isPlaylist ? 'no-cache' : 'private, max-age=60')
+        .header('cache-control', isPlaylist ? HLS_CACHE_CONTROL.playlist : HLS_CACHE_CONTROL.segment)
         .send(createReadStream(path));
     },
   );
 
+  const watchableNow = async (broadcastId: number) => {
+    const running = (await watchableBroadcasts(context, [broadcastId])).get(broadcastId);
+    return { value: running, subject: { broadcastId, meetingId: running?.meetingId } };
+  };
+
   const proxy = attachViewerProxy(app, context);
-  onMeetingAudienceChanged(context, (meetingId) => proxy.dropMeetingAudience(meetingId));
+  onMeetingAudienceChanged(context, (meetingId) => {
+    // Every process stops serving the meeting's public answers and its HLS now, not in a second.
+    signals.send({ kind: 'changed', meetingId });
+    return proxy.dropMeetingAudience(meetingId);
+  });
   return { viewerState, viewerConnections: proxy.connections };
 }
+
+/** A broadcast's viewer answer as every viewer is shown it: the grant is added for each request. */
+type PublicViewerState = Omit<BroadcastViewer, 'webrtc'>;
 
 const toWire = (grant: { grant: string; expiresAt: number }) => ({ grant: grant.grant, expires_at: grant.expiresAt });
