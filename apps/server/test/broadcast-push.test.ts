@@ -14,7 +14,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
-import { MailSink } from './mail-sink.js';
+import { MailSink } from '@meetcast/testkit/mail-sink';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { uniqueEmail } from './test-server.js';
 
