@@ -115,3 +115,17 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     },
   };
 }
+
+/**
+ * A test server with people signed up on it, in the order named: the preamble of most API test
+ * files, `beforeAll(async () => void ([server, ann, bob] = await startWithPeople(backend, 'Ann', 'Bob')))`.
+ */
+export async function startWithPeople<const Names extends string[]>(
+  backend: Backend,
+  ...names: Names
+): Promise<[TestServer, ...{ [K in keyof Names]: SignedIn }]> {
+  const server = await startTestServer(backend);
+  const people: SignedIn[] = [];
+  for (const username of names) people.push(await server.signUp({ username }));
+  return [server, ...people] as [TestServer, ...{ [K in keyof Names]: SignedIn }];
+}
