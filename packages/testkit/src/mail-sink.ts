@@ -79,11 +79,11 @@ export class MailSink {
   }
 
   /**
-   * A small HTTP reader on `port`: GET /healthz, and GET /messages?to=… listing the mails to an
+   * A small HTTP reader on `port` (a free one by default; its address is returned): GET /healthz, and GET /messages?to=… listing the mails to an
    * address (in any case; all without `to`), oldest first, each with its `index` among all received
    * and without its raw text. Addresses are given in lower case.
    */
-  async serveHttp(port: number) {
+  async serveHttp(port = 0): Promise<string> {
     const http = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
       if (url.pathname === '/healthz') {
@@ -106,6 +106,7 @@ export class MailSink {
     });
     this.http = http;
     await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   }
 
   /** Waits for a message to an address that matches, newest first. */
