@@ -4,6 +4,11 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import meetcast from './scripts/eslint/feature-borders.js';
 
+const TEST_KIT_ONLY = {
+  group: ['**/apps/server/test/**'],
+  message: 'Stand-ins shared outside the server come from @meetcast/testkit.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -62,6 +67,42 @@ export default tseslint.config(
           viewerChatMessages: 'apps/server/src/viewer-chat',
           viewerChatSettings: 'apps/server/src/viewer-chat',
           viewerChatBans: 'apps/server/src/viewer-chat',
+        },
+      ],
+    },
+  },
+  {
+    // The stand-ins that tests, the end-to-end suite and the benches share live in the test kit
+    // (packages/testkit, ADR 029); apps/server/test holds the server's own tests only.
+    files: ['e2e/**/*.ts', 'bench/**/*.ts', 'playwright.config.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [TEST_KIT_ONLY] }] },
+  },
+  {
+    // A bench server starts the real server through its public entry (`@meetcast/server`).
+    files: ['bench/servers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            TEST_KIT_ONLY,
+            { group: ['**/apps/server/src/**'], message: "Use the server's public entry, @meetcast/server." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The shared packages depend on no app: the test kit stands in for the world around the server,
+    // and so never borrows the server's own code.
+    files: ['packages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/apps/**', '@meetcast/server', '@meetcast/web'], message: 'Packages do not import the apps.' },
+          ],
         },
       ],
     },

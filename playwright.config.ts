@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
 import { OIDC_SERVER_ENV } from './e2e/support/oidc';
 import { APP_URL, MAIL_API_URL, OIDC_ISSUER } from './e2e/support/ports';
 

@@ -17,8 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, type DatabaseHandle } from '@meetcast/db';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/env.js';
+import { buildApp, loadConfig } from '@meetcast/server';
 import { seedUsers } from '../scripts/seed-users.js';
 import { percentile } from './percentile';
 

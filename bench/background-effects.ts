@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARM_UP_MS = 8_000;

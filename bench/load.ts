@@ -11,8 +11,7 @@ import { createInterface } from 'node:readline';
 import { count, users } from '@meetcast/db';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/env.js';
+import { buildApp, loadConfig } from '@meetcast/server';
 
 const CONNECTIONS = 200;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 60);

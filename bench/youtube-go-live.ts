@@ -1,6 +1,6 @@
 // The whole YouTube go-live sequence, from one run (budgets in docs/benchmarks/go-live.md), against the real server, Janus
-// and composer, and a local server that speaks the YouTube Data API calls we make (the tests' fake,
-// apps/server/test/fake-platforms) with a real RTMP receiver as YouTube's ingest:
+// and composer, and a local server that speaks the YouTube Data API calls we make (the test kit's fake,
+// packages/testkit) with a real RTMP receiver as YouTube's ingest:
 //  - "Go live" → first media bytes at YouTube's ingest (budget ≤ 5 s);
 //  - "Go live" → the YouTube broadcast transitioned to `live` (budget ≤ 10 s): liveBroadcasts.insert,
 //    liveStreams.insert, bind, the push, streamStatus `active` (reported once the ingest has received
@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamConnection } from '@meetcast/contracts';
 import { chromium } from '@playwright/test';
-import { startFakeGoogle } from '../apps/server/test/fake-platforms/fake-google';
-import { followConsent } from '../apps/server/test/fake-platforms/fake-oauth';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { startFakeGoogle } from '@meetcast/testkit/fake-google';
+import { followConsent } from '@meetcast/testkit/fake-oauth';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
 import { api, joinParticipants, startComposerServer, stopComposerServer } from './composer/bench-server';
 import { BenchReceiver } from './composer/receivers';
 

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
 import { createMeeting, expectDecodingFrom, expectFramesGrowing, inCall, joinRoom, leave } from './support/room';
 
 // Chromium's fake capture makes as many cameras as `device-count` asks (one by default), so a

@@ -6,7 +6,7 @@
  * keepalives. It only counts the RTP packets it receives per kind.
  */
 import { useH264, useOPUS, type RTCPeerConnection } from 'werift';
-import { LightJanusSocket, loopbackPeer } from '../../apps/server/test/light-janus-socket';
+import { LightJanusSocket, loopbackPeer } from '@meetcast/testkit/light-janus-socket';
 
 interface ViewerGrant {
   webrtc: { url: string; grant: string } | null;

@@ -19,7 +19,7 @@ import {
 } from '@meetcast/contracts';
 import { io, type Socket } from 'socket.io-client';
 import { MediaStreamTrack, useOPUS, useVP8, type RTCPeerConnection } from 'werift';
-import { LightJanusSocket, loopbackPeer } from '../../apps/server/test/light-janus-socket';
+import { LightJanusSocket, loopbackPeer } from '@meetcast/testkit/light-janus-socket';
 import type { ServerInfo } from './bench-server';
 
 /**

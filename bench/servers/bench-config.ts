@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../apps/server/src/env.js';
+import { loadConfig } from '@meetcast/server';
 
 /**
  * What every bench server runs with: loopback on a free port, a fresh embedded database in its own

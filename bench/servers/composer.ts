@@ -8,9 +8,7 @@
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { eq, meetings, users } from '@meetcast/db';
-import { createAccount } from '../../apps/server/src/accounts/account-service.js';
-import { hashPassword } from '../../apps/server/src/platform/hashing.js';
-import { buildApp } from '../../apps/server/src/app.js';
+import { buildApp, createAccount, hashPassword } from '@meetcast/server';
 import { benchConfig } from './bench-config.js';
 
 const { config, dataDir } = benchConfig({

@@ -1,9 +1,7 @@
 // The real Meetcast server on embedded PGlite with one confirmed user; prints {port, token}.
 import type { AddressInfo } from 'node:net';
 import { eq, users } from '@meetcast/db';
-import { createAccount } from '../../apps/server/src/accounts/account-service.js';
-import { hashPassword } from '../../apps/server/src/platform/hashing.js';
-import { buildApp } from '../../apps/server/src/app.js';
+import { buildApp, createAccount, hashPassword } from '@meetcast/server';
 import { benchConfig } from './bench-config.js';
 
 const { config } = benchConfig({ LOG_LEVEL: 'silent' });

@@ -8,9 +8,8 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { meetings, openDatabase, users } from '@meetcast/db';
-import { buildApp } from '../../apps/server/src/app.js';
+import { buildApp, JanusClient } from '@meetcast/server';
 import { benchConfig } from './bench-config.js';
-import { JanusClient } from '../../apps/server/src/media/janus-client.js';
 
 const { config, dataDir } = benchConfig({ LOG_LEVEL: 'warn' });
 // What one join costs: database statements and Janus requests, read by the bench at `statsUrl`.

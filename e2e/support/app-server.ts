@@ -13,12 +13,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { meetings, streamConnections } from '@meetcast/db';
-import { hashPassword } from '../../apps/server/src/platform/hashing.js';
-import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/env.js';
-import { secretsBoxFor } from '../../apps/server/src/platform/secrets-box.js';
-import { startFakeGoogle } from '../../apps/server/test/fake-platforms/fake-google.js';
-import { startFakeTwitch } from '../../apps/server/test/fake-platforms/fake-twitch.js';
+import { buildApp, hashPassword, loadConfig, secretsBoxFor } from '@meetcast/server';
+import { startFakeGoogle } from '@meetcast/testkit/fake-google';
+import { startFakeTwitch } from '@meetcast/testkit/fake-twitch';
 import { seedForAdmin } from './admin-seed.js';
 import { E2E_PORTS } from './ports.js';
 

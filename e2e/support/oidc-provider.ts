@@ -4,7 +4,7 @@
  * Meetcast e2e server registered as a client. Any login and password sign in; the login becomes
  * the account (`<login>@example.com`, verified, named after the login).
  */
-import { startTestProvider } from '../../apps/server/test/oidc-test-provider.js';
+import { startTestProvider } from '@meetcast/testkit/oidc-provider';
 import { E2E_OIDC } from './oidc.js';
 import { E2E_PORTS } from './ports.js';
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { expect, type Page } from '@playwright/test';
-import { RtmpReceiver } from '../../apps/server/test/streaming/rtmp-receiver';
+import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 import { E2E_PORTS, HOOK_URL } from './ports';
 
 export { RtmpReceiver };

@@ -17,7 +17,7 @@ import { buildApp, type BuiltApp } from '../src/app.js';
 import { notifyMeetingAudienceChanged } from '../src/meeting-records/meeting-audience.js';
 import { moveBroadcast } from '../src/streaming/state/broadcast-state.js';
 import { loadConfig } from '../src/env.js';
-import { MailSink } from './mail-sink.js';
+import { MailSink } from '@meetcast/testkit/mail-sink';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { uniqueEmail } from './test-server.js';
 

@@ -2,17 +2,11 @@ import type { CalendarData, CalendarEvent } from '@meetcast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, addMeeting, nowSeconds, parseEvents } from './meeting-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 describe.each(BACKENDS)('calendar on %s', (backend) => {
-  let server: TestServer;
-  let ann: SignedIn;
-  let bob: SignedIn;
-  beforeAll(async () => {
-    server = await startTestServer(backend);
-    ann = await server.signUp({ username: 'Ann' });
-    bob = await server.signUp({ username: 'Bob' });
-  });
+  let server: TestServer, ann: SignedIn, bob: SignedIn;
+  beforeAll(async () => void ([server, ann, bob] = await startWithPeople(backend, 'Ann', 'Bob')));
   afterAll(() => server.close());
 
   const eventFields = (overrides: Record<string, string | number> = {}) => {

@@ -2,7 +2,7 @@ import { and, contacts, eq, meetingInvitees, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postFile } from './people-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
 
 type ContactDto = {
   id: number;
@@ -24,14 +24,8 @@ type Report = {
 };
 
 describe.each(BACKENDS)('contacts on %s', (backend) => {
-  let server: TestServer;
-  let ann: SignedIn;
-  let bob: SignedIn;
-  beforeAll(async () => {
-    server = await startTestServer(backend);
-    ann = await server.signUp({ username: 'Ann' });
-    bob = await server.signUp({ username: 'Bob' });
-  });
+  let server: TestServer, ann: SignedIn, bob: SignedIn;
+  beforeAll(async () => void ([server, ann, bob] = await startWithPeople(backend, 'Ann', 'Bob')));
   afterAll(() => server.close());
 
   const add = (who: SignedIn, fields: Record<string, string>) =>

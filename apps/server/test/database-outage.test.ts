@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
-import { MailSink } from './mail-sink.js';
+import { MailSink } from '@meetcast/testkit/mail-sink';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { uniqueEmail } from './test-server.js';
 

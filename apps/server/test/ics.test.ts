@@ -7,7 +7,7 @@ import { eq, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, addMeeting, calendarAttachment, meetingFields, nowSeconds } from './meeting-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
 
 const CHECKER = resolve(import.meta.dirname, '../../../scripts/ics-strict-check.py');
 // Debian's python3 with python3-icalendar (scripts/system-packages.sh), not whatever python3 is on PATH.
@@ -45,12 +45,8 @@ const unfolded = (ics: string) => ics.replace(/\r\n[ \t]/g, '');
 const field = (ics: string, name: string) => new RegExp(`^${name}[;:](.*)$`, 'm').exec(unfolded(ics))?.[1];
 
 describe.each(BACKENDS)('calendar files on %s', (backend) => {
-  let server: TestServer;
-  let ann: SignedIn;
-  beforeAll(async () => {
-    server = await startTestServer(backend);
-    ann = await server.signUp({ username: 'Ann' });
-  });
+  let server: TestServer, ann: SignedIn;
+  beforeAll(async () => void ([server, ann] = await startWithPeople(backend, 'Ann')));
   afterAll(() => server.close());
 
   const meetingIcs = async (id: number) =>

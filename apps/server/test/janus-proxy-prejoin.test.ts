@@ -4,7 +4,7 @@ import { VideoRoomJoinedSchema } from '@meetcast/contracts';
 import { subscriberJoinFor } from '../src/media/janus-filter.js';
 import { JanusBrowser } from './janus-browser.js';
 import { useProxyServer } from './janus-proxy-fixture.js';
-import { LightJanusSocket, loopbackPeer } from './light-janus-socket.js';
+import { LightJanusSocket, loopbackPeer } from '@meetcast/testkit/light-janus-socket';
 import { insertMeeting, RoomClient } from './room-helpers.js';
 
 /** The connection a pre-join screen prepares (ADR 016): admitted by a grant or by the join's key. */

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { freePort } from '../src/media/managed-janus.js';
 import { ProcessLedger, stopChild } from '../src/streaming/composer/child-processes.js';
 import { claimDisplayNumber, VirtualScreen } from '../src/streaming/composer/virtual-screen.js';
-import { MailSink } from './mail-sink.js';
-import { RtmpReceiver } from './streaming/rtmp-receiver.js';
+import { MailSink } from '@meetcast/testkit/mail-sink';
+import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 
 /** Runs a command as `nobody`, a user who shares this machine and nothing else with the server. */
 function asNobody(command: string, args: string[], options: { input?: string; timeoutMs?: number } = {}) {

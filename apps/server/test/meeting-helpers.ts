@@ -1,6 +1,6 @@
 import type { Meeting, MeetingPage } from '@meetcast/contracts';
 import nodeIcal from 'node-ical';
-import type { ReceivedMail } from './mail-sink.js';
+import type { ReceivedMail } from '@meetcast/testkit/mail-sink';
 import type { Fields, SignedIn, TestServer } from './test-server.js';
 
 let slugCounter = 0;

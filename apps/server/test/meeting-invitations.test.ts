@@ -2,19 +2,13 @@ import { contacts, eq, users } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, addMeeting, calendarAttachment, nowSeconds, parseEvents, upcoming } from './meeting-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
 
 type Listed = { data: { id: number; text: string }[] };
 
 describe.each(BACKENDS)('meeting invitations on %s', (backend) => {
-  let server: TestServer;
-  let ann: SignedIn;
-  let bob: SignedIn;
-  beforeAll(async () => {
-    server = await startTestServer(backend);
-    ann = await server.signUp({ username: 'Ann <b>' });
-    bob = await server.signUp({ username: 'Bob' });
-  });
+  let server: TestServer, ann: SignedIn, bob: SignedIn;
+  beforeAll(async () => void ([server, ann, bob] = await startWithPeople(backend, 'Ann <b>', 'Bob')));
   afterAll(() => server.close());
 
   const notificationsOf = async (who: SignedIn) =>

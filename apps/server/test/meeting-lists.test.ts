@@ -3,17 +3,11 @@ import { contacts, eq, meetingAttendance, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, addMeeting, nowSeconds, uniqueSlug, upcoming } from './meeting-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 describe.each(BACKENDS)('meeting lists on %s', (backend) => {
-  let server: TestServer;
-  let ann: SignedIn;
-  let bob: SignedIn;
-  beforeAll(async () => {
-    server = await startTestServer(backend);
-    ann = await server.signUp({ username: 'Ann' });
-    bob = await server.signUp({ username: 'Bob' });
-  });
+  let server: TestServer, ann: SignedIn, bob: SignedIn;
+  beforeAll(async () => void ([server, ann, bob] = await startWithPeople(backend, 'Ann', 'Bob')));
   afterAll(() => server.close());
 
   const ofMeeting = (page: MeetingPage, id: number) => page.data.filter((item) => item.id === id);

@@ -1,6 +1,6 @@
 /** Shared by the external sign-in tests: the test provider, our server's settings for it, and the flow steps. */
 import { afterAll, beforeAll } from 'vitest';
-import { authorizeAtProvider, startTestProvider, type TestProvider } from './oidc-test-provider.js';
+import { authorizeAtProvider, startTestProvider, type TestProvider } from '@meetcast/testkit/oidc-provider';
 import type { ApiAnswer, Fields, TestServer } from './test-server.js';
 
 export const PUBLIC_URL = 'http://meetcast.test';

@@ -14,7 +14,7 @@ import {
   type Methods,
   type Session,
 } from './oidc-helpers.js';
-import { authorizeAtProvider } from './oidc-test-provider.js';
+import { authorizeAtProvider } from '@meetcast/testkit/oidc-provider';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, uniqueEmail, type TestServer } from './test-server.js';
 

@@ -7,7 +7,7 @@ import { secretsBoxFor } from '../src/platform/secrets-box.js';
 import type { ConnectionRow } from '@meetcast/db';
 import { createDestinationDrivers } from '../src/streaming/drivers/index.js';
 import { checkedIngestUrl, ingestConnectTarget } from '../src/streaming/ingest-address.js';
-import { startFakeGoogle, type FakeGoogle } from './fake-platforms/fake-google.js';
+import { startFakeGoogle, type FakeGoogle } from '@meetcast/testkit/fake-google';
 import { addMeeting } from './meeting-helpers.js';
 import { connected } from './stream-helpers.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';

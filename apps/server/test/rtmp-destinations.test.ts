@@ -8,7 +8,7 @@ import { freePort } from '../src/media/managed-janus.js';
 import { secretsBoxFor } from '../src/platform/secrets-box.js';
 import { RTMP_TEST_BY_ACCOUNT } from '../src/streaming/connection-routes.js';
 import { connectionRow } from './stream-helpers.js';
-import { RtmpReceiver } from './streaming/rtmp-receiver.js';
+import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 import { startSilentPort } from './streaming/rtmp-ingests.js';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
 import { JanusBrowser } from './janus-browser.js';
-import { MailSink } from './mail-sink.js';
+import { MailSink } from '@meetcast/testkit/mail-sink';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { uniqueEmail } from './test-server.js';
 

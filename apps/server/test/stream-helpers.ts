@@ -1,6 +1,6 @@
 import type { StreamConnection } from '@meetcast/contracts';
 import { eq, streamConnections } from '@meetcast/db';
-import { followConsent } from './fake-platforms/fake-oauth.js';
+import { followConsent } from '@meetcast/testkit/fake-oauth';
 import type { ApiAnswer, SignedIn, TestServer } from './test-server.js';
 
 export type ConnectionAnswer = ApiAnswer<{ data: StreamConnection }>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
-import { MailSink } from './mail-sink.js';
+import { MailSink } from '@meetcast/testkit/mail-sink';
 import { createTestDatabase, type Backend, type TestDatabase } from './test-database.js';
 
 export type Fields = Record<string, string | number | undefined>;
@@ -114,4 +114,18 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test server with people signed up on it, in the order named: the preamble of most API test
+ * files, `beforeAll(async () => void ([server, ann, bob] = await startWithPeople(backend, 'Ann', 'Bob')))`.
+ */
+export async function startWithPeople<const Names extends string[]>(
+  backend: Backend,
+  ...names: Names
+): Promise<[TestServer, ...{ [K in keyof Names]: SignedIn }]> {
+  const server = await startTestServer(backend);
+  const people: SignedIn[] = [];
+  for (const username of names) people.push(await server.signUp({ username }));
+  return [server, ...people] as [TestServer, ...{ [K in keyof Names]: SignedIn }];
 }

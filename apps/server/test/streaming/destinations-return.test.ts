@@ -11,7 +11,7 @@ import { stopChild, waitFor } from '../../src/streaming/composer/child-processes
 import { insertMeeting } from '../room-helpers.js';
 import { startTestServer, type SignedIn, type TestServer } from '../test-server.js';
 import { NginxRtmp } from './rtmp-ingests.js';
-import { RtmpReceiver } from './rtmp-receiver.js';
+import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 
 type BroadcastAnswer = { data: LiveBroadcast | null };
 

@@ -1,5 +1,6 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CHROMIUM_DEFAULT_PATH, CHROMIUM_FLAGS } from '@meetcast/contracts/chromium-flags';
 import type { BrowserContext, Page } from 'playwright-core';
 import { boundLauncherScript } from '../../platform/bound-children.js';
 import { SOUND_BUFFER_MS, type VirtualScreen } from './virtual-screen.js';
@@ -7,8 +8,7 @@ import { SOUND_BUFFER_MS, type VirtualScreen } from './virtual-screen.js';
 /** The layout page without a meeting: loaded, waiting to be told which meeting to draw. */
 const STANDBY_PATH = '/broadcast-layout';
 
-/** Where Debian's package puts Chromium; CHROMIUM_PATH overrides it. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? CHROMIUM_DEFAULT_PATH;
 
 /**
  * Chromium in a window filling the virtual screen, showing the meeting's broadcast layout and
@@ -53,13 +53,7 @@ export class LayoutBrowser {
         PULSE_LATENCY_MSEC: String(SOUND_BUFFER_MS),
       },
       args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CHROMIUM_FLAGS,
         '--disable-dev-shm-usage',
         '--autoplay-policy=no-user-gesture-required',
         '--disable-background-timer-throttling',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../media/managed-janus.js';
 import { NginxRtmp } from '../../../test/streaming/rtmp-ingests.js';
-import { RtmpReceiver } from '../../../test/streaming/rtmp-receiver.js';
+import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 import { testEncode } from '../../../test/streaming/test-encode.js';
 import { ProcessLedger, waitFor } from './child-processes.js';
 import { copyFromEncodeProbing } from './ffmpeg-progress.js';

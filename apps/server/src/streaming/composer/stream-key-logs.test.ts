@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../media/managed-janus.js';
 import { REDACTING_LOG_HOOKS, redactSecrets, registerSecret } from '../../platform/log-redaction.js';
-import { RtmpReceiver } from '../../../test/streaming/rtmp-receiver.js';
+import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 import { testEncode } from '../../../test/streaming/test-encode.js';
 import { ProcessLedger, waitFor } from './child-processes.js';
 import { FlvFanOut } from './flv-fan-out.js';

@@ -11,7 +11,7 @@ import {
   startSilentPort,
   startTlsProxy,
 } from '../../../../test/streaming/rtmp-ingests.js';
-import { RtmpReceiver } from '../../../../test/streaming/rtmp-receiver.js';
+import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 import { testEncode } from '../../../../test/streaming/test-encode.js';
 import { ProcessLedger, waitFor } from '../child-processes.js';
 import { FlvFanOut } from '../flv-fan-out.js';

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -47,10 +48,14 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
   return { to, subject: decodeEncodedWords(header('Subject')), text: bytes.trim(), raw };
 }
 
-/** A real SMTP server on a loopback port that keeps what it receives. */
+/**
+ * A real SMTP server on a loopback port that keeps what it receives: in this process for the API
+ * tests, and read over HTTP (`serveHttp`) when the suite runs the sink in a process of its own.
+ */
 export class MailSink {
   readonly messages: ReceivedMail[] = [];
   private readonly waiters: (() => void)[] = [];
+  private http: Server | undefined;
   private readonly server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -67,9 +72,41 @@ export class MailSink {
     },
   });
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `port` (a free one by default); returns the SMTP_URL for the server under test. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+  }
+
+  /**
+   * A small HTTP reader on `port` (a free one by default; its address is returned): GET /healthz, and GET /messages?to=… listing the mails to an
+   * address (in any case; all without `to`), oldest first, each with its `index` among all received
+   * and without its raw text. Addresses are given in lower case.
+   */
+  async serveHttp(port = 0): Promise<string> {
+    const http = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      if (url.pathname === '/healthz') {
+        response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        return;
+      }
+      if (url.pathname === '/messages' && request.method === 'GET') {
+        const to = url.searchParams.get('to')?.toLowerCase();
+        const listed = this.messages
+          .map(({ raw: _raw, ...mail }, index) => ({
+            ...mail,
+            to: mail.to.map((address) => address.toLowerCase()),
+            index,
+          }))
+          .filter((mail) => !to || mail.to.includes(to));
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+        return;
+      }
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    });
+    this.http = http;
+    await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   }
 
   /** Waits for a message to an address that matches, newest first. */
@@ -91,7 +128,8 @@ export class MailSink {
     return /\b(\d{6})\b/.exec(mail.subject)?.[1] ?? '';
   }
 
-  close() {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  async close() {
+    await new Promise<void>((resolve) => (this.http ? this.http.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
-import { stopChild } from '../../src/streaming/composer/child-processes.js';
 
 /**
  * A real RTMP server for tests: ffmpeg listening on a loopback port, writing what it receives to
@@ -84,10 +84,16 @@ export class RtmpReceiver {
     this.child = undefined;
   }
 
+  /** Asks ffmpeg to finish its file (SIGINT), and kills it if it has not after 5 s. */
   async stop() {
     const child = this.child;
     this.child = undefined;
-    await stopChild(child, 5000, 'SIGINT');
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.kill('SIGINT');
+    await exited;
+    clearTimeout(timer);
   }
 }
 
