@@ -21,3 +21,4 @@ export * from './viewer-watch.js';
 export * from './viewer-chat.js';
 export * from './broadcast-state.js';
 export * from './broadcast-events.js';
+export * from './calls/index.js';
