@@ -1,12 +1,9 @@
-import type { z } from 'zod';
+import { calls, type CallInput, type CallName, type CallOutput } from '@meetcast/contracts';
 import i18n from '../i18n/i18n';
 import { readSessionToken } from './session-cookie';
 
 /** API base of the contract: `/api` on the same origin unless the build says otherwise. */
 export const API_BASE = (import.meta.env.VITE_API_BASE as string | undefined) ?? '/api';
-
-export type FieldValue = string | number | boolean | Blob | null | undefined;
-export type Fields = Record<string, FieldValue>;
 
 export interface ApiBody<T> {
   status: 'success' | 'error';
@@ -30,47 +27,62 @@ export class ApiError extends Error {
   }
 }
 
-export interface ApiOptions<S extends z.ZodType | undefined> {
-  /** Validates the whole body; the result is typed from it. */
-  schema?: S;
-  /** Adds the `token` field from the session cookie (default true) unless the fields carry one. */
+export interface CallOptions {
+  /** Adds the `token` field from the session cookie (default true) unless the input carries one. */
   withToken?: boolean;
   signal?: AbortSignal;
   /** Extra request headers (the room join names its prepared media connection, ADR 016). */
   headers?: Record<string, string>;
 }
 
-function toBody(fields: Fields): URLSearchParams | FormData {
-  const hasFile = Object.values(fields).some((value) => value instanceof Blob);
-  const body = hasFile ? new FormData() : new URLSearchParams();
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined || value === null) continue;
-    if (value instanceof Blob) (body as FormData).append(key, value);
-    else body.append(key, String(value));
+/** A call's input as the browser holds it: files are Blobs where the server receives bytes. */
+export type CallFieldsOf<Input> = {
+  [Key in keyof Input]: Input[Key] extends Uint8Array | undefined ? Blob | Exclude<Input[Key], Uint8Array> : Input[Key];
+};
+export type WebCallInput<Name extends CallName> = CallFieldsOf<CallInput<Name>>;
+
+const isStructured = (value: unknown) => typeof value === 'object' && value !== null && !(value instanceof Blob);
+
+/**
+ * The request body the contract accepts for these fields: a form (multipart when a file is among them),
+ * or JSON when a field holds a list or an object (`destinations`, `links`): the server takes those as
+ * they are instead of as JSON text inside a form field.
+ */
+function toBody(fields: Record<string, unknown>): { body: BodyInit; headers: Record<string, string> } {
+  const present = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+  const hasFile = present.some(([, value]) => value instanceof Blob);
+  if (!hasFile && present.some(([, value]) => isStructured(value))) {
+    return { body: JSON.stringify(Object.fromEntries(present)), headers: { 'content-type': 'application/json' } };
   }
-  return body;
+  const body = hasFile ? new FormData() : new URLSearchParams();
+  for (const [key, value] of present) {
+    if (value instanceof Blob) (body as FormData).append(key, value);
+    else body.append(key, isStructured(value) ? JSON.stringify(value) : String(value as string | number | boolean));
+  }
+  return { body, headers: {} };
 }
 
 /**
- * POSTs form data to `/api/{name}` the way the contract says: the session token travels as the form
- * field `token`, the answer is `{status, message, data}`, and an error status throws an ApiError that
- * carries the server's message.
+ * Makes one call of the table of calls the way the contract says: POST to `/api/{name}`, the session
+ * token as the field `token`, the answer `{status, message, data}` parsed by the call's output schema;
+ * an error status throws an ApiError that carries the server's message.
  */
-export async function apiPost<S extends z.ZodType | undefined = undefined>(
-  name: string,
-  fields: Fields = {},
-  options: ApiOptions<S> = {},
-): Promise<S extends z.ZodType ? z.output<S> : ApiBody<unknown>> {
-  const all: Fields = { ...fields };
-  if (options.withToken !== false && all.token === undefined) all.token = readSessionToken();
-  if (all.lng === undefined && i18n.resolvedLanguage) all.lng = i18n.resolvedLanguage;
+async function call<Name extends CallName>(
+  name: Name,
+  input: WebCallInput<Name>,
+  options: CallOptions = {},
+): Promise<CallOutput<Name>> {
+  const fields: Record<string, unknown> = { ...input };
+  if (options.withToken !== false && fields.token === undefined) fields.token = readSessionToken();
+  if (fields.lng === undefined && i18n.resolvedLanguage) fields.lng = i18n.resolvedLanguage;
+  const { body: requestBody, headers } = toBody(fields);
 
   let response: Response;
   try {
     response = await fetch(`${API_BASE}/${name}`, {
       method: 'POST',
-      body: toBody(all),
-      headers: { accept: 'application/json', ...options.headers },
+      body: requestBody,
+      headers: { accept: 'application/json', ...headers, ...options.headers },
       credentials: 'same-origin',
       signal: options.signal,
     });
@@ -78,7 +90,6 @@ export async function apiPost<S extends z.ZodType | undefined = undefined>(
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(i18n.t('common:errors.network'), 0);
   }
-
   let body: unknown;
   try {
     body = await response.json();
@@ -98,10 +109,12 @@ export async function apiPost<S extends z.ZodType | undefined = undefined>(
     const message = typeof envelope.message === 'string' && envelope.message ? envelope.message : '';
     throw new ApiError(message || i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }
-  if (!options.schema) return envelope as never;
-  const parsed = options.schema.safeParse(envelope);
+  const parsed = calls[name].output.safeParse(envelope);
   if (!parsed.success) {
     throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }
-  return parsed.data as never;
+  return parsed.data as CallOutput<Name>;
 }
+
+/** The API of the contract, typed by its table of calls. */
+export const api = { call };

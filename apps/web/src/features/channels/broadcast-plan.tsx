@@ -1,4 +1,4 @@
-import { OptionalBroadcastPlanBodySchema, type BroadcastPlan } from '@meetcast/contracts';
+import { type BroadcastPlan } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog, DialogClose } from '../../components/dialog';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { GoLivePlanFields, useGoLivePlan } from '../live-studio';
 import { CHANNELS_KEY } from './use-channels';
 
@@ -15,9 +15,7 @@ const planKey = (meetId: string) => [...CHANNELS_KEY, 'plan', meetId] as const;
 function useBroadcastPlan(meetId: string) {
   return useQuery({
     queryKey: planKey(meetId),
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-broadcast-plan.php', { meetId }, { schema: OptionalBroadcastPlanBodySchema, signal })).data
-        .data,
+    queryFn: async ({ signal }) => (await api.call('get-broadcast-plan.php', { meetId }, { signal })).data.data,
   });
 }
 
@@ -26,11 +24,11 @@ function useSavePlan(meetId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (plan: { destinations: unknown[]; record: 0 | 1 }) =>
-      apiPost(
-        'set-broadcast-plan.php',
-        { meetId, destinations: JSON.stringify(plan.destinations), record: plan.record },
-        { schema: OptionalBroadcastPlanBodySchema },
-      ),
+      api.call('set-broadcast-plan.php', {
+        meetId,
+        destinations: JSON.stringify(plan.destinations),
+        record: plan.record,
+      }),
     onSuccess: (body) => {
       toast.success(body.message);
       queryClient.setQueryData(planKey(meetId), body.data.data);
