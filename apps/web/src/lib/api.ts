@@ -1,4 +1,11 @@
-import { calls, type CallInput, type CallName, type CallOutput } from '@meetcast/contracts';
+import {
+  calls,
+  type CallInput,
+  type CallName,
+  type CallOutput,
+  type FileCallInput,
+  type FileCallName,
+} from '@meetcast/contracts';
 import i18n from '../i18n/i18n';
 import { readSessionToken } from './session-cookie';
 
@@ -40,6 +47,7 @@ export type CallFieldsOf<Input> = {
   [Key in keyof Input]: Input[Key] extends Uint8Array | undefined ? Blob | Exclude<Input[Key], Uint8Array> : Input[Key];
 };
 export type WebCallInput<Name extends CallName> = CallFieldsOf<CallInput<Name>>;
+export type WebFileInput<Name extends FileCallName> = CallFieldsOf<FileCallInput<Name>>;
 
 const isStructured = (value: unknown) => typeof value === 'object' && value !== null && !(value instanceof Blob);
 
@@ -62,26 +70,16 @@ function toBody(fields: Record<string, unknown>): { body: BodyInit; headers: Rec
   return { body, headers: {} };
 }
 
-/**
- * Makes one call of the table of calls the way the contract says: POST to `/api/{name}`, the session
- * token as the field `token`, the answer `{status, message, data}` parsed by the call's output schema;
- * an error status throws an ApiError that carries the server's message.
- */
-async function call<Name extends CallName>(
-  name: Name,
-  input: WebCallInput<Name>,
-  options: CallOptions = {},
-): Promise<CallOutput<Name>> {
+/** POSTs the input to `/api/{name}` with the session token (as the field `token`) and the language. */
+async function send(name: string, input: object, options: CallOptions): Promise<Response> {
   const fields: Record<string, unknown> = { ...input };
   if (options.withToken !== false && fields.token === undefined) fields.token = readSessionToken();
   if (fields.lng === undefined && i18n.resolvedLanguage) fields.lng = i18n.resolvedLanguage;
-  const { body: requestBody, headers } = toBody(fields);
-
-  let response: Response;
+  const { body, headers } = toBody(fields);
   try {
-    response = await fetch(`${API_BASE}/${name}`, {
+    return await fetch(`${API_BASE}/${name}`, {
       method: 'POST',
-      body: requestBody,
+      body,
       headers: { accept: 'application/json', ...headers, ...options.headers },
       credentials: 'same-origin',
       signal: options.signal,
@@ -90,6 +88,10 @@ async function call<Name extends CallName>(
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(i18n.t('common:errors.network'), 0);
   }
+}
+
+/** The answer's `{status, message, data}`; an error status throws an ApiError with the server's message. */
+async function readEnvelope(response: Response): Promise<Partial<ApiBody<unknown>>> {
   let body: unknown;
   try {
     body = await response.json();
@@ -109,12 +111,37 @@ async function call<Name extends CallName>(
     const message = typeof envelope.message === 'string' && envelope.message ? envelope.message : '';
     throw new ApiError(message || i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }
-  const parsed = calls[name].output.safeParse(envelope);
+  return envelope;
+}
+
+/**
+ * Makes one call of the table of calls the way the contract says and parses the answer with the call's
+ * output schema; an error status throws an ApiError that carries the server's message.
+ */
+async function call<Name extends CallName>(
+  name: Name,
+  input: WebCallInput<Name>,
+  options: CallOptions = {},
+): Promise<CallOutput<Name>> {
+  const response = await send(name, input, options);
+  const parsed = calls[name].output.safeParse(await readEnvelope(response));
   if (!parsed.success) {
     throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }
   return parsed.data as CallOutput<Name>;
 }
 
+/** Makes a call that answers a file: the file, and the name the server gives it. */
+async function download<Name extends FileCallName>(
+  name: Name,
+  input: WebFileInput<Name>,
+  options: CallOptions = {},
+): Promise<{ file: Blob; filename: string | undefined }> {
+  const response = await send(name, input, options);
+  if (!response.ok) await readEnvelope(response);
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return { file: await response.blob(), filename };
+}
+
 /** The API of the contract, typed by its table of calls. */
-export const api = { call };
+export const api = { call, download };

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import { accountCalls } from './account-calls.js';
 import { adminCalls } from './admin-calls.js';
+import { fileCalls } from './file-calls.js';
 import { meetingCalls } from './meeting-calls.js';
 import { peopleCalls } from './people-calls.js';
 import { streamingCalls } from './streaming-calls.js';
 
 export type { CallAuth, CallDefinition, CallTable } from './call.js';
+export { fileCalls };
 
 /**
  * Every call of the API by its file-style name (`login.php`): the one place that pairs a name with its
@@ -22,3 +24,7 @@ export type CallInput<Name extends CallName> = z.input<Calls[Name]['input']>;
 export type CallFields<Name extends CallName> = z.output<Calls[Name]['input']>;
 /** The body a call answers. */
 export type CallOutput<Name extends CallName> = z.output<Calls[Name]['output']>;
+
+export type FileCallName = keyof typeof fileCalls;
+/** The fields a call that answers a file takes, as a client sends them. */
+export type FileCallInput<Name extends FileCallName> = z.input<(typeof fileCalls)[Name]['input']>;

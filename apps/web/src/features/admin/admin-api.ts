@@ -1,9 +1,7 @@
 import type { AdminExportTable, CallName } from '@meetcast/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import i18n from '../../i18n/i18n';
-import { API_BASE, ApiError, api, type WebCallInput } from '../../lib/api';
-import { readSessionToken } from '../../lib/session-cookie';
+import { api, type WebCallInput, type WebFileInput } from '../../lib/api';
 import type { TableControls } from './use-table-state';
 
 /** Every admin query lives under this key, so one invalidation refreshes the area after a change. */
@@ -41,34 +39,15 @@ export function useAdminAction<Name extends CallName>(call: Name) {
 }
 
 /** The filters of an admin table, as its export sends them. */
-export type ExportFilters = Record<string, string | number | undefined>;
+export type ExportFilters = Omit<WebFileInput<'admin-export.php'>, 'table'>;
 
 /** admin-export.php answers text/csv: the file is saved under the name the server gives. */
 export async function downloadExport(table: AdminExportTable, fields: ExportFilters = {}) {
-  const body = new URLSearchParams();
-  const all = { ...fields, table, token: readSessionToken(), lng: i18n.resolvedLanguage };
-  for (const [key, value] of Object.entries(all)) {
-    if (value !== undefined && value !== null && value !== '') body.append(key, String(value));
-  }
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}/admin-export.php`, { method: 'POST', body, credentials: 'same-origin' });
-  } catch {
-    throw new ApiError(i18n.t('common:errors.network'), 0);
-  }
-  if (!response.ok) {
-    const answer = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new ApiError(
-      answer?.message ?? i18n.t('common:errors.unexpected', { status: response.status }),
-      response.status,
-    );
-  }
-  const name =
-    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `meetcast-${table}.csv`;
-  const url = URL.createObjectURL(await response.blob());
+  const { file, filename } = await api.download('admin-export.php', { ...fields, table });
+  const url = URL.createObjectURL(file);
   const link = document.createElement('a');
   link.href = url;
-  link.download = name;
+  link.download = filename ?? `meetcast-${table}.csv`;
   document.body.append(link);
   link.click();
   link.remove();
