@@ -45,3 +45,8 @@ export async function readOperations(baseUrl: string): Promise<Operation[]> {
     return { name, path, fields: new Map(Object.entries(content?.schema?.properties ?? {})), auth };
   });
 }
+
+/** The fields a call reads besides `token` and `lng`, from its input schema in the table. */
+export function fieldsOf(name: keyof typeof everyCall): string[] {
+  return Object.keys(everyCall[name].input.shape).filter((field) => field !== 'token' && field !== 'lng');
+}

@@ -9,7 +9,6 @@ import {
   SignupInputSchema,
   TokenInputSchema,
 } from '../accounts.js';
-import { ContactUsInputSchema } from '../contact-us.js';
 import { MessageBodySchema } from '../envelope.js';
 import { ClearNotificationInputSchema, NotificationListBodySchema } from '../notifications.js';
 import {
@@ -21,20 +20,8 @@ import {
   StartExternalLoginBodySchema,
   StartExternalLoginInputSchema,
 } from '../oidc.js';
-import {
-  ChangePasswordInputSchema,
-  ConfirmEmailChangeInputSchema,
-  DeleteAccountInputSchema,
-  MyDataBodySchema,
-  ProfileBodySchema,
-  ProfileInputSchema,
-  RevokeSessionInputSchema,
-  SessionListBodySchema,
-  UpdateProfileInputSchema,
-  UploadAvatarInputSchema,
-} from '../profile.js';
 
-/** Sign-up, sign-in (also with an external provider), sessions, notifications, the profile and the contact form. */
+/** Sign-up, sign-in (also with an external provider) and notifications. */
 export const accountCalls = {
   'get-auth-config.php': { auth: 'none', input: AuthConfigInputSchema, output: AuthConfigBodySchema },
   'start-external-login.php': {
@@ -44,17 +31,6 @@ export const accountCalls = {
   },
   'meetcast-names-login.php': { auth: 'none', input: ExternalLoginInputSchema, output: SessionBodySchema },
   'get-sign-in-methods.php': { auth: 'user', input: SignInMethodsInputSchema, output: SignInMethodsBodySchema },
-  'contact-us.php': { auth: 'none', input: ContactUsInputSchema, output: MessageBodySchema },
-  'get-profile.php': { auth: 'user', input: ProfileInputSchema, output: ProfileBodySchema },
-  'update-profile.php': { auth: 'user', input: UpdateProfileInputSchema, output: ProfileBodySchema },
-  'confirm-email-change.php': { auth: 'user', input: ConfirmEmailChangeInputSchema, output: ProfileBodySchema },
-  'upload-avatar.php': { auth: 'user', input: UploadAvatarInputSchema, output: ProfileBodySchema },
-  'remove-avatar.php': { auth: 'user', input: ProfileInputSchema, output: ProfileBodySchema },
-  'change-password.php': { auth: 'user', input: ChangePasswordInputSchema, output: MessageBodySchema },
-  'get-sessions.php': { auth: 'user', input: ProfileInputSchema, output: SessionListBodySchema },
-  'revoke-session.php': { auth: 'user', input: RevokeSessionInputSchema, output: MessageBodySchema },
-  'export-my-data.php': { auth: 'user', input: ProfileInputSchema, output: MyDataBodySchema },
-  'delete-account.php': { auth: 'user', input: DeleteAccountInputSchema, output: MessageBodySchema },
   'get-user-notification.php': { auth: 'user', input: TokenInputSchema, output: NotificationListBodySchema },
   'clear-user-notification.php': {
     auth: 'user',

@@ -4,17 +4,25 @@ import { adminCalls } from './admin-calls.js';
 import { fileCalls } from './file-calls.js';
 import { meetingCalls } from './meeting-calls.js';
 import { peopleCalls } from './people-calls.js';
+import { roomCalls } from './room-calls.js';
 import { streamingCalls } from './streaming-calls.js';
 
 export type { CallAuth, CallDefinition, CallTable } from './call.js';
-export { fileCalls };
+export { accountCalls, adminCalls, fileCalls, meetingCalls, peopleCalls, roomCalls, streamingCalls };
 
 /**
  * Every call of the API by its file-style name (`login.php`): the one place that pairs a name with its
  * auth, input and output. The server registers its routes from it, the web client types `api.call` by
  * it, and the fuzz and authorization tests walk it.
  */
-export const calls = { ...accountCalls, ...meetingCalls, ...peopleCalls, ...streamingCalls, ...adminCalls };
+export const calls = {
+  ...accountCalls,
+  ...meetingCalls,
+  ...roomCalls,
+  ...peopleCalls,
+  ...streamingCalls,
+  ...adminCalls,
+};
 
 export type Calls = typeof calls;
 export type CallName = keyof Calls;

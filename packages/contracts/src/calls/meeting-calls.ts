@@ -26,12 +26,9 @@ import {
   MeetingListBodySchema,
   MeetingListInputSchema,
 } from '../meetings.js';
-import { GetRoomInputSchema, GetRoomOutputSchema, JoinRoomInputSchema, JoinRoomOutputSchema } from '../room.js';
 
-/** Meetings, the calendar and the meeting room. */
+/** Meetings and the calendar. */
 export const meetingCalls = {
-  'get-room.php': { auth: 'optional', input: GetRoomInputSchema, output: GetRoomOutputSchema },
-  'join-room.php': { auth: 'optional', input: JoinRoomInputSchema, output: JoinRoomOutputSchema },
   'get-upcoming-meetings.php': { auth: 'user', input: MeetingListInputSchema, output: MeetingListBodySchema },
   'get-recent-meetings.php': { auth: 'user', input: MeetingListInputSchema, output: MeetingListBodySchema },
   'get-dashboard.php': { auth: 'user', input: TokenInputSchema, output: DashboardBodySchema },

@@ -16,6 +16,7 @@ import {
   UpdateChannelInputSchema,
   UploadChannelImageInputSchema,
 } from '../channels.js';
+import { ContactUsInputSchema } from '../contact-us.js';
 import {
   AddContactInputSchema,
   CallContactBodySchema,
@@ -32,9 +33,32 @@ import {
   UpdateContactInputSchema,
 } from '../contacts.js';
 import { MessageBodySchema } from '../envelope.js';
+import {
+  ChangePasswordInputSchema,
+  ConfirmEmailChangeInputSchema,
+  DeleteAccountInputSchema,
+  MyDataBodySchema,
+  ProfileBodySchema,
+  ProfileInputSchema,
+  RevokeSessionInputSchema,
+  SessionListBodySchema,
+  UpdateProfileInputSchema,
+  UploadAvatarInputSchema,
+} from '../profile.js';
 
-/** Contacts and channels. */
+/** Contacts, channels, the profile and the contact form. */
 export const peopleCalls = {
+  'contact-us.php': { auth: 'none', input: ContactUsInputSchema, output: MessageBodySchema },
+  'get-profile.php': { auth: 'user', input: ProfileInputSchema, output: ProfileBodySchema },
+  'update-profile.php': { auth: 'user', input: UpdateProfileInputSchema, output: ProfileBodySchema },
+  'confirm-email-change.php': { auth: 'user', input: ConfirmEmailChangeInputSchema, output: ProfileBodySchema },
+  'upload-avatar.php': { auth: 'user', input: UploadAvatarInputSchema, output: ProfileBodySchema },
+  'remove-avatar.php': { auth: 'user', input: ProfileInputSchema, output: ProfileBodySchema },
+  'change-password.php': { auth: 'user', input: ChangePasswordInputSchema, output: MessageBodySchema },
+  'get-sessions.php': { auth: 'user', input: ProfileInputSchema, output: SessionListBodySchema },
+  'revoke-session.php': { auth: 'user', input: RevokeSessionInputSchema, output: MessageBodySchema },
+  'export-my-data.php': { auth: 'user', input: ProfileInputSchema, output: MyDataBodySchema },
+  'delete-account.php': { auth: 'user', input: DeleteAccountInputSchema, output: MessageBodySchema },
   'check-channel-slug.php': { auth: 'user', input: CheckChannelSlugInputSchema, output: MessageBodySchema },
   'create-channel.php': { auth: 'user', input: CreateChannelInputSchema, output: ChannelBodySchema },
   'update-channel.php': { auth: 'user', input: UpdateChannelInputSchema, output: ChannelBodySchema },
