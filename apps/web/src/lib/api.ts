@@ -1,11 +1,4 @@
-import {
-  calls,
-  type CallInput,
-  type CallName,
-  type CallOutput,
-  type FileCallInput,
-  type FileCallName,
-} from '@meetcast/contracts';
+import type { CallInput, CallName, CallOutput, FileCallInput, FileCallName } from '@meetcast/contracts';
 import i18n from '../i18n/i18n';
 import { readSessionToken } from './session-cookie';
 
@@ -123,8 +116,16 @@ async function call<Name extends CallName>(
   input: WebCallInput<Name>,
   options: CallOptions = {},
 ): Promise<CallOutput<Name>> {
+  // The table's schemas are a chunk of their own, fetched beside the first call rather than before
+  // the first page (the sign-in page's budget): the request does not wait for them, its answer does.
+  const table = import('@meetcast/contracts/calls');
+  table.catch(() => undefined); // a failed load is reported below, where the answer waits for it
   const response = await send(name, input, options);
-  const parsed = calls[name].output.safeParse(await readEnvelope(response));
+  const envelope = await readEnvelope(response);
+  const { calls } = await table.catch(() => {
+    throw new ApiError(i18n.t('common:errors.network'), 0);
+  });
+  const parsed = calls[name].output.safeParse(envelope);
   if (!parsed.success) {
     throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }

@@ -1,4 +1,4 @@
-import { type BroadcastPlan } from '@meetcast/contracts';
+import { type BroadcastPlan, type DestinationRequest } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,9 @@ import { Dialog, DialogClose } from '../../components/dialog';
 import { api } from '../../lib/api';
 import { GoLivePlanFields, useGoLivePlan } from '../live-studio';
 import { CHANNELS_KEY } from './use-channels';
+
+/** What set-broadcast-plan.php keeps: where the meeting goes live by itself, and whether it is recorded. */
+type PlanToSave = { destinations: DestinationRequest[]; record: 0 | 1 };
 
 const planKey = (meetId: string) => [...CHANNELS_KEY, 'plan', meetId] as const;
 
@@ -23,10 +26,10 @@ function useBroadcastPlan(meetId: string) {
 function useSavePlan(meetId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (plan: { destinations: unknown[]; record: 0 | 1 }) =>
+    mutationFn: (plan: PlanToSave) =>
       api.call('set-broadcast-plan.php', {
         meetId,
-        destinations: JSON.stringify(plan.destinations),
+        destinations: plan.destinations,
         record: plan.record,
       }),
     onSuccess: (body) => {
@@ -113,7 +116,7 @@ function PlanForm({
   meetingTitle: string;
   saved: BroadcastPlan | null;
   isSaving: boolean;
-  onSave(plan: { destinations: unknown[]; record: 0 | 1 }): void;
+  onSave(plan: PlanToSave): void;
 }) {
   const { t } = useTranslation('channels');
   const goLive = useGoLivePlan(meetingTitle, saved ?? undefined);

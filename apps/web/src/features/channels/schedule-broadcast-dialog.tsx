@@ -83,7 +83,7 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
         description,
         start_time: start ? fromWall(start, zone) : 0,
         end_time: end ? fromWall(end, zone) : 0,
-        destinations: JSON.stringify(plan.kind === 'ready' ? plan.destinations : []),
+        destinations: plan.kind === 'ready' ? plan.destinations : [],
         record: plan.kind === 'ready' ? plan.record : 0,
       }),
     onSuccess: (body) => {
