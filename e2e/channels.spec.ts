@@ -78,9 +78,10 @@ test.describe('channels', () => {
     await plan.getByRole('checkbox', { name: 'Record this broadcast' }).check();
     const request = page.waitForRequest((candidate) => candidate.url().endsWith('/api/schedule-broadcast.php'));
     await dialog.getByRole('button', { name: 'Schedule' }).click();
-    const sent = new URLSearchParams((await request).postData() ?? '');
-    expect(JSON.parse(sent.get('destinations') ?? '[]')).toEqual([{ connection_id: rtmp.data.id }]);
-    expect(sent.get('record')).toBe('1');
+    // A list goes as a JSON body, not as JSON text inside a form field.
+    const sent = (await request).postDataJSON() as { destinations: unknown; record: unknown };
+    expect(sent.destinations).toEqual([{ connection_id: rtmp.data.id }]);
+    expect(sent.record).toBe(1);
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('link', { name: 'Pasta night' })).toBeVisible();
 

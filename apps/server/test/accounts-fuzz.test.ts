@@ -1,19 +1,10 @@
+import { accountCalls } from '@meetcast/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './test-server.js';
 
-const ENDPOINTS = [
-  'signup.php',
-  'resend-signup-code.php',
-  'confirm-signup.php',
-  'login.php',
-  'logout.php',
-  'forgot-password.php',
-  'reset-password.php',
-  'tokenverify.php',
-  'get-user-notification.php',
-  'clear-user-notification.php',
-];
+/** Every call of sign-up, sign-in and notifications, from the table of calls. */
+const ENDPOINTS = Object.keys(accountCalls);
 const FIELDS = ['username', 'email', 'password', 'code', 'token', 'id', 'lng', '__proto__', 'constructor'];
 
 const nastyString = fc.oneof(

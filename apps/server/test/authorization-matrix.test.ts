@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMeeting, meetingFields } from './meeting-helpers.js';
-import { readOperations, type Operation } from './openapi-surface.js';
+import { everyCall, readOpenApi, readOperations, type Operation } from './openapi-surface.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
 
 /** Fields that fail validation almost everywhere: the token must be judged before them. */
@@ -26,9 +26,29 @@ describe('authorization matrix of every operation', () => {
     expect(operations.filter((operation) => operation.auth === 'admin').length).toBeGreaterThan(15);
   });
 
+  it('serves every call of the table of calls and no other, each with the security its auth says', async () => {
+    const document = await readOpenApi(server.baseUrl);
+    const served = Object.entries(document.paths).filter(([path, item]) => path.startsWith('/api/') && item.post);
+    expect(served.map(([path]) => path).sort()).toEqual(
+      Object.keys(everyCall)
+        .map((name) => `/api/${name}`)
+        .sort(),
+    );
+    for (const [path, item] of served) {
+      const { auth } = everyCall[path.replace('/api/', '') as keyof typeof everyCall];
+      const expected = {
+        none: undefined,
+        optional: [{}, { token: [] }],
+        user: [{ token: [] }],
+        admin: [{ token: ['administrator'] }],
+      }[auth];
+      expect(item.post?.security, path).toEqual(expected);
+    }
+  });
+
   it('answers 401 to every signed-in operation without a valid token, before any validation', async () => {
-    for (const operation of operations.filter((candidate) => candidate.auth !== 'none')) {
-      const call = operation.path.replace('/api/', '');
+    for (const operation of operations.filter((candidate) => candidate.auth === 'user' || candidate.auth === 'admin')) {
+      const call = operation.name;
       for (const token of [undefined, 'not-a-real-token', 'x'.repeat(600)]) {
         const answer = await server.post(call, { ...JUNK, ...(token ? { token } : {}) });
         expect(answer.httpStatus, `${call} with token ${token?.slice(0, 10)}`).toBe(401);
@@ -42,9 +62,9 @@ describe('authorization matrix of every operation', () => {
     const carol = await server.signUp({ username: 'Carol Matrix' });
     let token = carol.token;
     for (const operation of operations.filter((candidate) => candidate.auth !== 'admin')) {
-      const call = operation.path.replace('/api/', '');
+      const call = operation.name;
       const anonymous = await server.post(call, JUNK);
-      if (operation.auth === 'none') expect(anonymous.httpStatus, `${call} without a token`).not.toBe(401);
+      if (operation.auth !== 'user') expect(anonymous.httpStatus, `${call} without a token`).not.toBe(401);
       let regular = await server.post(call, { ...JUNK, token });
       if (regular.httpStatus === 401) {
         // An earlier call ended the session (sign-out): again with a fresh one.
@@ -61,7 +81,7 @@ describe('authorization matrix of every operation', () => {
 
   it('answers 403 to every administrator operation called by a regular user, before any validation', async () => {
     for (const operation of operations.filter((candidate) => candidate.auth === 'admin')) {
-      const answer = await server.post(operation.path.replace('/api/', ''), { ...JUNK, token: alice.token });
+      const answer = await server.post(operation.name, { ...JUNK, token: alice.token });
       expect(answer.httpStatus, operation.path).toBe(403);
     }
   });

@@ -1,51 +1,17 @@
+import { meetingCalls } from '@meetcast/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMeeting, nowSeconds } from './meeting-helpers.js';
+import { fieldsOf } from './openapi-surface.js';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
 
-const CALLS = [
-  'check-meet-name.php',
-  'add-meeting.php',
-  'add-instant-meeting.php',
-  'edit-meeting.php',
-  'get-meeting.php',
-  'cancel-meeting.php',
-  'delete-meeting.php',
-  'get-upcoming-meetings.php',
-  'get-recent-meetings.php',
-  'get-dashboard.php',
-  'get-meeting-ics.php',
-  'get-events.php',
-  'add-event.php',
-  'edit-event.php',
-  'delete-event.php',
-  'get-calendar.php',
-  'get-calendar-feed.php',
-];
+/** Every call of the meetings and calendar features, from the table of calls. */
+const CALLS = Object.keys(meetingCalls);
 
+/** Every field those calls read, and the language. */
 const FIELDS = [
-  'name',
-  'slug',
-  'is_schedule',
-  'start_time',
-  'end_time',
-  'is_private',
-  'password',
-  'is_password',
-  'repeat',
-  'description',
-  'invitees',
-  'invitee_contacts',
-  'time_zone',
-  'id',
-  'occurrence_start',
-  'page',
-  'per_page',
-  'search',
-  'title',
-  'is_all_day',
-  'color',
+  ...new Set(Object.keys(meetingCalls).flatMap((name) => fieldsOf(name as keyof typeof meetingCalls))),
   'lng',
 ];
 

@@ -1,9 +1,15 @@
-/** The operations of our OpenAPI description, as the fuzz and authorization tests read them. */
+import { calls, fileCalls, type CallAuth } from '@meetcast/contracts';
+
+/**
+ * The calls of the table of calls (packages/contracts), each with its fields as our OpenAPI description
+ * declares them, as the fuzz and authorization tests read them.
+ */
 export interface Operation {
+  /** The file-style name of the call, for example `login.php`. */
+  name: string;
   path: string;
   fields: Map<string, FieldSchema>;
-  /** 'user' or 'admin' when the operation declares the `token` security scheme. */
-  auth: 'none' | 'user' | 'admin';
+  auth: CallAuth;
 }
 
 export interface FieldSchema {
@@ -15,30 +21,32 @@ export interface FieldSchema {
   maxLength?: number;
 }
 
-interface OpenApiDocument {
-  paths: Record<
-    string,
-    {
-      post?: {
-        security?: Record<string, string[]>[];
-        requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, FieldSchema> } }> };
-      };
-    }
-  >;
+export interface OpenApiOperation {
+  security?: Record<string, string[]>[];
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, FieldSchema> } }> };
+}
+
+export interface OpenApiDocument {
+  paths: Record<string, { post?: OpenApiOperation }>;
+}
+
+/** Every call of the table, the ones that answer a file included. */
+export const everyCall = { ...calls, ...fileCalls };
+
+export async function readOpenApi(baseUrl: string): Promise<OpenApiDocument> {
+  return (await (await fetch(`${baseUrl}/api/openapi.json`)).json()) as OpenApiDocument;
 }
 
 export async function readOperations(baseUrl: string): Promise<Operation[]> {
-  const document = (await (await fetch(`${baseUrl}/api/openapi.json`)).json()) as OpenApiDocument;
-  return Object.entries(document.paths).flatMap(([path, item]) => {
-    if (!item.post || !path.startsWith('/api/')) return [];
-    const content = Object.values(item.post.requestBody?.content ?? {})[0];
-    const scopes = item.post.security?.[0]?.token;
-    return [
-      {
-        path,
-        fields: new Map(Object.entries(content?.schema?.properties ?? {})),
-        auth: scopes === undefined ? 'none' : scopes.includes('administrator') ? 'admin' : 'user',
-      } satisfies Operation,
-    ];
+  const document = await readOpenApi(baseUrl);
+  return Object.entries(everyCall).map(([name, { auth }]) => {
+    const path = `/api/${name}`;
+    const content = Object.values(document.paths[path]?.post?.requestBody?.content ?? {})[0];
+    return { name, path, fields: new Map(Object.entries(content?.schema?.properties ?? {})), auth };
   });
+}
+
+/** The fields a call reads besides `token` and `lng`, from its input schema in the table. */
+export function fieldsOf(name: keyof typeof everyCall): string[] {
+  return Object.keys(everyCall[name].input.shape).filter((field) => field !== 'token' && field !== 'lng');
 }

@@ -1,44 +1,15 @@
+import { peopleCalls } from '@meetcast/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldsOf } from './openapi-surface.js';
 import { postFile } from './people-helpers.js';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
 
-/** Every call of the contacts, channels, profile and contact-us features, with the fields they read. */
-const ENDPOINTS: Record<string, string[]> = {
-  'get-contacts.php': ['search', 'sort', 'order', 'favourites', 'page', 'per_page'],
-  'add-contact.php': ['name', 'email', 'phone', 'company', 'notes', 'is_favourite'],
-  'update-contact.php': ['id', 'name', 'email', 'phone', 'company', 'notes', 'is_favourite'],
-  'delete-contact.php': ['id'],
-  'restore-contact.php': ['id'],
-  'import-contacts.php': ['file'],
-  'export-contacts.php': [],
-  'call-contact.php': ['id'],
-  'get-meetings-to-invite.php': [],
-  'invite-contact.php': ['id', 'meeting_id'],
-  'check-channel-slug.php': ['slug'],
-  'create-channel.php': ['name', 'slug', 'description', 'category', 'links', 'visibility'],
-  'update-channel.php': ['id', 'name', 'slug', 'description', 'category', 'links', 'visibility'],
-  'get-edit-channel.php': ['id'],
-  'upload-channel-image.php': ['id', 'kind', 'file'],
-  'get-my-channel.php': [],
-  'get-channels.php': ['search', 'category', 'following', 'page', 'per_page'],
-  'get-channel.php': ['slug'],
-  'follow-channel.php': ['id'],
-  'unfollow-channel.php': ['id'],
-  'schedule-broadcast.php': ['id', 'name', 'description', 'start_time', 'end_time'],
-  'get-profile.php': [],
-  'update-profile.php': ['username', 'email', 'language', 'time_zone', 'default_meeting_password', 'reminder_minutes'],
-  'confirm-email-change.php': ['code'],
-  'upload-avatar.php': ['file'],
-  'remove-avatar.php': [],
-  'change-password.php': ['current_password', 'password'],
-  'get-sessions.php': [],
-  'revoke-session.php': ['id'],
-  'export-my-data.php': [],
-  'delete-account.php': ['password', 'confirm_email'],
-  'contact-us.php': ['name', 'email', 'subject', 'message', 'website'],
-};
+/** Every call of the contacts, channels, profile and contact-us features with the fields they read, from the table of calls. */
+const ENDPOINTS = Object.fromEntries(
+  Object.keys(peopleCalls).map((name) => [name, fieldsOf(name as keyof typeof peopleCalls)]),
+);
 
 const nasty = fc.constantFrom(
   '',

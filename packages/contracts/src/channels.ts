@@ -3,7 +3,14 @@ import { PublicBroadcastStateSchema } from './broadcast-state.js';
 import { nestedData, successBody } from './envelope.js';
 import { EpochSecondsSchema, IdSchema, LanguageFieldSchema, TokenSchema, optionalText, text } from './fields.js';
 import { DestinationsFieldSchema, RecordFlagSchema } from './streaming.js';
-import { PageInfoSchema, PublicSlugSchema, UploadedFileSchema, formBoolean, pagination } from './form-values.js';
+import {
+  PageInfoSchema,
+  PublicSlugSchema,
+  UploadedFileSchema,
+  formBoolean,
+  jsonInForm,
+  pagination,
+} from './form-values.js';
 
 /** A channel's address: `/channel/{slug}`. */
 export const ChannelSlugSchema = PublicSlugSchema;
@@ -39,16 +46,8 @@ export const ChannelLinkSchema = z.object({
 });
 export type ChannelLink = z.infer<typeof ChannelLinkSchema>;
 
-/** Form posts send the links as one JSON-encoded field; JSON bodies may send the array itself. */
-const LinksFieldSchema = z.preprocess((value) => {
-  if (typeof value !== 'string') return value;
-  if (value.trim() === '') return [];
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-}, z.array(ChannelLinkSchema).max(CHANNEL_LIMITS.links));
+/** Form posts send the links as one JSON-encoded field (empty: no links); JSON bodies the array itself. */
+const LinksFieldSchema = jsonInForm(z.array(ChannelLinkSchema).max(CHANNEL_LIMITS.links), { emptyAs: [] });
 
 /** A meeting that belongs to a channel: scheduled, live or past. */
 export const BroadcastSchema = z.object({

@@ -35,3 +35,19 @@ export const PublicSlugSchema = z
   .min(3)
   .max(64)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+
+/**
+ * A list or object that form posts send as one JSON-encoded field and JSON bodies send as it is.
+ * Typed as what a client may send: the value itself, or its JSON text.
+ */
+export function jsonInForm<T extends z.ZodType>(schema: T, options: { emptyAs?: unknown } = {}) {
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    if (options.emptyAs !== undefined && value.trim() === '') return options.emptyAs;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }, schema) as unknown as z.ZodPipe<z.ZodTransform<unknown, z.input<T> | string>, T>;
+}

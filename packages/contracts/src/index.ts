@@ -23,3 +23,4 @@ export * from './broadcast-state.js';
 export * from './broadcast-events.js';
 export * from './janus.js';
 export * from './janus-messages.js';
+export * from './calls/index.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nestedData } from './envelope.js';
 import { formInt, IdSchema, LanguageFieldSchema, optionalText, text, TokenSchema } from './fields.js';
+import { jsonInForm } from './form-values.js';
 
 /** Streaming calls and shapes. Tokens and keys never leave the server. */
 
@@ -105,14 +106,7 @@ export const DestinationRequestSchema = z.object({
 export type DestinationRequest = z.infer<typeof DestinationRequestSchema>;
 
 /** Form posts send the destinations as one JSON-encoded field; JSON bodies may send the array itself. */
-export const DestinationsFieldSchema = z.preprocess((value) => {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-}, z.array(DestinationRequestSchema).max(STREAMING_LIMITS.destinations));
+export const DestinationsFieldSchema = jsonInForm(z.array(DestinationRequestSchema).max(STREAMING_LIMITS.destinations));
 
 export const RecordFlagSchema = formInt(z.number().min(0).max(1));
 

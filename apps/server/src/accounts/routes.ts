@@ -1,14 +1,3 @@
-import {
-  ConfirmSignupInputSchema,
-  ForgotPasswordInputSchema,
-  LoginInputSchema,
-  MessageBodySchema,
-  ResendCodeInputSchema,
-  ResetPasswordInputSchema,
-  SessionBodySchema,
-  SignupInputSchema,
-  TokenInputSchema,
-} from '@meetcast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { requestLanguage } from '../http/request-language.js';
@@ -38,11 +27,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: AccountsCon
 
   apiRoute(app, {
     name: 'signup.php',
-    auth: 'none',
     tag,
     summary: 'Create an account; a 6-digit confirmation code is e-mailed',
-    input: SignupInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, t }) => {
       await signUp(context, body, requestMeta(request));
       return done(t('accounts.signup_sent', { email: body.email }));
@@ -51,11 +37,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: AccountsCon
 
   apiRoute(app, {
     name: 'resend-signup-code.php',
-    auth: 'none',
     tag,
     summary: 'Send a new confirmation code to an address waiting for confirmation',
-    input: ResendCodeInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, t }) => {
       await resendSignupCode(context, body.email, requestMeta(request));
       return done(t('accounts.code_resent'));
@@ -64,11 +47,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: AccountsCon
 
   apiRoute(app, {
     name: 'confirm-signup.php',
-    auth: 'none',
     tag,
     summary: 'Confirm the e-mail address with its code and sign in',
-    input: ConfirmSignupInputSchema,
-    output: SessionBodySchema,
     handler: async (body, { request, reply, t }) => {
       const session = await confirmSignUp(context, body, requestMeta(request));
       rememberDevice(context, request, reply, body.email);
@@ -78,12 +58,9 @@ export function registerAccountRoutes(app: FastifyInstance, context: AccountsCon
 
   apiRoute(app, {
     name: 'login.php',
-    auth: 'none',
     tag,
     summary:
       'Sign in with e-mail and password; a browser that signed in before (HttpOnly cookie) is exempt from the account-wide limit',
-    input: LoginInputSchema,
-    output: SessionBodySchema,
     handler: async (body, { request, reply, t }) => {
       const device = knownDevice(context, request, body.email);
       const session = await logIn(context, body, requestMeta(request), device);
@@ -94,11 +71,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: AccountsCon
 
   apiRoute(app, {
     name: 'logout.php',
-    auth: 'user',
     tag,
     summary: 'Sign out; the token is revoked on the server',
-    input: TokenInputSchema,
-    output: MessageBodySchema,
     handler: async (_body, { caller: session, t }) => {
       await context.sessions.revokeToken(session.token);
       return done(t('accounts.logout_ok'));
@@ -107,11 +81,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: AccountsCon
 
   apiRoute(app, {
     name: 'forgot-password.php',
-    auth: 'none',
     tag,
     summary: 'Mail a password reset code; the answer is the same whether or not the account exists',
-    input: ForgotPasswordInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, t }) => {
       await requestPasswordReset(context, body.email, requestMeta(request));
       return done(t('accounts.forgot_sent', { email: body.email }));
@@ -120,12 +91,9 @@ export function registerAccountRoutes(app: FastifyInstance, context: AccountsCon
 
   apiRoute(app, {
     name: 'reset-password.php',
-    auth: 'none',
     tag,
     summary:
       'Choose a new password with the mailed code; every session is signed out, and the sign-in limits of the account start again',
-    input: ResetPasswordInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, reply, t }) => {
       await resetPassword(context, body, requestMeta(request));
       // Holding the mailbox proves as much as a sign-in: this browser is known to the account now.
@@ -136,11 +104,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: AccountsCon
 
   apiRoute(app, {
     name: 'tokenverify.php',
-    auth: 'user',
     tag,
     summary: 'Check a session token and return its user',
-    input: TokenInputSchema,
-    output: SessionBodySchema,
     handler: async (_body, { caller: session, t }) => {
       return success(t('accounts.token_ok'), {
         token: session.token,

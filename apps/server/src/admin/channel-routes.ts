@@ -1,11 +1,4 @@
-import {
-  AdminChannelListBodySchema,
-  AdminChannelListInputSchema,
-  AdminIdInputSchema,
-  MessageBodySchema,
-  type AdminChannel,
-  type AdminChannelListInput,
-} from '@meetcast/contracts';
+import { type AdminChannel, type AdminChannelListInput } from '@meetcast/contracts';
 import { and, channelFollowers, channels, count, eq, isNotNull, isNull, or, sql, users } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { deleteChannel, setChannelHidden } from '../channels/channel-records.js';
@@ -85,11 +78,8 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-get-channels.php',
-    auth: 'admin',
     tag,
     summary: 'Every channel with its owner and followers; search, filter hidden, sort, page',
-    input: AdminChannelListInputSchema,
-    output: AdminChannelListBodySchema,
     handler: pageHandler((query, slice) => listChannels(context, query, slice)),
   });
 
@@ -117,31 +107,22 @@ export function registerAdminChannelRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-hide-channel.php',
-    auth: 'admin',
     tag,
     summary: 'Hide a channel from browsing; its public page says it is unavailable',
-    input: AdminIdInputSchema,
-    output: MessageBodySchema,
     handler: (body, call) => setHidden(body.id, true, call),
   });
 
   apiRoute(app, {
     name: 'admin-unhide-channel.php',
-    auth: 'admin',
     tag,
     summary: 'Show a hidden channel again',
-    input: AdminIdInputSchema,
-    output: MessageBodySchema,
     handler: (body, call) => setHidden(body.id, false, call),
   });
 
   apiRoute(app, {
     name: 'admin-delete-channel.php',
-    auth: 'admin',
     tag,
     summary: 'Delete a channel and its followers',
-    input: AdminIdInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       const channel = await context.db.transaction(async (tx) => {
         const row = await deleteChannel(tx, body.id);

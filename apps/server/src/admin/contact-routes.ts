@@ -1,14 +1,4 @@
-import {
-  AdminContactBodySchema,
-  AdminContactListBodySchema,
-  AdminContactListInputSchema,
-  AdminIdInputSchema,
-  AdminReplyContactInputSchema,
-  AdminUpdateContactInputSchema,
-  MessageBodySchema,
-  type AdminContactListInput,
-  type AdminContactMessage,
-} from '@meetcast/contracts';
+import { type AdminContactListInput, type AdminContactMessage } from '@meetcast/contracts';
 import { and, contactMessages, count, eq, or, sql } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -92,21 +82,15 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-get-contact-messages.php',
-    auth: 'admin',
     tag,
     summary: 'The Contact Us messages; search, filter by status (new, read, answered), sort, page',
-    input: AdminContactListInputSchema,
-    output: AdminContactListBodySchema,
     handler: pageHandler((query, slice) => listContactMessages(context, query, slice)),
   });
 
   apiRoute(app, {
     name: 'admin-update-contact-message.php',
-    auth: 'admin',
     tag,
     summary: 'Set the status of a Contact Us message: new, read or answered',
-    input: AdminUpdateContactInputSchema,
-    output: AdminContactBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       const updated = await context.db.transaction(async (tx) => {
         const [row] = await tx
@@ -134,11 +118,8 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-reply-contact-message.php',
-    auth: 'admin',
     tag,
     summary: 'Answer a Contact Us message by e-mail; the message is marked answered',
-    input: AdminReplyContactInputSchema,
-    output: AdminContactBodySchema,
     handler: async (body, { request, caller: session }) => {
       const language = requestLanguage(request);
       const [original] = await context.db
@@ -181,11 +162,8 @@ export function registerAdminContactRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-delete-contact-message.php',
-    auth: 'admin',
     tag,
     summary: 'Delete a Contact Us message',
-    input: AdminIdInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       await context.db.transaction(async (tx) => {
         const row = await deleteContactMessage(tx, body.id);

@@ -1,12 +1,4 @@
-import {
-  ADMIN_MAX_EVENT_RANGE_DAYS,
-  AdminDeleteEventInputSchema,
-  AdminEventListBodySchema,
-  AdminEventListInputSchema,
-  MessageBodySchema,
-  REPEAT,
-  type AdminEvent,
-} from '@meetcast/contracts';
+import { ADMIN_MAX_EVENT_RANGE_DAYS, REPEAT, type AdminEvent } from '@meetcast/contracts';
 import {
   and,
   calendarEvents,
@@ -158,11 +150,8 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'admin-get-events.php',
-    auth: 'admin',
     tag,
     summary: `Every calendar event and meeting occurrence (repeats expanded) in a range of at most ${ADMIN_MAX_EVENT_RANGE_DAYS} days`,
-    input: AdminEventListInputSchema,
-    output: AdminEventListBodySchema,
     handler: async (body, { t }) => {
       const { rows, truncated } = await listEvents(context, body);
       return success(t('admin.list_ok'), { data: rows, truncated });
@@ -171,12 +160,9 @@ export function registerAdminEventRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'admin-delete-event.php',
-    auth: 'admin',
     tag,
     summary:
       'Delete a calendar event; for a meeting, cancel the one occurrence of a repeating meeting (occurrence_start) or delete a single meeting',
-    input: AdminDeleteEventInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, caller: session }) => {
       const actor = actorOf(session, request);
       const language = requestLanguage(request);

@@ -1,11 +1,4 @@
-import {
-  AdminIdInputSchema,
-  AdminMeetingListBodySchema,
-  AdminMeetingListInputSchema,
-  MessageBodySchema,
-  type AdminMeeting,
-  type AdminMeetingListInput,
-} from '@meetcast/contracts';
+import { type AdminMeeting, type AdminMeetingListInput } from '@meetcast/contracts';
 import { and, count, eq, meetingAttendance, meetings, or, sql, users } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -90,21 +83,15 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-get-meetings.php',
-    auth: 'admin',
     tag,
     summary: 'Every meeting with host, schedule, privacy, state and people present; search, filter, sort, page',
-    input: AdminMeetingListInputSchema,
-    output: AdminMeetingListBodySchema,
     handler: pageHandler((query, slice) => listMeetings(context, query, slice)),
   });
 
   apiRoute(app, {
     name: 'admin-end-meeting.php',
-    auth: 'admin',
     tag,
     summary: 'End a live meeting for everyone: state ended, everybody leaves, the live room is torn down',
-    input: AdminIdInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       const ended = await endMeetings(context, [body.id], 'admin', () =>
         context.db.transaction(async (tx) => {
@@ -129,11 +116,8 @@ export function registerAdminMeetingRoutes(app: FastifyInstance, context: AppCon
 
   apiRoute(app, {
     name: 'admin-delete-meeting.php',
-    auth: 'admin',
     tag,
     summary: 'Delete a meeting (a live one is ended for everyone first)',
-    input: AdminIdInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       // The placement is read before the row goes (it cascades away with it), then the room is torn down.
       const meeting = await endMeetings(context, [body.id], 'deleted', () =>

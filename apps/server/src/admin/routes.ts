@@ -1,14 +1,6 @@
-import {
-  AdminAuditListBodySchema,
-  AdminAuditListInputSchema,
-  AdminDashboardBodySchema,
-  AdminExportInputSchema,
-  AdminTokenInputSchema,
-  ErrorBodySchema,
-  type AdminExportTable,
-} from '@meetcast/contracts';
+import { ErrorBodySchema, fileCalls, type AdminExportTable } from '@meetcast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { requireAdmin } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
 import { apiRoute, securityOf, success } from '../http/api-route.js';
@@ -28,11 +20,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'admin-dashboard.php',
-    auth: 'admin',
     tag,
     summary: 'Figures, 12-week charts, live meetings with participant counts and the latest audit entries',
-    input: AdminTokenInputSchema,
-    output: AdminDashboardBodySchema,
     handler: async (_body, { t }) => {
       return success(t('admin.list_ok'), { data: await loadDashboard(context) });
     },
@@ -40,11 +29,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'admin-get-audit-log.php',
-    auth: 'admin',
     tag,
     summary: 'The audit log of administrator actions, newest first (read-only: no call edits it)',
-    input: AdminAuditListInputSchema,
-    output: AdminAuditListBodySchema,
     handler: async (body, { t }) => {
       const { page, perPage, slice } = pageSlice(body);
       const { rows, total } = await listAudit(context, { search: body.search, ...slice });
@@ -64,16 +50,17 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
   registerAdminEventRoutes(app, context);
 
   // The one call that answers text/csv instead of JSON; errors keep the JSON shape.
+  const exportCall = fileCalls['admin-export.php'];
   app.post(
     '/api/admin-export.php',
     {
       schema: {
         tags: [tag],
         summary: 'CSV export of a whole table (users, meetings, channels, contact_messages, events, audit_log)',
-        security: securityOf('admin'),
-        body: AdminExportInputSchema,
+        security: securityOf(exportCall.auth),
+        body: exportCall.input,
         response: {
-          200: z.string().describe('text/csv; charset=utf-8'),
+          200: exportCall.output,
           '4xx': ErrorBodySchema,
           '5xx': ErrorBodySchema,
         },
@@ -82,7 +69,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
       preValidation: (request) => requireAdmin(context, request),
     },
     async (request: FastifyRequest, reply) => {
-      const body = request.body as z.infer<typeof AdminExportInputSchema>;
+      const body = request.body as z.infer<typeof exportCall.input>;
       const session = await requireAdmin(context, request);
       const { csv, rows } = await exportTable(context, body);
       await writeAudit(context.db, actorOf(session, request), [

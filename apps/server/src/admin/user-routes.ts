@@ -1,15 +1,4 @@
-import {
-  AdminBulkBodySchema,
-  AdminIdInputSchema,
-  AdminIdsInputSchema,
-  AdminUpdateRoleInputSchema,
-  AdminUserDetailBodySchema,
-  AdminUserListBodySchema,
-  AdminUserListInputSchema,
-  MessageBodySchema,
-  ROLE,
-  type Language,
-} from '@meetcast/contracts';
+import { ROLE, type Language } from '@meetcast/contracts';
 import {
   and,
   channelFollowers,
@@ -46,21 +35,15 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-get-users.php',
-    auth: 'admin',
     tag,
     summary: 'Users: search (name, e-mail, id), filter by role and status, sort and page',
-    input: AdminUserListInputSchema,
-    output: AdminUserListBodySchema,
     handler: pageHandler((query, slice) => listUsers(context, query, slice)),
   });
 
   apiRoute(app, {
     name: 'admin-get-user.php',
-    auth: 'admin',
     tag,
     summary: 'One user with their meetings (latest first) and their channel',
-    input: AdminIdInputSchema,
-    output: AdminUserDetailBodySchema,
     handler: async (body, { t }) => {
       const [user] = await context.db.select().from(users).where(eq(users.id, body.id)).limit(1);
       if (!user) throw notFound('admin.user_not_found');
@@ -114,12 +97,9 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-update-user-role.php',
-    auth: 'admin',
     tag,
     summary:
       'Make a user an administrator (role_id 1) or a regular user (2); your own role and the last administrator are protected',
-    input: AdminUpdateRoleInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, caller: session }) => {
       const language = requestLanguage(request);
       const roleId = body.role_id === ROLE.admin ? ROLE.admin : ROLE.user;
@@ -148,11 +128,8 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-disable-users.php',
-    auth: 'admin',
     tag,
     summary: 'Disable accounts (bulk): their sessions end at once and sign-in is refused',
-    input: AdminIdsInputSchema,
-    output: AdminBulkBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       const ids = [...new Set(body.ids)];
       if (ids.includes(session.user.id)) throw conflict('admin.cannot_disable_self');
@@ -180,11 +157,8 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-enable-users.php',
-    auth: 'admin',
     tag,
     summary: 'Enable disabled accounts (bulk)',
-    input: AdminIdsInputSchema,
-    output: AdminBulkBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       const ids = [...new Set(body.ids)];
       const enabled = await context.db.transaction(async (tx) => {
@@ -210,11 +184,8 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-delete-users.php',
-    auth: 'admin',
     tag,
     summary: 'Delete accounts (bulk) with their meetings, channel and contacts; the last administrator is protected',
-    input: AdminIdsInputSchema,
-    output: AdminBulkBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       const ids = [...new Set(body.ids)];
       // Their live meetings cascade away with them: the rooms are torn down with the placements read before.
@@ -245,11 +216,8 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'admin-send-password-reset.php',
-    auth: 'admin',
     tag,
     summary: 'E-mail a user a password reset code (as forgot-password.php does)',
-    input: AdminIdInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request, caller: session, t }) => {
       const { user, code } = await context.db.transaction(async (tx) => {
         const [target] = await findUsers(tx, [body.id]);

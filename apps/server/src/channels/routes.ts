@@ -1,22 +1,4 @@
-import {
-  BroadcastBodySchema,
-  ChannelBodySchema,
-  ChannelIdInputSchema,
-  ChannelListBodySchema,
-  ChannelPageBodySchema,
-  ChannelSlugSchema,
-  CheckChannelSlugInputSchema,
-  CreateChannelInputSchema,
-  FollowBodySchema,
-  GetChannelInputSchema,
-  GetChannelsInputSchema,
-  MessageBodySchema,
-  MyChannelBodySchema,
-  ScheduleBroadcastInputSchema,
-  TokenInputSchema,
-  UpdateChannelInputSchema,
-  UploadChannelImageInputSchema,
-} from '@meetcast/contracts';
+import { ChannelSlugSchema } from '@meetcast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestToken } from '../accounts/authenticate.js';
 import type { AppContext } from '../context.js';
@@ -54,11 +36,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'check-channel-slug.php',
-    auth: 'user',
     tag,
     summary: "Is this channel address valid and free? (the caller's own channel keeps its slug)",
-    input: CheckChannelSlugInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const parsed = ChannelSlugSchema.safeParse(body.slug);
       if (!parsed.success) throw badRequest('channels.slug_invalid');
@@ -70,11 +49,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'create-channel.php',
-    auth: 'user',
     tag,
     summary: "Create the caller's channel (one per user); `links` is a JSON array of {label, url}",
-    input: CreateChannelInputSchema,
-    output: ChannelBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       return success(t('channels.created'), await createChannel(context, user, body));
     },
@@ -82,11 +58,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'update-channel.php',
-    auth: 'user',
     tag,
     summary: 'Change a channel: its owner or an administrator only (403 for anyone else)',
-    input: UpdateChannelInputSchema,
-    output: ChannelBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       return success(t('channels.updated'), await updateChannel(context, user, body.id, body));
     },
@@ -94,11 +67,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-edit-channel.php',
-    auth: 'user',
     tag,
     summary: 'A channel with everything the edit form needs: its owner or an administrator only',
-    input: ChannelIdInputSchema,
-    output: ChannelBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       return success(t('channels.loaded'), await getEditableChannel(context, user, body.id));
     },
@@ -106,11 +76,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'upload-channel-image.php',
-    auth: 'user',
     tag,
     summary: 'Upload the channel avatar or cover (multipart `file`: JPEG, PNG or WebP up to 5 MB)',
-    input: UploadChannelImageInputSchema,
-    output: ChannelBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[UPLOADS_BY_ACCOUNT, String(user.id)]]);
       const channel = await uploadChannelImage(context, user, body.id, body.kind, body.file);
@@ -120,12 +87,9 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-my-channel.php',
-    auth: 'user',
     tag,
     summary:
       "The caller's channel with followers, live, upcoming and past broadcasts; data.data is null before one exists",
-    input: TokenInputSchema,
-    output: MyChannelBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       return success(t('channels.loaded'), { data: await getMyChannel(context, user) });
     },
@@ -133,11 +97,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-channels.php',
-    auth: 'none',
     tag,
     summary: 'Browse and search public channels, live ones first (token optional; `following=1` for followed ones)',
-    input: GetChannelsInputSchema,
-    output: ChannelListBodySchema,
     handler: async (body, { request, t }) => {
       const viewer = await optionalViewer(context, request);
       return success(t('channels.list_ok'), await listChannels(context, viewer, body));
@@ -146,11 +107,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-channel.php',
-    auth: 'none',
     tag,
     summary: 'A channel by its slug or a broadcast by its meeting slug; no token needed (hidden channels: 404)',
-    input: GetChannelInputSchema,
-    output: ChannelPageBodySchema,
     handler: async (body, { request, t }) => {
       const viewer = await optionalViewer(context, request);
       return success(t('channels.loaded'), await getChannelPage(context, viewer, body.slug));
@@ -159,11 +117,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'follow-channel.php',
-    auth: 'user',
     tag,
     summary: 'Follow a channel: its scheduled and live broadcasts are notified',
-    input: ChannelIdInputSchema,
-    output: FollowBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const { name, state } = await followChannel(context, user, body.id);
       return success(t('channels.followed', { name }), state);
@@ -172,11 +127,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'unfollow-channel.php',
-    auth: 'user',
     tag,
     summary: 'Stop following a channel',
-    input: ChannelIdInputSchema,
-    output: FollowBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const { name, state } = await unfollowChannel(context, user, body.id);
       return success(t('channels.unfollowed', { name }), state);
@@ -185,11 +137,8 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'schedule-broadcast.php',
-    auth: 'user',
     tag,
     summary: "Schedule a broadcast on the caller's channel: a public meeting; followers are notified",
-    input: ScheduleBroadcastInputSchema,
-    output: BroadcastBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[BROADCASTS_BY_ACCOUNT, String(user.id)]]);
       return success(t('channels.broadcast_scheduled'), await scheduleBroadcast(context, user, body));

@@ -1,4 +1,4 @@
-import { ContactUsInputSchema, MessageBodySchema, ROLE } from '@meetcast/contracts';
+import { ROLE } from '@meetcast/contracts';
 import { and, eq, isNull, users } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import { requestToken } from '../accounts/authenticate.js';
@@ -20,12 +20,9 @@ function mailText(language: Parameters<typeof translate>[0], name: string, body:
 export function registerContactUsRoutes(app: FastifyInstance, context: AppContext) {
   apiRoute(app, {
     name: 'contact-us.php',
-    auth: 'none',
     tag: 'contact-us',
     summary:
       'Send a message to the administrators (token optional); they are notified, the sender gets a confirmation. Rate-limited per IP and e-mail address',
-    input: ContactUsInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { request }) => {
       const language = requestLanguage(request);
       const answer = done(translate(language, 'contact_us.sent'));

@@ -1,20 +1,3 @@
-import {
-  AddContactInputSchema,
-  CallContactBodySchema,
-  ContactBodySchema,
-  ContactIdInputSchema,
-  ContactListBodySchema,
-  ExportContactsBodySchema,
-  ExportContactsInputSchema,
-  GetContactsInputSchema,
-  ImportContactsBodySchema,
-  ImportContactsInputSchema,
-  InvitableMeetingsBodySchema,
-  InviteContactInputSchema,
-  MessageBodySchema,
-  TokenInputSchema,
-  UpdateContactInputSchema,
-} from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
@@ -65,11 +48,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-contacts.php',
-    auth: 'user',
     tag,
     summary: "The caller's contacts: search, sort, favourites only, paginated",
-    input: GetContactsInputSchema,
-    output: ContactListBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       return success(t('contacts.list_ok'), await listContacts(context, user.id, body));
     },
@@ -77,11 +57,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'add-contact.php',
-    auth: 'user',
     tag,
     summary: 'Add a contact; an e-mail address already in the book answers 409',
-    input: AddContactInputSchema,
-    output: ContactBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const contact = await addContact(context, user.id, { ...contactFields(body), name: body.name });
       return success(t('contacts.added', { name: contact.name }), contact);
@@ -90,11 +67,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'update-contact.php',
-    auth: 'user',
     tag,
     summary: 'Change some fields of a contact (favourite included)',
-    input: UpdateContactInputSchema,
-    output: ContactBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const contact = await updateContact(context, user.id, body.id, contactFields(body));
       return success(t('contacts.updated', { name: contact.name }), contact);
@@ -103,11 +77,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'delete-contact.php',
-    auth: 'user',
     tag,
     summary: 'Delete a contact; restore-contact.php undoes it for 24 hours',
-    input: ContactIdInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await deleteContact(context, user.id, body.id);
       return done(t('contacts.deleted'));
@@ -116,11 +87,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'restore-contact.php',
-    auth: 'user',
     tag,
     summary: 'Undo the deletion of a contact',
-    input: ContactIdInputSchema,
-    output: ContactBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const contact = await restoreContact(context, user.id, body.id);
       return success(t('contacts.restored', { name: contact.name }), contact);
@@ -129,12 +97,9 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'import-contacts.php',
-    auth: 'user',
     tag,
     summary:
       'Import a CSV or vCard file (multipart field `file`); the answer reports every row: added, merged or skipped and why',
-    input: ImportContactsInputSchema,
-    output: ImportContactsBodySchema,
     handler: async (body, { request, caller: { user }, t }) => {
       await enforceLimits(context, [[IMPORTS_BY_ACCOUNT, String(user.id)]]);
       const report = await importContacts(context, user.id, body.file, requestLanguage(request));
@@ -147,11 +112,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'export-contacts.php',
-    auth: 'user',
     tag,
     summary: "The caller's contacts as a CSV file (in data.csv)",
-    input: ExportContactsInputSchema,
-    output: ExportContactsBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       const csv = await exportContacts(context, user.id);
       const day = new Date().toISOString().slice(0, 10);
@@ -165,11 +127,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'call-contact.php',
-    auth: 'user',
     tag,
     summary: "Call now: start an instant meeting with a contact's Meetcast user, who is notified with a join link",
-    input: ContactIdInputSchema,
-    output: CallContactBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       return success(t('contacts.call_started'), await callContact(context, user, body.id));
     },
@@ -177,11 +136,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-meetings-to-invite.php',
-    auth: 'user',
     tag,
     summary: 'The upcoming meetings the caller hosts, for "Invite to meeting"',
-    input: TokenInputSchema,
-    output: InvitableMeetingsBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       return success(t('contacts.meetings_ok'), { data: await invitableMeetings(context, user.id) });
     },
@@ -189,11 +145,8 @@ export function registerContactRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'invite-contact.php',
-    auth: 'user',
     tag,
     summary: 'Invite a contact to an upcoming meeting the caller hosts (e-mail, and in-app for Meetcast users)',
-    input: InviteContactInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await inviteContact(context, user, body.id, body.meeting_id);
       return done(t('contacts.invited'));

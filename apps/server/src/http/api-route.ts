@@ -1,11 +1,11 @@
-import { ErrorBodySchema } from '@meetcast/contracts';
+import { ErrorBodySchema, calls, type CallAuth, type CallFields, type CallName, type Calls } from '@meetcast/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';
 import { requestLanguage } from './request-language.js';
 
-/** Who may call: anyone, anyone with the caller known when a valid token came, a signed-in user, an administrator. */
-export type RouteAuth = 'none' | 'optional' | 'user' | 'admin';
+/** Who may call (the table of calls in the contracts says it for each call). */
+export type RouteAuth = CallAuth;
 
 /**
  * Who called, as the accounts feature verified them. The HTTP layer knows no account: the fields are
@@ -41,19 +41,16 @@ export interface ApiCall<Auth extends RouteAuth> {
   t: (key: MessageKey, params?: MessageParams) => string;
 }
 
-interface ApiRouteDefinition<Input extends z.ZodType, Output extends z.ZodType, Auth extends RouteAuth> {
-  /** The file-style name of the call, for example `login.php`. */
-  name: string;
+interface ApiRouteDefinition<Name extends CallName> {
   /**
-   * Checked before the fields are validated: a call without a valid token answers 401 (403 for a
-   * non-administrator on an admin call) whatever else it sent, as the contract says.
+   * The file-style name of the call, for example `login.php`: its entry in the table of calls gives who
+   * may call (checked before the fields are validated: a call without a valid token answers 401, 403
+   * for a non-administrator on an admin call, whatever else it sent), the input and the output.
    */
-  auth: Auth;
+  name: Name;
   tag: string;
   summary: string;
-  input: Input;
-  output: Output;
-  handler: (body: z.infer<Input>, call: ApiCall<Auth>) => Promise<z.infer<Output>>;
+  handler: (body: CallFields<Name>, call: ApiCall<Calls[Name]['auth']>) => Promise<z.infer<Calls[Name]['output']>>;
 }
 
 /** The OpenAPI security requirement of an authenticated level (`{}`: also without a token). */
@@ -65,12 +62,9 @@ export function securityOf(level: Exclude<RouteAuth, 'none'>): Record<string, st
 /** The caller each request was authenticated as, for its handler. */
 const callers = new WeakMap<FastifyRequest, Caller>();
 
-/** A contract call: POST /api/{name}, input and output validated by their zod schemas. */
-export function apiRoute<Input extends z.ZodType, Output extends z.ZodType, Auth extends RouteAuth>(
-  app: FastifyInstance,
-  definition: ApiRouteDefinition<Input, Output, Auth>,
-) {
-  const level: RouteAuth = definition.auth;
+/** A contract call: POST /api/{name}, input and output validated by the zod schemas of its table entry. */
+export function apiRoute<Name extends CallName>(app: FastifyInstance, definition: ApiRouteDefinition<Name>) {
+  const { auth: level, input, output }: Calls[CallName] = calls[definition.name];
   app.post(
     `/api/${definition.name}`,
     {
@@ -78,9 +72,9 @@ export function apiRoute<Input extends z.ZodType, Output extends z.ZodType, Auth
         tags: [definition.tag],
         summary: definition.summary,
         ...(level === 'none' ? {} : { security: securityOf(level) }),
-        body: definition.input,
+        body: input,
         response: {
-          200: definition.output,
+          200: output,
           '4xx': ErrorBodySchema,
           '5xx': ErrorBodySchema,
         },
@@ -95,10 +89,10 @@ export function apiRoute<Input extends z.ZodType, Output extends z.ZodType, Auth
     },
     (request, reply) => {
       const language = requestLanguage(request);
-      return definition.handler(request.body as z.infer<Input>, {
+      return definition.handler(request.body as CallFields<Name>, {
         request,
         reply,
-        caller: callers.get(request) as CallerFor<Auth>,
+        caller: callers.get(request) as CallerFor<Calls[Name]['auth']>,
         t: (key, params) => translate(language, key, params),
       });
     },

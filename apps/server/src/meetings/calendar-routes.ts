@@ -1,20 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  AddEventInputSchema,
-  CALENDAR_RANGE_MAX_DAYS,
-  CalendarBodySchema,
-  CalendarEventBodySchema,
-  CalendarEventListBodySchema,
-  CalendarFeedBodySchema,
-  CalendarRangeInputSchema,
-  DEFAULT_EVENT_COLOR,
-  EditEventInputSchema,
-  EventIdInputSchema,
-  EventRangeInputSchema,
-  MessageBodySchema,
-  TokenInputSchema,
-  type CalendarEvent,
-} from '@meetcast/contracts';
+import { CALENDAR_RANGE_MAX_DAYS, DEFAULT_EVENT_COLOR, type CalendarEvent } from '@meetcast/contracts';
 import {
   and,
   asc,
@@ -89,11 +74,8 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'get-events.php',
-    auth: 'user',
     tag,
     summary: "The user's personal calendar events, optionally those overlapping [start_time, end_time)",
-    input: EventRangeInputSchema,
-    output: CalendarEventListBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const rows = await db
         .select()
@@ -113,11 +95,8 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'add-event.php',
-    auth: 'user',
     tag,
     summary: 'Add a personal event (title, start, end, all-day, description, color)',
-    input: AddEventInputSchema,
-    output: CalendarEventBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       if (body.end_time < body.start_time) throw badRequest('events.end_before_start');
       const [row] = await db
@@ -139,11 +118,8 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'edit-event.php',
-    auth: 'user',
     tag,
     summary: 'Change or move a personal event',
-    input: EditEventInputSchema,
-    output: CalendarEventBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const previous = await ownEvent(user, body.id);
       if (body.end_time < body.start_time) throw badRequest('events.end_before_start');
@@ -167,11 +143,8 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'delete-event.php',
-    auth: 'user',
     tag,
     summary: 'Delete a personal event',
-    input: EventIdInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       if (!(await deleteCalendarEvent(db, body.id, user.id))) throw notFound('events.not_found');
       return done(t('events.deleted'));
@@ -180,11 +153,8 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'get-calendar.php',
-    auth: 'user',
     tag,
     summary: `Personal events and meeting occurrences overlapping [start_time, end_time) (at most ${CALENDAR_RANGE_MAX_DAYS} days)`,
-    input: CalendarRangeInputSchema,
-    output: CalendarBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const { from, to } = checkRange(body.start_time, body.end_time);
       const viewer = viewerOf(user);
@@ -208,11 +178,8 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'get-calendar-feed.php',
-    auth: 'user',
     tag,
     summary: "The user's private ICS feed address (created on first use) for calendar apps to subscribe to",
-    input: TokenInputSchema,
-    output: CalendarFeedBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       const [current] = await db.select({ token: users.calendarFeedToken }).from(users).where(eq(users.id, user.id));
       let token = current?.token;
@@ -230,11 +197,8 @@ export function registerCalendarRoutes(app: FastifyInstance, context: AppContext
 
   apiRoute(app, {
     name: 'reset-calendar-feed.php',
-    auth: 'user',
     tag,
     summary: 'Give the private ICS feed a new address; the old one stops working',
-    input: TokenInputSchema,
-    output: CalendarFeedBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       const token = newFeedToken();
       await setCalendarFeedToken(db, user.id, token);

@@ -1,11 +1,4 @@
-import {
-  DashboardBodySchema,
-  MeetingListBodySchema,
-  MeetingListInputSchema,
-  TokenInputSchema,
-  type AttendanceSummary,
-  type MeetingOccurrence,
-} from '@meetcast/contracts';
+import { type AttendanceSummary, type MeetingOccurrence } from '@meetcast/contracts';
 import {
   and,
   contacts,
@@ -156,11 +149,8 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
 
   apiRoute(app, {
     name: 'get-upcoming-meetings.php',
-    auth: 'user',
     tag,
     summary: `Coming and running occurrences (next ${UPCOMING_HORIZON_DAYS} days) of meetings the user hosts or is invited to`,
-    input: MeetingListInputSchema,
-    output: MeetingListBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const { details, items } = await upcomingOccurrences(db, viewerOf(user), new Date(), body.search);
       const occurrences = items.map(({ row, occurrence }) => details.occurrence(row, occurrence));
@@ -170,11 +160,8 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
 
   apiRoute(app, {
     name: 'get-recent-meetings.php',
-    auth: 'user',
     tag,
     summary: 'Past occurrences (last 365 days), newest first, with when they ran and who joined',
-    input: MeetingListInputSchema,
-    output: MeetingListBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const occurrences = await recentOccurrences(db, viewerOf(user), new Date(), body.search);
       return success(t('meetings.list_ok'), page(occurrences, body));
@@ -183,11 +170,8 @@ export function registerMeetingListRoutes(app: FastifyInstance, context: AppCont
 
   apiRoute(app, {
     name: 'get-dashboard.php',
-    auth: 'user',
     tag,
     summary: 'Next meetings, meetings this week, hours met, contacts and meetings per week (8 weeks)',
-    input: TokenInputSchema,
-    output: DashboardBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       const viewer = viewerOf(user);
       const now = new Date();

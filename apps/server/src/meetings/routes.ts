@@ -1,16 +1,4 @@
-import {
-  AddInstantMeetingInputSchema,
-  AddMeetingInputSchema,
-  CancelMeetingInputSchema,
-  CheckMeetNameInputSchema,
-  EditMeetingInputSchema,
-  IcsFileBodySchema,
-  InstantMeetingBodySchema,
-  MeetingBodySchema,
-  MeetingIdInputSchema,
-  MessageBodySchema,
-  PASSWORD_FLAG,
-} from '@meetcast/contracts';
+import { PASSWORD_FLAG } from '@meetcast/contracts';
 import { eq, users, type UserRow } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -62,11 +50,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'check-meet-name.php',
-    auth: 'user',
     tag,
     summary: 'Check that a meeting link (slug) is well-formed and free',
-    input: CheckMeetNameInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[RATE_LIMITS.slugCheckByAccount, String(user.id)]]);
       const slug = checkSlugFormat(body.name);
@@ -82,11 +67,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'add-meeting.php',
-    auth: 'user',
     tag,
     summary: 'Schedule a meeting; invitees get an e-mail with a calendar file and a notification',
-    input: AddMeetingInputSchema,
-    output: MeetingBodySchema,
     handler: async (body, { caller, t }) => {
       const user = await freshUser(caller.user);
       await enforceLimits(context, [[RATE_LIMITS.meetingWriteByAccount, String(user.id)]]);
@@ -118,11 +100,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'add-instant-meeting.php',
-    auth: 'user',
     tag,
     summary: 'Start a meeting now; a password is generated when the user asks for one by default',
-    input: AddInstantMeetingInputSchema,
-    output: InstantMeetingBodySchema,
     handler: async (body, { caller, t }) => {
       const user = await freshUser(caller.user);
       await enforceLimits(context, [[RATE_LIMITS.meetingWriteByAccount, String(user.id)]]);
@@ -144,11 +123,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-meeting.php',
-    auth: 'user',
     tag,
     summary: 'One meeting the caller hosts or is invited to',
-    input: MeetingIdInputSchema,
-    output: MeetingBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const row = await findVisibleMeeting(db, viewerOf(user), body.id);
       if (!row) throw notFound('meetings.not_found');
@@ -158,11 +134,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'edit-meeting.php',
-    auth: 'user',
     tag,
     summary: 'Change a meeting (host only); every rule of add-meeting applies again',
-    input: EditMeetingInputSchema,
-    output: MeetingBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[RATE_LIMITS.meetingWriteByAccount, String(user.id)]]);
       const previous = await hostedMeeting(user, body.id);
@@ -216,11 +189,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'cancel-meeting.php',
-    auth: 'user',
     tag,
     summary: 'Cancel one occurrence (occurrence_start) or the whole meeting (host only); invitees are told',
-    input: CancelMeetingInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const row = await hostedMeeting(user, body.id);
       if (row.cancelledAt) throw conflict('meetings.already_cancelled');
@@ -245,11 +215,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'delete-meeting.php',
-    auth: 'user',
     tag,
     summary: 'Delete a meeting and its history (host only); invitees of a coming meeting are told',
-    input: MeetingIdInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const row = await hostedMeeting(user, body.id);
       const invitees = await listInvitees(db, row.id);
@@ -265,11 +232,8 @@ export function registerMeetingRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-meeting-ics.php',
-    auth: 'user',
     tag,
     summary: 'The calendar file (ICS) of one meeting, with its repeat rule and cancelled occurrences',
-    input: MeetingIdInputSchema,
-    output: IcsFileBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const viewer = viewerOf(user);
       const row = await findVisibleMeeting(db, viewer, body.id);

@@ -1,4 +1,3 @@
-import { ClearNotificationInputSchema, NotificationListBodySchema, TokenInputSchema } from '@meetcast/contracts';
 import { and, desc, eq, notifications } from '@meetcast/db';
 import type { FastifyInstance } from 'fastify';
 import type { AccountsContext } from '../accounts/accounts-context.js';
@@ -25,11 +24,8 @@ async function listFor(context: AccountsContext, userId: number) {
 export function registerNotificationRoutes(app: FastifyInstance, context: AccountsContext) {
   apiRoute(app, {
     name: 'get-user-notification.php',
-    auth: 'user',
     tag: 'notifications',
     summary: "The signed-in user's notifications, newest first",
-    input: TokenInputSchema,
-    output: NotificationListBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       return success(t('notifications.list_ok'), {
         data: await listFor(context, user.id),
@@ -39,11 +35,8 @@ export function registerNotificationRoutes(app: FastifyInstance, context: Accoun
 
   apiRoute(app, {
     name: 'clear-user-notification.php',
-    auth: 'user',
     tag: 'notifications',
     summary: 'Clear one notification and return the remaining list',
-    input: ClearNotificationInputSchema,
-    output: NotificationListBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const deleted = await context.db
         .delete(notifications)

@@ -1,14 +1,4 @@
-import {
-  AuthConfigBodySchema,
-  AuthConfigInputSchema,
-  EXTERNAL_LOGIN_CALLBACK_PATH,
-  ExternalLoginInputSchema,
-  SessionBodySchema,
-  SignInMethodsBodySchema,
-  SignInMethodsInputSchema,
-  StartExternalLoginBodySchema,
-  StartExternalLoginInputSchema,
-} from '@meetcast/contracts';
+import { EXTERNAL_LOGIN_CALLBACK_PATH } from '@meetcast/contracts';
 import { asc, eq, externalIdentities, users } from '@meetcast/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../accounts/account-service.js';
@@ -62,11 +52,8 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'get-auth-config.php',
-    auth: 'none',
     tag,
     summary: 'Public sign-in options: the external provider button, or null when none is configured',
-    input: AuthConfigInputSchema,
-    output: AuthConfigBodySchema,
     handler: async (_body, { t }) =>
       success(t('oidc.config_ok'), {
         oidc: provider ? { display_name: provider.displayName } : null,
@@ -75,11 +62,8 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'start-external-login.php',
-    auth: 'none',
     tag,
     summary: `Start the authorization code flow (PKCE, state, nonce); answers the provider address and sets a short-lived httpOnly cookie; the provider returns to ${EXTERNAL_LOGIN_CALLBACK_PATH}`,
-    input: StartExternalLoginInputSchema,
-    output: StartExternalLoginBodySchema,
     handler: async (_body, { request, reply, t }) => {
       const client = requireProvider();
       await enforceLimits(context, [[RATE_LIMITS.externalLoginByAddress, request.ip]]);
@@ -92,12 +76,9 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: CALLBACK_CALL,
-    auth: 'none',
     tag,
     summary:
       'Finish the external sign-in: `token` is the `code` of the provider redirect (also send its `state` and `iss`); links or creates the account and signs in',
-    input: ExternalLoginInputSchema,
-    output: SessionBodySchema,
     handler: async (body, { request, reply, t }) => {
       const client = requireProvider();
       await enforceLimits(context, [[RATE_LIMITS.externalLoginByAddress, request.ip]]);
@@ -125,11 +106,8 @@ export function registerOidcRoutes(app: FastifyInstance, context: AppContext) {
 
   apiRoute(app, {
     name: 'get-sign-in-methods.php',
-    auth: 'user',
     tag,
     summary: 'How the signed-in user can sign in: whether a password is set, and the linked external identities',
-    input: SignInMethodsInputSchema,
-    output: SignInMethodsBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       // Read afresh: the session cache may predate a password set a moment ago.
       const [fresh] = await context.db

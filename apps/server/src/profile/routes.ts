@@ -1,16 +1,3 @@
-import {
-  ChangePasswordInputSchema,
-  ConfirmEmailChangeInputSchema,
-  DeleteAccountInputSchema,
-  MessageBodySchema,
-  MyDataBodySchema,
-  ProfileBodySchema,
-  ProfileInputSchema,
-  RevokeSessionInputSchema,
-  SessionListBodySchema,
-  UpdateProfileInputSchema,
-  UploadAvatarInputSchema,
-} from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
@@ -31,11 +18,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-profile.php',
-    auth: 'user',
     tag,
     summary: "The caller's profile: account, preferences, meeting defaults and a pending e-mail change",
-    input: ProfileInputSchema,
-    output: ProfileBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       return success(t('profile.loaded'), { data: await profileOf(context, user.id) });
     },
@@ -43,12 +27,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'update-profile.php',
-    auth: 'user',
     tag,
     summary:
       'Change username, language, time zone and meeting defaults; a new e-mail gets a code and counts once confirmed',
-    input: UpdateProfileInputSchema,
-    output: ProfileBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const { emailSentTo, profile } = await updateProfile(context, user, body);
       const text = emailSentTo ? t('profile.email_code_sent', { email: emailSentTo }) : t('profile.updated');
@@ -58,11 +39,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'confirm-email-change.php',
-    auth: 'user',
     tag,
     summary: 'Confirm the new e-mail address with the code mailed to it',
-    input: ConfirmEmailChangeInputSchema,
-    output: ProfileBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const profile = await confirmEmailChange(context, user, body.code);
       return success(t('profile.email_changed', { email: profile.email }), { data: profile });
@@ -71,12 +49,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'upload-avatar.php',
-    auth: 'user',
     tag,
     summary:
       'Upload a profile picture (multipart `file`: JPEG, PNG or WebP up to 5 MB); re-encoded, resized, EXIF removed',
-    input: UploadAvatarInputSchema,
-    output: ProfileBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       return success(t('profile.avatar_saved'), { data: await uploadAvatar(context, user, body.file) });
     },
@@ -84,11 +59,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'remove-avatar.php',
-    auth: 'user',
     tag,
     summary: 'Remove the profile picture',
-    input: ProfileInputSchema,
-    output: ProfileBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       return success(t('profile.avatar_removed'), { data: await removeAvatar(context, user) });
     },
@@ -96,11 +68,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'change-password.php',
-    auth: 'user',
     tag,
     summary: 'Change (or, after external sign-in, set) the password; every other session is signed out',
-    input: ChangePasswordInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: session, t }) => {
       await changePassword(context, session, body);
       return done(t('profile.password_changed'));
@@ -109,11 +78,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'get-sessions.php',
-    auth: 'user',
     tag,
     summary: "The caller's active sessions: device (user agent), address, last use; the current one is marked",
-    input: ProfileInputSchema,
-    output: SessionListBodySchema,
     handler: async (_body, { caller: { user, sessionId }, t }) => {
       return success(t('profile.sessions_ok'), {
         data: await listSessions(context, user.id, sessionId),
@@ -123,11 +89,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'revoke-session.php',
-    auth: 'user',
     tag,
     summary: "Sign out one of the caller's sessions",
-    input: RevokeSessionInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await revokeSession(context, user.id, body.id);
       return done(t('profile.session_revoked'));
@@ -136,11 +99,8 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'export-my-data.php',
-    auth: 'user',
     tag,
     summary: 'Everything Meetcast keeps about the caller, as one JSON document',
-    input: ProfileInputSchema,
-    output: MyDataBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       const day = new Date().toISOString().slice(0, 10);
       return success(t('profile.data_exported'), {
@@ -152,12 +112,9 @@ export function registerProfileRoutes(app: FastifyInstance, context: AppContext)
 
   apiRoute(app, {
     name: 'delete-account.php',
-    auth: 'user',
     tag,
     summary:
       'Delete the account after confirming the password (or the e-mail address for accounts without one); hosted meetings are cancelled and invitees told',
-    input: DeleteAccountInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await deleteAccount(context, user, body);
       return done(t('profile.account_deleted'));

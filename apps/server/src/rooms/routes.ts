@@ -1,10 +1,4 @@
-import {
-  GetRoomInputSchema,
-  GetRoomOutputSchema,
-  JoinRoomInputSchema,
-  JoinRoomOutputSchema,
-  JOIN_KEY_HEADER,
-} from '@meetcast/contracts';
+import { JOIN_KEY_HEADER } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { success } from '../http/api-route.js';
@@ -25,11 +19,8 @@ const ROOM_LIMITS = {
 export function registerRoomRoutes(app: FastifyInstance, context: AppContext, mediaConnections: MediaConnections) {
   apiRoute(app, {
     name: 'get-room.php',
-    auth: 'optional',
     tag: 'rooms',
     summary: 'What the pre-join screen shows about a meeting room (never its password)',
-    input: GetRoomInputSchema,
-    output: GetRoomOutputSchema,
     handler: async (body, { request, caller }) => {
       const { meeting, hostName } = await requireReachableMeeting(context, body.meetId);
       const user = caller?.user;
@@ -43,11 +34,8 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
 
   apiRoute(app, {
     name: 'join-room.php',
-    auth: 'optional',
     tag: 'rooms',
     summary: 'Checks password, lock and lobby rules and answers a short-lived join grant',
-    input: JoinRoomInputSchema,
-    output: JoinRoomOutputSchema,
     handler: async (body, { request, reply, caller }) => {
       const reached = await requireReachableMeeting(context, body.meetId);
       await enforceLimits(context, [[ROOM_LIMITS.joinByAddress, request.ip]]);

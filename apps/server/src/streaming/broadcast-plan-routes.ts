@@ -1,8 +1,3 @@
-import {
-  BroadcastMeetInputSchema,
-  OptionalBroadcastPlanBodySchema,
-  SetBroadcastPlanInputSchema,
-} from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
@@ -14,11 +9,8 @@ export function registerBroadcastPlanRoutes(app: FastifyInstance, context: AppCo
 
   apiRoute(app, {
     name: 'get-broadcast-plan.php',
-    auth: 'user',
     tag,
     summary: "A scheduled broadcast's go-live plan (destinations, recording), or null when it has none",
-    input: BroadcastMeetInputSchema,
-    output: OptionalBroadcastPlanBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const plan = await getBroadcastPlan(context, user, body.meetId);
       return success(t('broadcasts.plan_found'), { data: plan });
@@ -27,12 +19,9 @@ export function registerBroadcastPlanRoutes(app: FastifyInstance, context: AppCo
 
   apiRoute(app, {
     name: 'set-broadcast-plan.php',
-    auth: 'user',
     tag,
     summary:
       'Changes the go-live plan of a scheduled broadcast before it starts; no destination and record 0 removes it',
-    input: SetBroadcastPlanInputSchema,
-    output: OptionalBroadcastPlanBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const plan = await replaceBroadcastPlan(context, user, body.meetId, {
         destinations: body.destinations,

@@ -1,14 +1,3 @@
-import {
-  ChangeBroadcastDestinationInputSchema,
-  GetBroadcastInputSchema,
-  LiveBroadcastBodySchema,
-  OptionalLiveBroadcastBodySchema,
-  RecordingListBodySchema,
-  SetBroadcastOverlayInputSchema,
-  StartBroadcastInputSchema,
-  BroadcastMeetInputSchema,
-  TokenOnlyInputSchema,
-} from '@meetcast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
@@ -49,11 +38,8 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'start-broadcast.php',
-    auth: 'user',
     tag,
     summary: 'Goes live from a meeting: its destinations, and a recording when asked (host or co-host)',
-    input: StartBroadcastInputSchema,
-    output: LiveBroadcastBodySchema,
     handler: async (body, { request, caller: { user } }) => {
       const found = await startBroadcast(context, composers, {
         user,
@@ -67,12 +53,9 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'get-broadcast.php',
-    auth: 'optional',
     tag,
     summary:
       "A meeting's latest broadcast: an open meeting's to anyone; a private or password meeting's only to its host's and invitees' accounts and to grants admitted to its room; destinations only for its host and co-hosts",
-    input: GetBroadcastInputSchema,
-    output: OptionalLiveBroadcastBodySchema,
     handler: async (body, { request, caller }) => {
       const language = requestLanguage(request);
       const meeting = await requireMeeting(context, body.meetId);
@@ -90,11 +73,8 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'stop-broadcast.php',
-    auth: 'user',
     tag,
     summary: 'Ends the running broadcast of a meeting, every destination and the recording',
-    input: BroadcastMeetInputSchema,
-    output: LiveBroadcastBodySchema,
     handler: async (body, { request, caller: { user } }) => {
       const stopped = await stopBroadcast(context, composers, user, body.meetId);
       // Never "ended" while it is not: a composer still ending it says so, with the state it is in.
@@ -104,11 +84,8 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'change-broadcast-destination.php',
-    auth: 'user',
     tag,
     summary: 'Adds a destination to a running broadcast (destination) or removes one (remove_connection_id)',
-    input: ChangeBroadcastDestinationInputSchema,
-    output: LiveBroadcastBodySchema,
     handler: async (body, { request, caller: { user } }) => {
       const found = await changeDestination(context, composers, {
         user,
@@ -122,11 +99,8 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'set-broadcast-overlay.php',
-    auth: 'user',
     tag,
     summary: 'Sets the logo, lower-third banner and ticker drawn over a running broadcast (empty clears)',
-    input: SetBroadcastOverlayInputSchema,
-    output: LiveBroadcastBodySchema,
     handler: async (body, { request, caller: { user } }) => {
       const found = await setOverlay(context, {
         user,
@@ -141,11 +115,8 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
 
   apiRoute(app, {
     name: 'get-recordings.php',
-    auth: 'user',
     tag,
     summary: 'Recordings of the meetings the caller hosts, newest first',
-    input: TokenOnlyInputSchema,
-    output: RecordingListBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       const rows = await listRecordings(context, user);
       // The caller hosts each of them: an open meeting's at its public address, another's signed for them.

@@ -1,18 +1,3 @@
-import {
-  AddRtmpDestinationInputSchema,
-  EditRtmpDestinationInputSchema,
-  FinishStreamConnectionInputSchema,
-  MessageBodySchema,
-  RemoveStreamConnectionInputSchema,
-  StartStreamConnectionBodySchema,
-  StartStreamConnectionInputSchema,
-  StreamConnectionBodySchema,
-  StreamConnectionListBodySchema,
-  TestRtmpDestinationInputSchema,
-  TokenOnlyInputSchema,
-  TwitchCategoryListBodySchema,
-  TwitchCategorySearchInputSchema,
-} from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError, badRequest } from '../http/app-error.js';
@@ -59,11 +44,8 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
 
   apiRoute(app, {
     name: 'get-stream-connections.php',
-    auth: 'user',
     tag,
     summary: "The caller's stream connections (YouTube and Twitch accounts, RTMP addresses), without tokens or keys",
-    input: TokenOnlyInputSchema,
-    output: StreamConnectionListBodySchema,
     handler: async (_body, { caller: { user }, t }) => {
       const rows = await listConnections(context, user.id);
       return success(t('stream_connections.list_ok'), { data: rows.map((row) => toTranslatedConnection(row, t)) });
@@ -72,12 +54,9 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
 
   apiRoute(app, {
     name: 'start-stream-connection.php',
-    auth: 'user',
     tag,
     summary:
       "Start connecting a YouTube or Twitch account: answers the platform's consent address; the platform returns to /connect-stream with `code` and `state` (which starts with the platform's name)",
-    input: StartStreamConnectionInputSchema,
-    output: StartStreamConnectionBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[CONNECT_BY_ACCOUNT, String(user.id)]]);
       const { url, label } = await startConnection(context, user.id, body.platform);
@@ -87,12 +66,9 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
 
   apiRoute(app, {
     name: 'finish-stream-connection.php',
-    auth: 'user',
     tag,
     summary:
       'Finish connecting: the `code` and `state` (or `error`) of the redirect to /connect-stream; the state works once, for the account that started the flow, for 10 minutes',
-    input: FinishStreamConnectionInputSchema,
-    output: StreamConnectionBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[CONNECT_BY_ACCOUNT, String(user.id)]]);
       const { connection, label } = await finishConnection(context, user.id, body);
@@ -104,12 +80,9 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
 
   apiRoute(app, {
     name: 'add-rtmp-destination.php',
-    auth: 'user',
     tag,
     summary:
       "Add a custom RTMP or RTMPS address with its stream key (stored encrypted, never answered); an address inside this server's networks (loopback, private, link-local, metadata) is refused unless RTMP_ALLOW_PRIVATE lists it",
-    input: AddRtmpDestinationInputSchema,
-    output: StreamConnectionBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const connection = await addRtmpConnection(context, user.id, body);
       return success(t('stream_connections.rtmp_added', { name: connection.name }), {
@@ -120,12 +93,9 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
 
   apiRoute(app, {
     name: 'edit-rtmp-destination.php',
-    auth: 'user',
     tag,
     summary:
       "Change a saved RTMP address's name, address and stream key, with the same checks as adding one; an empty or missing `stream_key` keeps the stored key (never answered). A new address or key clears the last test",
-    input: EditRtmpDestinationInputSchema,
-    output: StreamConnectionBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const row = await editRtmpConnection(context, user.id, body);
       return success(t('stream_connections.rtmp_edited', { name: row.name }), {
@@ -136,12 +106,9 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
 
   apiRoute(app, {
     name: 'test-rtmp-destination.php',
-    auth: 'user',
     tag,
     summary:
       'Push a few seconds of a test pattern to a saved RTMP address, through the same outgoing address checks as going live, and store the result: `last_test_result` is `worked` or `failed` with a translated `last_test_reason` (nothing listening, refused, name taken, TLS, timeout). At most 10 tests per account in 10 minutes',
-    input: TestRtmpDestinationInputSchema,
-    output: StreamConnectionBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[RTMP_TEST_BY_ACCOUNT, String(user.id)]]);
       const { row, outcome } = await testRtmpConnection(context, user.id, body.id);
@@ -154,11 +121,8 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
 
   apiRoute(app, {
     name: 'remove-stream-connection.php',
-    auth: 'user',
     tag,
     summary: "Remove a stream connection; a platform account's grant is revoked at the platform first",
-    input: RemoveStreamConnectionInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       const name = await removeConnection(context, user.id, body.id);
       return done(t('stream_connections.removed', { name }));
@@ -167,11 +131,8 @@ export function registerStreamConnectionRoutes(app: FastifyInstance, context: Ap
 
   apiRoute(app, {
     name: 'search-twitch-categories.php',
-    auth: 'user',
     tag,
     summary: "Twitch categories (games) whose name matches `query`, through the caller's Twitch connection",
-    input: TwitchCategorySearchInputSchema,
-    output: TwitchCategoryListBodySchema,
     handler: async (body, { caller: { user }, t }) => {
       await enforceLimits(context, [[CATEGORY_SEARCH_BY_ACCOUNT, String(user.id)]]);
       const connection = await findOwnConnection(context, user.id, body.connection_id);

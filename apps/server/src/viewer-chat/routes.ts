@@ -1,16 +1,3 @@
-import {
-  GetViewerChatIdentityInputSchema,
-  GetViewerChatInputSchema,
-  MessageBodySchema,
-  ModerateViewerChatInputSchema,
-  OptionalMessageInputSchema,
-  PostViewerChatInputSchema,
-  SetViewerChatSlowModeInputSchema,
-  ViewerChatBodySchema,
-  ViewerChatIdentityBodySchema,
-  ViewerChatMessageBodySchema,
-  ViewerChatMessageInputSchema,
-} from '@meetcast/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiRoute, done, success, type Caller } from '../http/api-route.js';
@@ -65,11 +52,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'get-viewer-chat-identity.php',
-    auth: 'none',
     tag,
     summary: "A guest viewer's per-browser identity (sealed by the server); a valid one sent back is kept",
-    input: GetViewerChatIdentityInputSchema,
-    output: ViewerChatIdentityBodySchema,
     handler: async (body, { request, reply, t }) => {
       const kept = openViewerToken(context, body.viewer_token);
       // The identity is the browser's own id: the same browser asking again is the same viewer.
@@ -86,11 +70,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'get-viewer-chat.php',
-    auth: 'optional',
     tag,
     summary: "A broadcast's viewer chat: messages (with their offset for the replay), pinned message, slow mode",
-    input: GetViewerChatInputSchema,
-    output: ViewerChatBodySchema,
     handler: async (body, { caller, request, t }) => {
       const scope = await scopeOf(body, caller, request);
       return success(t('viewer_chat.loaded'), { data: await chatState(context, scope) });
@@ -99,11 +80,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'post-viewer-chat.php',
-    auth: 'optional',
     tag,
     summary: 'Posts to the viewer chat of a live broadcast (guests send display_name and viewer_token)',
-    input: PostViewerChatInputSchema,
-    output: ViewerChatMessageBodySchema,
     handler: async (body, { caller, request, t }) => {
       const scope = await scopeOf(body, caller, request);
       const message = await postMessage(context, scope, marks, { text: body.text, displayName: body.display_name });
@@ -114,11 +92,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'delete-viewer-chat-message.php',
-    auth: 'optional',
     tag,
     summary: 'Deletes a viewer-chat message (channel owner, meeting host or co-host)',
-    input: ViewerChatMessageInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller, request, t }) => {
       const scope = await scopeOf(body, caller, request);
       const message = await deleteMessage(context, scope, body.id);
@@ -133,14 +108,15 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'moderate-viewer-chat.php',
-    auth: 'optional',
     tag,
     summary: "Bans, times out (minutes) or lets back in a message's author, by account or by browser identity",
-    input: ModerateViewerChatInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller, request, t }) => {
       const scope = await scopeOf(body, caller, request);
-      const result = await restrictAuthor(context, scope, marks, { id: body.id, action: body.action, minutes: body.minutes });
+      const result = await restrictAuthor(context, scope, marks, {
+        id: body.id,
+        action: body.action,
+        minutes: body.minutes,
+      });
       sockets.toViewer(scope.meeting.id, result.author, {
         type: 'self.restricted',
         is_banned: result.isBanned,
@@ -152,11 +128,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'pin-viewer-chat-message.php',
-    auth: 'optional',
     tag,
     summary: 'Pins a message above the viewer chat; without id, unpins',
-    input: OptionalMessageInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller, request, t }) => {
       const scope = await scopeOf(body, caller, request);
       const { broadcast, message } = await pinMessage(context, scope, body.id);
@@ -172,11 +145,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'set-viewer-chat-slow-mode.php',
-    auth: 'optional',
     tag,
     summary: 'Sets slow mode: seconds each viewer waits between messages (0 turns it off)',
-    input: SetViewerChatSlowModeInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller, request, t }) => {
       const scope = await scopeOf(body, caller, request);
       const broadcast = await setSlowMode(context, scope, body.seconds);
@@ -191,11 +161,8 @@ export function registerViewerChatRoutes(app: FastifyInstance, context: AppConte
 
   apiRoute(app, {
     name: 'show-viewer-chat-banner.php',
-    auth: 'optional',
     tag,
     summary: 'Puts a viewer-chat message on the stream as the lower-third banner; without id, clears the banner',
-    input: OptionalMessageInputSchema,
-    output: MessageBodySchema,
     handler: async (body, { caller, request, t }) => {
       const scope = await scopeOf(body, caller, request);
       await showAsBanner(context, scope, body.id);

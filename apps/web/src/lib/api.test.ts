@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('../i18n/i18n', () => ({ default: { t: (key: string) => key, resolvedLanguage: 'en' } }));
 
-const { ApiError, apiPost } = await import('./api');
+const { ApiError, api } = await import('./api');
 
 /** An answer whose headers arrive and whose body then breaks off, as when the tab navigates away. */
 function answerCutAfter(text: string) {
@@ -17,7 +17,7 @@ function answerCutAfter(text: string) {
 
 async function failureOf(answer: Response) {
   vi.stubGlobal('fetch', () => Promise.resolve(answer));
-  return apiPost('tokenverify.php', { token: 'abc' }, { withToken: false }).then(
+  return api.call('tokenverify.php', { token: 'abc' }, { withToken: false }).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -25,7 +25,7 @@ async function failureOf(answer: Response) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('apiPost', () => {
+describe('api.call', () => {
   it('reports an answer cut off while it was read as a network error, not as the server’s answer', async () => {
     const error = await failureOf(answerCutAfter('{"status":"succ'));
     expect(error).toBeInstanceOf(ApiError);
@@ -42,5 +42,52 @@ describe('apiPost', () => {
       Response.json({ status: 'error', message: 'Your session has expired.', data: null }, { status: 401 }),
     );
     expect(error).toMatchObject({ httpStatus: 401, message: 'Your session has expired.' });
+  });
+});
+
+describe('api.call bodies', () => {
+  /** The request the client made, and an answer in the shape of the call's output. */
+  function capture(answer: unknown) {
+    const requests: { url: string; init: RequestInit }[] = [];
+    vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
+      requests.push({ url, init });
+      return Promise.resolve(Response.json(answer));
+    });
+    return requests;
+  }
+
+  it('sends flat fields as a form with the session token and the language', async () => {
+    const requests = capture({ status: 'success', message: 'Deleted.' });
+    await api.call('delete-contact.php', { id: 7 }, { withToken: false });
+    const body = requests[0]!.init.body as URLSearchParams;
+    expect(requests[0]!.url).toBe('/api/delete-contact.php');
+    expect(body).toBeInstanceOf(URLSearchParams);
+    expect(Object.fromEntries(body)).toEqual({ id: '7', lng: 'en' });
+  });
+
+  it('sends a list (the destinations of a broadcast) as a JSON body, not as JSON text in a form field', async () => {
+    const requests = capture({ status: 'error', message: 'No.' });
+    const destinations = [{ connection_id: 3, title: 'Launch' }];
+    await api
+      .call('start-broadcast.php', { meetId: 'abc-def', destinations, record: 1 }, { withToken: false })
+      .catch(() => undefined);
+    const { body, headers } = requests[0]!.init;
+    expect((headers as Record<string, string>)['content-type']).toBe('application/json');
+    expect(JSON.parse(body as string)).toMatchObject({ meetId: 'abc-def', destinations, record: 1, lng: 'en' });
+  });
+
+  it('sends a file as multipart form data', async () => {
+    const requests = capture({ status: 'error', message: 'No.' });
+    await api.call('import-contacts.php', { file: new Blob(['a,b']) }, { withToken: false }).catch(() => undefined);
+    expect(requests[0]!.init.body).toBeInstanceOf(FormData);
+  });
+
+  it("refuses an answer that does not match the call's output schema", async () => {
+    capture({ status: 'success', message: 'Here.', data: { data: 'not a list' } });
+    const error = await api.call('get-user-notification.php', {}, { withToken: false }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(ApiError);
   });
 });

@@ -1,12 +1,9 @@
-import type { z } from 'zod';
+import type { CallInput, CallName, CallOutput, FileCallInput, FileCallName } from '@meetcast/contracts';
 import i18n from '../i18n/i18n';
 import { readSessionToken } from './session-cookie';
 
 /** API base of the contract: `/api` on the same origin unless the build says otherwise. */
 export const API_BASE = (import.meta.env.VITE_API_BASE as string | undefined) ?? '/api';
-
-export type FieldValue = string | number | boolean | Blob | null | undefined;
-export type Fields = Record<string, FieldValue>;
 
 export interface ApiBody<T> {
   status: 'success' | 'error';
@@ -30,47 +27,53 @@ export class ApiError extends Error {
   }
 }
 
-export interface ApiOptions<S extends z.ZodType | undefined> {
-  /** Validates the whole body; the result is typed from it. */
-  schema?: S;
-  /** Adds the `token` field from the session cookie (default true) unless the fields carry one. */
+export interface CallOptions {
+  /** Adds the `token` field from the session cookie (default true) unless the input carries one. */
   withToken?: boolean;
   signal?: AbortSignal;
   /** Extra request headers (the room join names its prepared media connection, ADR 016). */
   headers?: Record<string, string>;
 }
 
-function toBody(fields: Fields): URLSearchParams | FormData {
-  const hasFile = Object.values(fields).some((value) => value instanceof Blob);
-  const body = hasFile ? new FormData() : new URLSearchParams();
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined || value === null) continue;
-    if (value instanceof Blob) (body as FormData).append(key, value);
-    else body.append(key, String(value));
-  }
-  return body;
-}
+/** A call's input as the browser holds it: files are Blobs where the server receives bytes. */
+export type CallFieldsOf<Input> = {
+  [Key in keyof Input]: Input[Key] extends Uint8Array | undefined ? Blob | Exclude<Input[Key], Uint8Array> : Input[Key];
+};
+export type WebCallInput<Name extends CallName> = CallFieldsOf<CallInput<Name>>;
+export type WebFileInput<Name extends FileCallName> = CallFieldsOf<FileCallInput<Name>>;
+
+const isStructured = (value: unknown) => typeof value === 'object' && value !== null && !(value instanceof Blob);
 
 /**
- * POSTs form data to `/api/{name}` the way the contract says: the session token travels as the form
- * field `token`, the answer is `{status, message, data}`, and an error status throws an ApiError that
- * carries the server's message.
+ * The request body the contract accepts for these fields: a form (multipart when a file is among them),
+ * or JSON when a field holds a list or an object (`destinations`, `links`): the server takes those as
+ * they are instead of as JSON text inside a form field.
  */
-export async function apiPost<S extends z.ZodType | undefined = undefined>(
-  name: string,
-  fields: Fields = {},
-  options: ApiOptions<S> = {},
-): Promise<S extends z.ZodType ? z.output<S> : ApiBody<unknown>> {
-  const all: Fields = { ...fields };
-  if (options.withToken !== false && all.token === undefined) all.token = readSessionToken();
-  if (all.lng === undefined && i18n.resolvedLanguage) all.lng = i18n.resolvedLanguage;
+function toBody(fields: Record<string, unknown>): { body: BodyInit; headers: Record<string, string> } {
+  const present = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
+  const hasFile = present.some(([, value]) => value instanceof Blob);
+  if (!hasFile && present.some(([, value]) => isStructured(value))) {
+    return { body: JSON.stringify(Object.fromEntries(present)), headers: { 'content-type': 'application/json' } };
+  }
+  const body = hasFile ? new FormData() : new URLSearchParams();
+  for (const [key, value] of present) {
+    if (value instanceof Blob) (body as FormData).append(key, value);
+    else body.append(key, isStructured(value) ? JSON.stringify(value) : String(value as string | number | boolean));
+  }
+  return { body, headers: {} };
+}
 
-  let response: Response;
+/** POSTs the input to `/api/{name}` with the session token (as the field `token`) and the language. */
+async function send(name: string, input: object, options: CallOptions): Promise<Response> {
+  const fields: Record<string, unknown> = { ...input };
+  if (options.withToken !== false && fields.token === undefined) fields.token = readSessionToken();
+  if (fields.lng === undefined && i18n.resolvedLanguage) fields.lng = i18n.resolvedLanguage;
+  const { body, headers } = toBody(fields);
   try {
-    response = await fetch(`${API_BASE}/${name}`, {
+    return await fetch(`${API_BASE}/${name}`, {
       method: 'POST',
-      body: toBody(all),
-      headers: { accept: 'application/json', ...options.headers },
+      body,
+      headers: { accept: 'application/json', ...headers, ...options.headers },
       credentials: 'same-origin',
       signal: options.signal,
     });
@@ -78,7 +81,10 @@ export async function apiPost<S extends z.ZodType | undefined = undefined>(
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(i18n.t('common:errors.network'), 0);
   }
+}
 
+/** The answer's `{status, message, data}`; an error status throws an ApiError with the server's message. */
+async function readEnvelope(response: Response): Promise<Partial<ApiBody<unknown>>> {
   let body: unknown;
   try {
     body = await response.json();
@@ -98,10 +104,45 @@ export async function apiPost<S extends z.ZodType | undefined = undefined>(
     const message = typeof envelope.message === 'string' && envelope.message ? envelope.message : '';
     throw new ApiError(message || i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }
-  if (!options.schema) return envelope as never;
-  const parsed = options.schema.safeParse(envelope);
+  return envelope;
+}
+
+/**
+ * Makes one call of the table of calls the way the contract says and parses the answer with the call's
+ * output schema; an error status throws an ApiError that carries the server's message.
+ */
+async function call<Name extends CallName>(
+  name: Name,
+  input: WebCallInput<Name>,
+  options: CallOptions = {},
+): Promise<CallOutput<Name>> {
+  // The table's schemas are a chunk of their own, fetched beside the first call rather than before
+  // the first page (the sign-in page's budget): the request does not wait for them, its answer does.
+  const table = import('@meetcast/contracts/calls');
+  table.catch(() => undefined); // a failed load is reported below, where the answer waits for it
+  const response = await send(name, input, options);
+  const envelope = await readEnvelope(response);
+  const { calls } = await table.catch(() => {
+    throw new ApiError(i18n.t('common:errors.network'), 0);
+  });
+  const parsed = calls[name].output.safeParse(envelope);
   if (!parsed.success) {
     throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }
-  return parsed.data as never;
+  return parsed.data as CallOutput<Name>;
 }
+
+/** Makes a call that answers a file: the file, and the name the server gives it. */
+async function download<Name extends FileCallName>(
+  name: Name,
+  input: WebFileInput<Name>,
+  options: CallOptions = {},
+): Promise<{ file: Blob; filename: string | undefined }> {
+  const response = await send(name, input, options);
+  if (!response.ok) await readEnvelope(response);
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return { file: await response.blob(), filename };
+}
+
+/** The API of the contract, typed by its table of calls. */
+export const api = { call, download };

@@ -1,11 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  BroadcastViewerBodySchema,
-  GetBroadcastViewerInputSchema,
-  publicBroadcastState,
-  type BroadcastViewer,
-} from '@meetcast/contracts';
+import { publicBroadcastState, type BroadcastViewer } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, success } from '../../http/api-route.js';
@@ -136,11 +131,8 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
 
   apiRoute(app, {
     name: 'get-broadcast-viewer.php',
-    auth: 'none',
     tag: 'streaming',
     summary: "What a public channel page plays: a public meeting's broadcast, live (with a viewer grant) or recorded",
-    input: GetBroadcastViewerInputSchema,
-    output: BroadcastViewerBodySchema,
     handler: async (body, { t }) => success(t('broadcasts.found'), { data: await viewerState(body.meetId) }),
   });
 

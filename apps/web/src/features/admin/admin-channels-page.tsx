@@ -1,8 +1,8 @@
-import { AdminChannelListBodySchema, type AdminChannel } from '@meetcast/contracts';
+import { type AdminChannel } from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAdminAction, useAdminQuery } from './admin-api';
+import { useAdminAction, useAdminList } from './admin-api';
 import { AdminTablePage } from './admin-table-page';
 import { FilterSelect } from './data-table';
 import { useFormat } from './format';
@@ -13,7 +13,7 @@ export default function AdminChannelsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const list = useAdminQuery('admin-get-channels.php', controls.fields, AdminChannelListBodySchema);
+  const list = useAdminList('admin-get-channels.php', controls);
   const confirmation = useConfirmation();
   const ask = confirmation.ask;
   const hideChannel = useAdminAction('admin-hide-channel.php').mutateAsync;

@@ -1,8 +1,8 @@
-import { AdminContactListBodySchema, CONTACT_MESSAGE_STATUSES, type AdminContactMessage } from '@meetcast/contracts';
+import { CONTACT_MESSAGE_STATUSES, type AdminContactMessage } from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAdminQuery } from './admin-api';
+import { useAdminList } from './admin-api';
 import { ContactMessageDialog } from './contact-message-dialog';
 import { AdminTablePage } from './admin-table-page';
 import { FilterSelect } from './data-table';
@@ -14,7 +14,7 @@ export default function AdminContactsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const list = useAdminQuery('admin-get-contact-messages.php', controls.fields, AdminContactListBodySchema);
+  const list = useAdminList('admin-get-contact-messages.php', controls);
   const confirmation = useConfirmation();
   const [opened, setOpened] = useState<AdminContactMessage | null>(null);
   const rows = list.data?.data.data ?? [];

@@ -1,4 +1,4 @@
-import { AdminDashboardBodySchema, meetingRoomPath } from '@meetcast/contracts';
+import { meetingRoomPath } from '@meetcast/contracts';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -49,7 +49,7 @@ function Stat({
 export default function AdminDashboardPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
-  const { data, error } = useAdminQuery('admin-dashboard.php', {}, AdminDashboardBodySchema);
+  const { data, error } = useAdminQuery('admin-dashboard.php', {});
   const dashboard = data?.data.data;
 
   return (

@@ -1,4 +1,4 @@
-import { AdminEventListBodySchema, REPEAT, type AdminEvent } from '@meetcast/contracts';
+import { REPEAT, type AdminEvent } from '@meetcast/contracts';
 import {
   flexRender,
   getCoreRowModel,
@@ -14,6 +14,7 @@ import { Dialog } from '../../components/dialog';
 import { ChevronDownIcon, ChevronUpIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
+import type { WebCallInput } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { useAdminAction, useAdminQuery } from './admin-api';
 import { FilterSelect, INPUT_CLASSES } from './data-table';
@@ -58,8 +59,12 @@ export default function AdminEventsPage() {
     start: seconds(month),
     end: seconds(new Date(month.getFullYear(), month.getMonth() + 1, 1)),
   };
-  const fields = { ...range, search: search || undefined, kind: kind || undefined };
-  const { data, isFetching, error } = useAdminQuery('admin-get-events.php', fields, AdminEventListBodySchema);
+  const fields: WebCallInput<'admin-get-events.php'> = {
+    ...range,
+    search: search || undefined,
+    kind: kind === 'event' || kind === 'meeting' ? kind : undefined,
+  };
+  const { data, isFetching, error } = useAdminQuery('admin-get-events.php', fields);
   const events = useMemo(() => data?.data.data ?? [], [data]);
   const monthEvents = useMemo(
     () =>

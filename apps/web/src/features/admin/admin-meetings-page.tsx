@@ -1,14 +1,8 @@
-import {
-  type AdminMeeting,
-  AdminMeetingListBodySchema,
-  meetingRoomPath,
-  PASSWORD_FLAG,
-  PRIVACY,
-} from '@meetcast/contracts';
+import { type AdminMeeting, meetingRoomPath, PASSWORD_FLAG, PRIVACY } from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAdminAction, useAdminQuery } from './admin-api';
+import { useAdminAction, useAdminList } from './admin-api';
 import { AdminTablePage } from './admin-table-page';
 import { FilterSelect } from './data-table';
 import { useFormat } from './format';
@@ -21,7 +15,7 @@ export default function AdminMeetingsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const list = useAdminQuery('admin-get-meetings.php', controls.fields, AdminMeetingListBodySchema);
+  const list = useAdminList('admin-get-meetings.php', controls);
   const confirmation = useConfirmation();
   const ask = confirmation.ask;
   const endMeeting = useAdminAction('admin-end-meeting.php').mutateAsync;

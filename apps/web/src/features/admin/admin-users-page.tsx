@@ -1,10 +1,10 @@
-import { AdminUserListBodySchema, ROLE, type AdminUser } from '@meetcast/contracts';
+import { ROLE, type AdminUser } from '@meetcast/contracts';
 import type { ColumnDef, RowSelectionState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { useCurrentUser } from '../session';
-import { useAdminAction, useAdminQuery } from './admin-api';
+import { useAdminAction, useAdminList } from './admin-api';
 import { AdminTablePage } from './admin-table-page';
 import { FilterSelect } from './data-table';
 import { useFormat } from './format';
@@ -17,7 +17,7 @@ export default function AdminUsersPage() {
   const format = useFormat();
   const me = useCurrentUser();
   const controls = useTableState();
-  const list = useAdminQuery('admin-get-users.php', controls.fields, AdminUserListBodySchema);
+  const list = useAdminList('admin-get-users.php', controls);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [openUserId, setOpenUserId] = useState<number | null>(null);
   const confirmation = useConfirmation();

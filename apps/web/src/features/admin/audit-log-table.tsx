@@ -1,8 +1,8 @@
-import { AdminAuditListBodySchema, type AdminAuditEntry } from '@meetcast/contracts';
+import { type AdminAuditEntry } from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAdminQuery } from './admin-api';
+import { useAdminList } from './admin-api';
 import { DataTable } from './data-table';
 import { useFormat } from './format';
 import { ExportButton } from './parts';
@@ -21,7 +21,7 @@ export function AuditLogTable() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState({ perPage: 10 });
-  const list = useAdminQuery('admin-get-audit-log.php', controls.fields, AdminAuditListBodySchema);
+  const list = useAdminList('admin-get-audit-log.php', controls);
 
   const columns = useMemo<ColumnDef<AdminAuditEntry, unknown>[]>(
     () => [

@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
-import type { Fields } from '../../lib/api';
 import { cn } from '../../lib/cn';
-import { downloadExport } from './admin-api';
+import { downloadExport, type ExportFilters } from './admin-api';
 
 type Tone = 'green' | 'red' | 'amber' | 'blue' | 'slate' | 'violet';
 
@@ -101,7 +100,7 @@ export function useConfirmation() {
   };
 }
 
-export function ExportButton({ table, fields }: { table: AdminExportTable; fields?: Fields }) {
+export function ExportButton({ table, fields }: { table: AdminExportTable; fields?: ExportFilters }) {
   const { t } = useTranslation('admin');
   const [isBusy, setIsBusy] = useState(false);
   const onExport = async () => {

@@ -1,4 +1,4 @@
-import { AdminUserDetailBodySchema, ROLE } from '@meetcast/contracts';
+import { ROLE } from '@meetcast/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
@@ -20,12 +20,7 @@ export function UserDetailDialog({ userId, onClose, confirm }: UserDetailDialogP
   const { t } = useTranslation('admin');
   const format = useFormat();
   const me = useCurrentUser();
-  const { data, isLoading } = useAdminQuery(
-    'admin-get-user.php',
-    { id: userId ?? 0 },
-    AdminUserDetailBodySchema,
-    userId !== null,
-  );
+  const { data, isLoading } = useAdminQuery('admin-get-user.php', { id: userId ?? 0 }, userId !== null);
   const updateRole = useAdminAction('admin-update-user-role.php');
   const disable = useAdminAction('admin-disable-users.php');
   const enable = useAdminAction('admin-enable-users.php');

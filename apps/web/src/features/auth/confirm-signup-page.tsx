@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ConfirmSignupInputSchema, MessageBodySchema, SessionBodySchema } from '@meetcast/contracts';
+import { ConfirmSignupInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { Button } from '../../components/button';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { BackToLoginLink, CodeField, EmailField } from './auth-fields';
 import { AuthCard, LINK_CLASSES } from './auth-card';
 import { fieldError } from './field-error';
@@ -27,13 +27,11 @@ export default function ConfirmSignupPage() {
     defaultValues: { email: params.get('email') ?? '', code: '' },
   });
   const confirm = useMutation({
-    mutationFn: (values: FormOutput) =>
-      apiPost('confirm-signup.php', values, { schema: SessionBodySchema, withToken: false }),
+    mutationFn: (values: FormOutput) => api.call('confirm-signup.php', values, { withToken: false }),
     onSuccess: onSignedIn,
   });
   const resend = useMutation({
-    mutationFn: (email: string) =>
-      apiPost('resend-signup-code.php', { email }, { schema: MessageBodySchema, withToken: false }),
+    mutationFn: (email: string) => api.call('resend-signup-code.php', { email }, { withToken: false }),
     onSuccess: (body) => toast.success(body.message),
   });
   const onResend = () => {

@@ -1,8 +1,7 @@
-import { StartExternalLoginBodySchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useAuthConfig } from './use-auth-config';
 
 /**
@@ -14,8 +13,7 @@ export function ExternalSignInButton() {
   const { t } = useTranslation('oidc');
   const config = useAuthConfig();
   const start = useMutation({
-    mutationFn: () =>
-      apiPost('start-external-login.php', {}, { schema: StartExternalLoginBodySchema, withToken: false }),
+    mutationFn: () => api.call('start-external-login.php', {}, { withToken: false }),
     onSuccess: (body) => window.location.assign(body.data.url),
   });
   const provider = config.data?.oidc;

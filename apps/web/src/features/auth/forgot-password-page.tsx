@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ForgotPasswordInputSchema, MessageBodySchema } from '@meetcast/contracts';
+import { ForgotPasswordInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { Button } from '../../components/button';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { BackToLoginLink, EmailField } from './auth-fields';
 import { AuthCard, LINK_CLASSES } from './auth-card';
 import { fieldError } from './field-error';
@@ -25,7 +25,7 @@ export default function ForgotPasswordPage() {
   });
   const request = useMutation({
     mutationFn: (values: FormOutput) =>
-      apiPost('forgot-password.php', values, { schema: MessageBodySchema, withToken: false }).then((body) => ({
+      api.call('forgot-password.php', values, { withToken: false }).then((body) => ({
         body,
         email: values.email,
       })),

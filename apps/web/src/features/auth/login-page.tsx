@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginInputSchema, SessionBodySchema } from '@meetcast/contracts';
+import { LoginInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import type { z } from 'zod';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { EmailField } from './auth-fields';
 import { AuthCard, LINK_CLASSES } from './auth-card';
 import { ExternalSignInButton } from './external-sign-in-button';
@@ -26,7 +26,7 @@ export default function LoginPage() {
     defaultValues: { email: '', password: '' },
   });
   const login = useMutation({
-    mutationFn: (values: FormOutput) => apiPost('login.php', values, { schema: SessionBodySchema, withToken: false }),
+    mutationFn: (values: FormOutput) => api.call('login.php', values, { withToken: false }),
     onSuccess: onSignedIn,
   });
   const { errors } = form.formState;

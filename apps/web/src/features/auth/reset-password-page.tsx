@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MessageBodySchema, ResetPasswordInputSchema } from '@meetcast/contracts';
+import { ResetPasswordInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { BackToLoginLink, CodeField, EmailField, NewPasswordField } from './auth-fields';
 import { AuthCard } from './auth-card';
 import { fieldError } from './field-error';
@@ -29,7 +29,7 @@ export default function ResetPasswordPage() {
   });
   const reset = useMutation({
     mutationFn: ({ email, code, password }: FormOutput) =>
-      apiPost('reset-password.php', { email, code, password }, { schema: MessageBodySchema, withToken: false }),
+      api.call('reset-password.php', { email, code, password }, { withToken: false }),
     onSuccess: (body) => {
       toast.success(body.message);
       void navigate('/login', { replace: true });

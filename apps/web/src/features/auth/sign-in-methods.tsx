@@ -1,9 +1,9 @@
-import { SignInMethodsBodySchema, type SignInMethods as Methods } from '@meetcast/contracts';
+import { type SignInMethods as Methods } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { GlobeIcon, ShieldIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 
 /** Invalidate this after setting or changing a password so that the section shows it at once. */
 export const SIGN_IN_METHODS_QUERY_KEY = ['sign-in-methods'] as const;
@@ -11,8 +11,7 @@ export const SIGN_IN_METHODS_QUERY_KEY = ['sign-in-methods'] as const;
 export function useSignInMethods() {
   return useQuery<Methods>({
     queryKey: SIGN_IN_METHODS_QUERY_KEY,
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-sign-in-methods.php', {}, { schema: SignInMethodsBodySchema, signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call('get-sign-in-methods.php', {}, { signal })).data.data,
     meta: { silent: true },
   });
 }

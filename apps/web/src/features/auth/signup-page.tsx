@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MessageBodySchema, SignupInputSchema } from '@meetcast/contracts';
+import { SignupInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { EmailField, NewPasswordField } from './auth-fields';
 import { AuthCard, LINK_CLASSES } from './auth-card';
 import { ExternalSignInButton } from './external-sign-in-button';
@@ -27,7 +27,7 @@ export default function SignupPage() {
   });
   const signup = useMutation({
     mutationFn: (values: FormOutput) =>
-      apiPost('signup.php', values, { schema: MessageBodySchema, withToken: false }).then((body) => ({
+      api.call('signup.php', values, { withToken: false }).then((body) => ({
         body,
         email: values.email,
       })),

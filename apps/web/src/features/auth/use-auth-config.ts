@@ -1,6 +1,6 @@
-import { AuthConfigBodySchema, type AuthConfig } from '@meetcast/contracts';
+import { type AuthConfig } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 
 export const AUTH_CONFIG_QUERY_KEY = ['auth-config'] as const;
 
@@ -8,8 +8,7 @@ export const AUTH_CONFIG_QUERY_KEY = ['auth-config'] as const;
 export function useAuthConfig() {
   return useQuery<AuthConfig>({
     queryKey: AUTH_CONFIG_QUERY_KEY,
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-auth-config.php', {}, { schema: AuthConfigBodySchema, withToken: false, signal })).data,
+    queryFn: async ({ signal }) => (await api.call('get-auth-config.php', {}, { withToken: false, signal })).data,
     staleTime: 5 * 60_000,
     meta: { silent: true },
   });

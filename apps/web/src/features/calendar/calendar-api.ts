@@ -1,10 +1,5 @@
-import {
-  CalendarBodySchema,
-  CalendarEventBodySchema,
-  MessageBodySchema,
-  type CalendarEvent,
-} from '@meetcast/contracts';
-import { apiPost } from '../../lib/api';
+import { type CalendarEvent } from '@meetcast/contracts';
+import { api } from '../../lib/api';
 
 export interface EventFields {
   title: string;
@@ -16,12 +11,10 @@ export interface EventFields {
 }
 
 export const calendarApi = {
-  range: (start: number, end: number) =>
-    apiPost('get-calendar.php', { start_time: start, end_time: end }, { schema: CalendarBodySchema }),
-  add: (fields: EventFields) => apiPost('add-event.php', { ...fields }, { schema: CalendarEventBodySchema }),
-  edit: (id: number, fields: EventFields) =>
-    apiPost('edit-event.php', { ...fields, id }, { schema: CalendarEventBodySchema }),
-  remove: (id: number) => apiPost('delete-event.php', { id }, { schema: MessageBodySchema }),
+  range: (start: number, end: number) => api.call('get-calendar.php', { start_time: start, end_time: end }),
+  add: (fields: EventFields) => api.call('add-event.php', { ...fields }),
+  edit: (id: number, fields: EventFields) => api.call('edit-event.php', { ...fields, id }),
+  remove: (id: number) => api.call('delete-event.php', { id }),
 };
 
 export function fieldsOf(event: CalendarEvent): EventFields {

@@ -1,4 +1,4 @@
-import { OptionalBroadcastPlanBodySchema, type BroadcastPlan } from '@meetcast/contracts';
+import { type BroadcastPlan, type DestinationRequest } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,18 +6,19 @@ import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog, DialogClose } from '../../components/dialog';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { GoLivePlanFields, useGoLivePlan } from '../live-studio';
 import { CHANNELS_KEY } from './use-channels';
+
+/** What set-broadcast-plan.php keeps: where the meeting goes live by itself, and whether it is recorded. */
+type PlanToSave = { destinations: DestinationRequest[]; record: 0 | 1 };
 
 const planKey = (meetId: string) => [...CHANNELS_KEY, 'plan', meetId] as const;
 
 function useBroadcastPlan(meetId: string) {
   return useQuery({
     queryKey: planKey(meetId),
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-broadcast-plan.php', { meetId }, { schema: OptionalBroadcastPlanBodySchema, signal })).data
-        .data,
+    queryFn: async ({ signal }) => (await api.call('get-broadcast-plan.php', { meetId }, { signal })).data.data,
   });
 }
 
@@ -25,12 +26,12 @@ function useBroadcastPlan(meetId: string) {
 function useSavePlan(meetId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (plan: { destinations: unknown[]; record: 0 | 1 }) =>
-      apiPost(
-        'set-broadcast-plan.php',
-        { meetId, destinations: JSON.stringify(plan.destinations), record: plan.record },
-        { schema: OptionalBroadcastPlanBodySchema },
-      ),
+    mutationFn: (plan: PlanToSave) =>
+      api.call('set-broadcast-plan.php', {
+        meetId,
+        destinations: plan.destinations,
+        record: plan.record,
+      }),
     onSuccess: (body) => {
       toast.success(body.message);
       queryClient.setQueryData(planKey(meetId), body.data.data);
@@ -115,7 +116,7 @@ function PlanForm({
   meetingTitle: string;
   saved: BroadcastPlan | null;
   isSaving: boolean;
-  onSave(plan: { destinations: unknown[]; record: 0 | 1 }): void;
+  onSave(plan: PlanToSave): void;
 }) {
   const { t } = useTranslation('channels');
   const goLive = useGoLivePlan(meetingTitle, saved ?? undefined);

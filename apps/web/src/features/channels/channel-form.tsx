@@ -4,6 +4,7 @@ import {
   CHANNEL_LIMITS,
   ChannelSlugSchema,
   CreateChannelInputSchema,
+  type CallInput,
   type ChannelDetail,
 } from '@meetcast/contracts';
 import { useEffect, useState } from 'react';
@@ -14,7 +15,7 @@ import { PlusIcon, TrashIcon } from '../../components/action-icons';
 import { Button } from '../../components/button';
 import { SelectField, TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import { apiPost, ApiError } from '../../lib/api';
+import { api, ApiError } from '../../lib/api';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 
 const FormSchema = CreateChannelInputSchema.pick({
@@ -31,7 +32,7 @@ const FormSchema = CreateChannelInputSchema.pick({
       links.forEach((link, index) => {
         const isEmpty = link.label.trim() === '' && link.url.trim() === '';
         if (isEmpty) return;
-        const checked = CreateChannelInputSchema.shape.links.safeParse(JSON.stringify([link]));
+        const checked = CreateChannelInputSchema.shape.links.safeParse([link]);
         if (!checked.success) context.addIssue({ code: 'custom', path: [index], message: 'link' });
       });
     }),
@@ -39,14 +40,10 @@ const FormSchema = CreateChannelInputSchema.pick({
 type FormInput = z.input<typeof FormSchema>;
 type FormOutput = z.output<typeof FormSchema>;
 
-export interface ChannelFormValues {
-  name: string;
-  slug: string;
-  description: string;
-  category: string;
-  visibility: string;
-  links: string;
-}
+/** What the form submits: the channel's fields, the links as a list (sent as JSON, not text in a form field). */
+export type ChannelFormValues = Required<Omit<CallInput<'create-channel.php'>, 'token' | 'lng' | 'links'>> & {
+  links: FormOutput['links'];
+};
 
 function defaults(channel: ChannelDetail | undefined): FormInput {
   return {
@@ -66,7 +63,7 @@ function useSlugCheck(slug: string, current: string | undefined) {
   useEffect(() => {
     if (debounced === current || !ChannelSlugSchema.safeParse(debounced).success) return;
     const controller = new AbortController();
-    apiPost('check-channel-slug.php', { slug: debounced }, { signal: controller.signal }).then(
+    api.call('check-channel-slug.php', { slug: debounced }, { signal: controller.signal }).then(
       () => setResult({ slug: debounced }),
       (error: unknown) => {
         if (!controller.signal.aborted && error instanceof ApiError)
@@ -110,7 +107,7 @@ export function ChannelForm({
       description: values.description ?? '',
       category: values.category ?? 'other',
       visibility: values.visibility ?? 'public',
-      links: JSON.stringify(values.links.filter((link) => link.label.trim() || link.url.trim())),
+      links: values.links.filter((link) => link.label.trim() || link.url.trim()),
     });
   });
 

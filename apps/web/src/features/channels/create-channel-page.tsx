@@ -1,11 +1,10 @@
-import { ChannelBodySchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { ChannelForm, type ChannelFormValues } from './channel-form';
 import { useMyChannel, useRefreshChannels } from './use-channels';
 
@@ -15,8 +14,7 @@ export default function CreateChannelPage() {
   const refresh = useRefreshChannels();
   const mine = useMyChannel();
   const create = useMutation({
-    mutationFn: (values: ChannelFormValues) =>
-      apiPost('create-channel.php', { ...values }, { schema: ChannelBodySchema }),
+    mutationFn: (values: ChannelFormValues) => api.call('create-channel.php', { ...values }),
     onSuccess: async (body) => {
       toast.success(body.message);
       await refresh();

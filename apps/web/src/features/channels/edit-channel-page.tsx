@@ -1,4 +1,3 @@
-import { ChannelBodySchema } from '@meetcast/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,7 +10,7 @@ import { ImageUpload } from '../../components/image-upload';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
 import { ChannelMessage } from './channel-message';
-import { ApiError, apiPost } from '../../lib/api';
+import { ApiError, api } from '../../lib/api';
 import { imageUrl } from '../../lib/image-url';
 import { ChannelForm, type ChannelFormValues } from './channel-form';
 import { CHANNELS_KEY, useRefreshChannels } from './use-channels';
@@ -24,13 +23,11 @@ export default function EditChannelPage() {
   const refresh = useRefreshChannels();
   const channel = useQuery({
     queryKey: [...CHANNELS_KEY, 'edit', id],
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-edit-channel.php', { id }, { schema: ChannelBodySchema, signal })).data,
+    queryFn: async ({ signal }) => (await api.call('get-edit-channel.php', { id }, { signal })).data,
     retry: false,
   });
   const save = useMutation({
-    mutationFn: (values: ChannelFormValues) =>
-      apiPost('update-channel.php', { ...values, id }, { schema: ChannelBodySchema }),
+    mutationFn: (values: ChannelFormValues) => api.call('update-channel.php', { ...values, id }),
     onSuccess: async (body) => {
       toast.success(body.message);
       await refresh();
@@ -38,7 +35,7 @@ export default function EditChannelPage() {
     },
   });
   const uploadImage = (kind: 'avatar' | 'cover') => (file: File) =>
-    apiPost('upload-channel-image.php', { id, kind, file }, { schema: ChannelBodySchema });
+    api.call('upload-channel-image.php', { id, kind, file });
 
   if (channel.isPending) return <PageSpinner label={t('loading')} />;
   if (channel.isError) {

@@ -1,4 +1,3 @@
-import { BroadcastBodySchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +7,7 @@ import { DateTimeField } from '../../components/date-time-field';
 import { Dialog, DialogClose } from '../../components/dialog';
 import { TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from '../../lib/zoned-time';
 import { GoLivePlanFields, useGoLivePlan } from '../live-studio';
 import { useCurrentUser } from '../session';
@@ -78,19 +77,15 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
   const schedule = useMutation({
     mutationKey: ['schedule-broadcast'],
     mutationFn: () =>
-      apiPost(
-        'schedule-broadcast.php',
-        {
-          id: channelId,
-          name,
-          description,
-          start_time: start ? fromWall(start, zone) : 0,
-          end_time: end ? fromWall(end, zone) : 0,
-          destinations: JSON.stringify(plan.kind === 'ready' ? plan.destinations : []),
-          record: plan.kind === 'ready' ? plan.record : 0,
-        },
-        { schema: BroadcastBodySchema },
-      ),
+      api.call('schedule-broadcast.php', {
+        id: channelId,
+        name,
+        description,
+        start_time: start ? fromWall(start, zone) : 0,
+        end_time: end ? fromWall(end, zone) : 0,
+        destinations: plan.kind === 'ready' ? plan.destinations : [],
+        record: plan.kind === 'ready' ? plan.record : 0,
+      }),
     onSuccess: (body) => {
       toast.success(body.message);
       void refresh();

@@ -1,14 +1,7 @@
-import {
-  ChannelListBodySchema,
-  ChannelPageBodySchema,
-  ChannelPageSchema,
-  FollowBodySchema,
-  MyChannelBodySchema,
-  type ChannelCategory,
-} from '@meetcast/contracts';
+import { ChannelPageSchema, type ChannelCategory } from '@meetcast/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { PAGE_DATA, readPageData } from './page-data';
 
 export const CHANNELS_KEY = ['channels'] as const;
@@ -16,8 +9,7 @@ export const CHANNELS_KEY = ['channels'] as const;
 export function useMyChannel() {
   return useQuery({
     queryKey: [...CHANNELS_KEY, 'mine'],
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-my-channel.php', {}, { schema: MyChannelBodySchema, signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call('get-my-channel.php', {}, { signal })).data.data,
   });
 }
 
@@ -33,16 +25,16 @@ export function useChannelList(query: ChannelListQuery, options: { withToken?: b
     queryKey: [...CHANNELS_KEY, 'list', query, options.withToken !== false],
     queryFn: async ({ signal }) =>
       (
-        await apiPost(
+        await api.call(
           'get-channels.php',
           {
             search: query.search || undefined,
             category: query.category || undefined,
-            following: query.following ? 1 : undefined,
+            following: query.following || undefined,
             page: query.page,
             per_page: 24,
           },
-          { schema: ChannelListBodySchema, signal, withToken: options.withToken !== false },
+          { signal, withToken: options.withToken !== false },
         )
       ).data,
     placeholderData: keepPreviousData,
@@ -54,13 +46,7 @@ export function useChannelPage(slug: string, options: { withToken?: boolean } = 
   return useQuery({
     queryKey: [...CHANNELS_KEY, 'page', slug, options.withToken !== false],
     queryFn: async ({ signal }) =>
-      (
-        await apiPost(
-          'get-channel.php',
-          { slug },
-          { schema: ChannelPageBodySchema, signal, withToken: options.withToken !== false },
-        )
-      ).data,
+      (await api.call('get-channel.php', { slug }, { signal, withToken: options.withToken !== false })).data,
     retry: false,
     // Signed out, the page's HTML came with this answer: the page renders without asking first.
     initialData: () =>
@@ -74,7 +60,7 @@ export function useFollow() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, follow }: { id: number; follow: boolean }) =>
-      apiPost(follow ? 'follow-channel.php' : 'unfollow-channel.php', { id }, { schema: FollowBodySchema }),
+      api.call(follow ? 'follow-channel.php' : 'unfollow-channel.php', { id }),
     onSuccess: (body) => {
       toast.success(body.message);
       void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });

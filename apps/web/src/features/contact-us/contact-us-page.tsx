@@ -10,7 +10,7 @@ import { TextAreaField } from '../../components/form-controls';
 import { CheckIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useCurrentUser } from '../session';
 
 const FormSchema = ContactUsInputSchema.pick({ name: true, email: true, subject: true, message: true, website: true });
@@ -25,7 +25,7 @@ export default function ContactUsPage() {
     defaultValues: { name: user?.username ?? '', email: user?.email ?? '', subject: '', message: '', website: '' },
   });
   const { errors } = form.formState;
-  const send = useMutation({ mutationFn: (values: FormOutput) => apiPost('contact-us.php', values) });
+  const send = useMutation({ mutationFn: (values: FormOutput) => api.call('contact-us.php', values) });
 
   if (send.isSuccess) {
     return (

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AddContactInputSchema, ContactBodySchema, type Contact } from '@meetcast/contracts';
+import { AddContactInputSchema, type Contact } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
@@ -10,7 +10,7 @@ import { Button } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
 import { TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useRefreshContacts } from './use-contacts';
 
 const FormSchema = AddContactInputSchema.pick({ name: true, email: true, phone: true, company: true, notes: true });
@@ -52,9 +52,7 @@ export function ContactDialog({
   const save = useMutation({
     mutationKey: ['contact-form'],
     mutationFn: (values: FormOutput) =>
-      contact
-        ? apiPost('update-contact.php', { ...values, id: contact.id }, { schema: ContactBodySchema })
-        : apiPost('add-contact.php', values, { schema: ContactBodySchema }),
+      contact ? api.call('update-contact.php', { ...values, id: contact.id }) : api.call('add-contact.php', values),
     onSuccess: (body) => {
       toast.success(body.message);
       void refresh();

@@ -1,10 +1,4 @@
-import {
-  CallContactBodySchema,
-  type Contact,
-  type ContactSort,
-  ExportContactsBodySchema,
-  meetingRoomPath,
-} from '@meetcast/contracts';
+import { type Contact, type ContactSort, meetingRoomPath } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +11,7 @@ import { SearchIcon, UsersIcon } from '../../components/icons';
 import { FilterCheckbox, SearchBox } from '../../components/search-box';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ContactDialog } from './contact-dialog';
@@ -52,18 +46,18 @@ export default function ContactsPage() {
 
   const favourite = useMutation({
     mutationFn: (contact: Contact) =>
-      apiPost('update-contact.php', { id: contact.id, is_favourite: contact.is_favourite ? 0 : 1 }),
+      api.call('update-contact.php', { id: contact.id, is_favourite: !contact.is_favourite }),
     onSuccess: () => void refresh(),
   });
   const restore = useMutation({
-    mutationFn: (id: number) => apiPost('restore-contact.php', { id }),
+    mutationFn: (id: number) => api.call('restore-contact.php', { id }),
     onSuccess: (body) => {
       toast.success(body.message);
       void refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: (contact: Contact) => apiPost('delete-contact.php', { id: contact.id }),
+    mutationFn: (contact: Contact) => api.call('delete-contact.php', { id: contact.id }),
     onSuccess: (_body, contact) => {
       void refresh();
       toast(
@@ -87,15 +81,14 @@ export default function ContactsPage() {
     },
   });
   const call = useMutation({
-    mutationFn: (contact: Contact) =>
-      apiPost('call-contact.php', { id: contact.id }, { schema: CallContactBodySchema }),
+    mutationFn: (contact: Contact) => api.call('call-contact.php', { id: contact.id }),
     onSuccess: (body) => {
       toast.success(body.message);
       void navigate(meetingRoomPath(body.data));
     },
   });
   const exportCsv = useMutation({
-    mutationFn: () => apiPost('export-contacts.php', {}, { schema: ExportContactsBodySchema }),
+    mutationFn: () => api.call('export-contacts.php', {}),
     onSuccess: (body) => downloadFile(body.data.filename, body.data.csv, 'text/csv;charset=utf-8'),
   });
 

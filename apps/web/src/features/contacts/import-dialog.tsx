@@ -1,11 +1,11 @@
-import { ImportContactsBodySchema, type ImportReport } from '@meetcast/contracts';
+import { type ImportReport } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { cn } from '../../lib/cn';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useRefreshContacts } from './use-contacts';
 
 const STATUS_STYLES: Record<ImportReport['rows'][number]['status'], string> = {
@@ -40,8 +40,7 @@ function ImportBody({ onClose }: { onClose(): void }) {
   const [isShowingAll, setIsShowingAll] = useState(false);
 
   const upload = useMutation({
-    mutationFn: (chosen: File) =>
-      apiPost('import-contacts.php', { file: chosen }, { schema: ImportContactsBodySchema }),
+    mutationFn: (chosen: File) => api.call('import-contacts.php', { file: chosen }),
     onSuccess: (body) => {
       setReport(body.data);
       void refresh();

@@ -1,4 +1,4 @@
-import { InvitableMeetingsBodySchema, type Contact } from '@meetcast/contracts';
+import { type Contact } from '@meetcast/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { SelectField } from '../../components/form-controls';
 import { Spinner } from '../../components/spinner';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 
 function InviteForm({
   contact,
@@ -22,7 +22,7 @@ function InviteForm({
   const { t } = useTranslation('contacts');
   const [meetingId, setMeetingId] = useState('');
   const invite = useMutation({
-    mutationFn: () => apiPost('invite-contact.php', { id: contact.id, meeting_id: meetingId }),
+    mutationFn: () => api.call('invite-contact.php', { id: contact.id, meeting_id: meetingId }),
     onSuccess: (body) => {
       toast.success(body.message);
       onClose();
@@ -60,8 +60,7 @@ export function InviteDialog({ contact, onClose }: { contact: Contact | undefine
   const { t, i18n } = useTranslation('contacts');
   const meetings = useQuery({
     queryKey: ['meetings-to-invite'],
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-meetings-to-invite.php', {}, { schema: InvitableMeetingsBodySchema, signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call('get-meetings-to-invite.php', {}, { signal })).data.data,
     enabled: contact !== undefined,
     staleTime: 0,
   });

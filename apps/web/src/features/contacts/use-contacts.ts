@@ -1,6 +1,6 @@
-import { ContactListBodySchema, type ContactSort } from '@meetcast/contracts';
+import { type ContactSort } from '@meetcast/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 
 export const CONTACTS_KEY = ['contacts'] as const;
 
@@ -18,17 +18,17 @@ export function useContactList(query: ContactQuery) {
     queryKey: [...CONTACTS_KEY, query],
     queryFn: async ({ signal }) =>
       (
-        await apiPost(
+        await api.call(
           'get-contacts.php',
           {
             search: query.search || undefined,
             sort: query.sort,
             order: query.order,
-            favourites: query.favourites ? 1 : undefined,
+            favourites: query.favourites || undefined,
             page: query.page,
             per_page: query.perPage,
           },
-          { schema: ContactListBodySchema, signal },
+          { signal },
         )
       ).data,
     placeholderData: keepPreviousData,

@@ -1,10 +1,9 @@
-import { SessionBodySchema } from '@meetcast/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { PageSpinner } from '../../components/spinner';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { readSessionToken } from '../../lib/session-cookie';
 import { useSession } from '../session';
 import { decideCallback } from './callback-guard';
@@ -41,7 +40,7 @@ export default function SignInCallbackPage() {
       iss: params.get('iss') ?? undefined,
       error: error || undefined,
     };
-    apiPost('meetcast-names-login.php', fields, { schema: SessionBodySchema, withToken: false }).then(
+    api.call('meetcast-names-login.php', fields, { withToken: false }).then(
       (body) => {
         signIn(body.data.token, body.data.data);
         window.location.assign('/');

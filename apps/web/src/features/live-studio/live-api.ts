@@ -1,12 +1,6 @@
-import {
-  LiveBroadcastBodySchema,
-  OptionalLiveBroadcastBodySchema,
-  TwitchCategoryListBodySchema,
-  type DestinationRequest,
-  type LiveBroadcast,
-} from '@meetcast/contracts';
+import { type DestinationRequest, type LiveBroadcast } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../lib/api';
+import { api, type WebCallInput } from '../../lib/api';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
 
 /** How often a room asks for the broadcast's state while its socket is down (pushed otherwise, ADR 022). */
@@ -28,8 +22,7 @@ export function useLiveBroadcast(meetId: string, options: { enabled?: boolean } 
   });
   return useQuery({
     queryKey: liveBroadcastKey(meetId),
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-broadcast.php', { meetId }, { schema: OptionalLiveBroadcastBodySchema, signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call('get-broadcast.php', { meetId }, { signal })).data.data,
     enabled: isEnabled,
     refetchInterval: (query) => (query.state.status === 'error' ? POLL_AFTER_ERROR_MS : isPushed ? false : POLL_MS),
     staleTime: 0,
@@ -52,14 +45,18 @@ function useBroadcastMutation<V>(meetId: string, call: (variables: V) => Promise
   });
 }
 
-const asBroadcast = async (name: string, fields: Record<string, string | number | undefined>) =>
-  (await apiPost(name, fields, { schema: LiveBroadcastBodySchema })).data.data;
+/** The calls that answer the broadcast as it is after them. */
+type BroadcastChange =
+  'start-broadcast.php' | 'stop-broadcast.php' | 'change-broadcast-destination.php' | 'set-broadcast-overlay.php';
+
+const asBroadcast = async <Name extends BroadcastChange>(name: Name, input: WebCallInput<Name>) =>
+  (await api.call(name, input)).data.data;
 
 export function useStartBroadcast(meetId: string) {
   return useBroadcastMutation(meetId, (plan: { destinations: DestinationRequest[]; record: 0 | 1 }) =>
     asBroadcast('start-broadcast.php', {
       meetId,
-      destinations: JSON.stringify(plan.destinations),
+      destinations: plan.destinations,
       record: plan.record,
     }),
   );
@@ -71,7 +68,7 @@ export function useStopBroadcast(meetId: string) {
 
 export function useAddDestination(meetId: string) {
   return useBroadcastMutation(meetId, (destination: DestinationRequest) =>
-    asBroadcast('change-broadcast-destination.php', { meetId, destination: JSON.stringify([destination]) }),
+    asBroadcast('change-broadcast-destination.php', { meetId, destination: [destination] }),
   );
 }
 
@@ -99,13 +96,7 @@ export function useTwitchCategories(connectionId: number, query: string) {
   return useQuery({
     queryKey: ['twitch-categories', connectionId, query],
     queryFn: async ({ signal }) =>
-      (
-        await apiPost(
-          'search-twitch-categories.php',
-          { connection_id: connectionId, query },
-          { schema: TwitchCategoryListBodySchema, signal },
-        )
-      ).data.data,
+      (await api.call('search-twitch-categories.php', { connection_id: connectionId, query }, { signal })).data.data,
     enabled: query.trim() !== '',
     staleTime: 5 * 60_000,
     retry: false,

@@ -1,10 +1,10 @@
-import { ContactListBodySchema, EmailSchema, type Contact } from '@meetcast/contracts';
+import { EmailSchema, type Contact } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { CloseIcon } from '../../components/icons';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 
 export interface InviteeSelection {
   /** Contacts picked from the address book (sent as invitee_contacts). */
@@ -32,8 +32,7 @@ export function InviteePicker({
   const [emailError, setEmailError] = useState<string>();
   const contacts = useQuery({
     queryKey: ['contacts', 'invitee-picker', search],
-    queryFn: () =>
-      apiPost('get-contacts.php', { search, per_page: 8, sort: 'name' }, { schema: ContactListBodySchema }),
+    queryFn: () => api.call('get-contacts.php', { search, per_page: 8, sort: 'name' }),
   });
   const chosen = new Set(value.contacts.map((contact) => contact.id));
 

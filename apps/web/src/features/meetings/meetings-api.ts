@@ -1,35 +1,23 @@
-import {
-  CalendarFeedBodySchema,
-  DashboardBodySchema,
-  IcsFileBodySchema,
-  InstantMeetingBodySchema,
-  MeetingBodySchema,
-  MeetingListBodySchema,
-  MessageBodySchema,
-  meetingRoomPath,
-  type Meeting,
-} from '@meetcast/contracts';
-import { apiPost, type Fields } from '../../lib/api';
+import { meetingRoomPath, type Meeting } from '@meetcast/contracts';
+import { api, type WebCallInput } from '../../lib/api';
 
 /** The calls of the meetings feature (the server's OpenAPI description, `GET /api/openapi.json`). */
 export const meetingsApi = {
   checkMeetName: (name: string, id: number | undefined, signal: AbortSignal) =>
-    apiPost('check-meet-name.php', { name, id }, { schema: MessageBodySchema, signal }),
-  addMeeting: (fields: Fields) => apiPost('add-meeting.php', fields, { schema: MeetingBodySchema }),
-  editMeeting: (fields: Fields) => apiPost('edit-meeting.php', fields, { schema: MeetingBodySchema }),
-  addInstantMeeting: (name: string, slug: string) =>
-    apiPost('add-instant-meeting.php', { name, slug }, { schema: InstantMeetingBodySchema }),
+    api.call('check-meet-name.php', { name, id }, { signal }),
+  addMeeting: (fields: WebCallInput<'add-meeting.php'>) => api.call('add-meeting.php', fields),
+  editMeeting: (fields: WebCallInput<'edit-meeting.php'>) => api.call('edit-meeting.php', fields),
+  addInstantMeeting: (name: string, slug: string) => api.call('add-instant-meeting.php', { name, slug }),
   upcoming: (fields: { page: number; per_page: number; search: string }) =>
-    apiPost('get-upcoming-meetings.php', fields, { schema: MeetingListBodySchema }),
-  recent: (fields: { page: number; per_page: number; search: string }) =>
-    apiPost('get-recent-meetings.php', fields, { schema: MeetingListBodySchema }),
+    api.call('get-upcoming-meetings.php', fields),
+  recent: (fields: { page: number; per_page: number; search: string }) => api.call('get-recent-meetings.php', fields),
   cancel: (id: number, occurrenceStart?: number) =>
-    apiPost('cancel-meeting.php', { id, occurrence_start: occurrenceStart }, { schema: MessageBodySchema }),
-  remove: (id: number) => apiPost('delete-meeting.php', { id }, { schema: MessageBodySchema }),
-  ics: (id: number) => apiPost('get-meeting-ics.php', { id }, { schema: IcsFileBodySchema }),
-  dashboard: () => apiPost('get-dashboard.php', {}, { schema: DashboardBodySchema }),
-  calendarFeed: () => apiPost('get-calendar-feed.php', {}, { schema: CalendarFeedBodySchema }),
-  resetCalendarFeed: () => apiPost('reset-calendar-feed.php', {}, { schema: CalendarFeedBodySchema }),
+    api.call('cancel-meeting.php', { id, occurrence_start: occurrenceStart }),
+  remove: (id: number) => api.call('delete-meeting.php', { id }),
+  ics: (id: number) => api.call('get-meeting-ics.php', { id }),
+  dashboard: () => api.call('get-dashboard.php', {}),
+  calendarFeed: () => api.call('get-calendar-feed.php', {}),
+  resetCalendarFeed: () => api.call('reset-calendar-feed.php', {}),
 };
 
 /** The room address of a meeting, absolute, with its password when the caller may know it. */

@@ -1,6 +1,5 @@
-import { ProfileBodySchema } from '@meetcast/contracts';
 import { useEffect } from 'react';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useSession } from '../session';
 import { browserTimeZone, isKnownTimeZone } from '../../lib/zoned-time';
 
@@ -17,7 +16,8 @@ export function useTimeZoneDetection() {
     const key = `meetcast.timeZoneDetected.${user.id}`;
     if (detected === 'UTC' || !isKnownTimeZone(detected) || localStorage.getItem(key)) return;
     localStorage.setItem(key, detected);
-    apiPost('update-profile.php', { time_zone: detected }, { schema: ProfileBodySchema })
+    api
+      .call('update-profile.php', { time_zone: detected })
       .then((answer) => updateUser(answer.data.data))
       .catch(() => localStorage.removeItem(key));
   }, [user, updateUser]);

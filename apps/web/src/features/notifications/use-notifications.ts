@@ -1,6 +1,6 @@
-import { NotificationListBodySchema, type Notification } from '@meetcast/contracts';
+import { type Notification } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 
 export const NOTIFICATIONS_KEY = ['notifications'] as const;
 
@@ -19,10 +19,7 @@ export function addNotification(queryClient: QueryClient, notification: Notifica
 export function useNotifications() {
   return useQuery({
     queryKey: NOTIFICATIONS_KEY,
-    queryFn: async ({ signal }) =>
-      ordered(
-        (await apiPost('get-user-notification.php', {}, { schema: NotificationListBodySchema, signal })).data.data,
-      ),
+    queryFn: async ({ signal }) => ordered((await api.call('get-user-notification.php', {}, { signal })).data.data),
     meta: { silent: true },
     retry: false,
   });
@@ -32,7 +29,7 @@ export function useNotifications() {
 export function useClearNotification() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiPost('clear-user-notification.php', { id }, { schema: NotificationListBodySchema }),
+    mutationFn: (id: number) => api.call('clear-user-notification.php', { id }),
     onSuccess: (body) => queryClient.setQueryData(NOTIFICATIONS_KEY, ordered(body.data.data)),
   });
 }

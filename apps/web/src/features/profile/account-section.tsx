@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CodeSchema, ProfileBodySchema, UpdateProfileInputSchema, type Profile } from '@meetcast/contracts';
+import { CodeSchema, UpdateProfileInputSchema, type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useApplyProfile } from './use-profile';
 
 const FormSchema = z.object({
@@ -25,7 +25,7 @@ function EmailCodeForm({ pendingEmail }: { pendingEmail: string }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
   const confirm = useMutation({
-    mutationFn: () => apiPost('confirm-email-change.php', { code }, { schema: ProfileBodySchema }),
+    mutationFn: () => api.call('confirm-email-change.php', { code }),
     onSuccess: (body) => {
       toast.success(body.message);
       setCode('');
@@ -79,11 +79,10 @@ export function AccountSection({ profile }: { profile: Profile }) {
 
   const save = useMutation({
     mutationFn: (values: FormOutput) =>
-      apiPost(
-        'update-profile.php',
-        { username: values.username, email: values.email === profile.email ? undefined : values.email },
-        { schema: ProfileBodySchema },
-      ),
+      api.call('update-profile.php', {
+        username: values.username,
+        email: values.email === profile.email ? undefined : values.email,
+      }),
     onSuccess: (body) => {
       toast.success(body.message);
       apply(body.data.data);

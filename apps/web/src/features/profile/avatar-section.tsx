@@ -1,4 +1,4 @@
-import { ProfileBodySchema, type Profile } from '@meetcast/contracts';
+import { type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -6,14 +6,14 @@ import { Avatar } from '../../components/avatar';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { ImageUpload } from '../../components/image-upload';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useApplyProfile } from './use-profile';
 
 export function AvatarSection({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const apply = useApplyProfile();
   const remove = useMutation({
-    mutationFn: () => apiPost('remove-avatar.php', {}, { schema: ProfileBodySchema }),
+    mutationFn: () => api.call('remove-avatar.php', {}),
     onSuccess: (body) => {
       toast.success(body.message);
       apply(body.data.data);
@@ -27,7 +27,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
         tooLarge={t('avatar.too_large')}
         preview={<Avatar name={profile.username} path={profile.avatar} className="size-20 text-2xl" />}
         upload={async (file) => {
-          const body = await apiPost('upload-avatar.php', { file }, { schema: ProfileBodySchema });
+          const body = await api.call('upload-avatar.php', { file });
           apply(body.data.data);
           return body;
         }}

@@ -1,4 +1,4 @@
-import { MyDataBodySchema, type Profile } from '@meetcast/contracts';
+import { type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { Panel } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
 import { clearSessionCookies } from '../../lib/session-cookie';
 
@@ -26,7 +26,7 @@ function DeleteAccountDialog({
   const [error, setError] = useState<string | undefined>();
   const remove = useMutation({
     mutationFn: () =>
-      apiPost('delete-account.php', profile.has_password ? { password: secret } : { confirm_email: secret }),
+      api.call('delete-account.php', profile.has_password ? { password: secret } : { confirm_email: secret }),
     meta: { silent: true },
     onSuccess: (body) => {
       toast.success(body.message);
@@ -85,7 +85,7 @@ export function DataSection({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const [isDeleting, setIsDeleting] = useState(false);
   const download = useMutation({
-    mutationFn: () => apiPost('export-my-data.php', {}, { schema: MyDataBodySchema }),
+    mutationFn: () => api.call('export-my-data.php', {}),
     onSuccess: (body) =>
       downloadFile(body.data.filename, JSON.stringify(body.data.data, null, 2), 'application/json;charset=utf-8'),
   });

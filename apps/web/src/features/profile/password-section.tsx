@@ -7,7 +7,7 @@ import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { PROFILE_KEY } from './use-profile';
 import { SESSIONS_KEY } from './sessions-section';
 
@@ -23,7 +23,7 @@ export function PasswordSection({ profile }: { profile: Profile }) {
   const [problems, setProblems] = useState<Problem[]>([]);
   const change = useMutation({
     mutationFn: () =>
-      apiPost('change-password.php', { current_password: profile.has_password ? current : undefined, password }),
+      api.call('change-password.php', { current_password: profile.has_password ? current : undefined, password }),
     onSuccess: (body) => {
       toast.success(body.message);
       setCurrent('');

@@ -1,4 +1,4 @@
-import { LANGUAGES, ProfileBodySchema, REMINDER_MINUTES_MAX, type Language, type Profile } from '@meetcast/contracts';
+import { LANGUAGES, REMINDER_MINUTES_MAX, isLanguage, type Language, type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { Panel, SelectField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { LANGUAGE_NAMES } from '../../lib/language-names';
 import { useApplyProfile } from './use-profile';
 
@@ -31,16 +31,12 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
 
   const save = useMutation({
     mutationFn: () =>
-      apiPost(
-        'update-profile.php',
-        {
-          language,
-          time_zone: timeZone,
-          default_meeting_password: withPassword ? 1 : 0,
-          reminder_minutes: reminder,
-        },
-        { schema: ProfileBodySchema },
-      ),
+      api.call('update-profile.php', {
+        language: isLanguage(language) ? language : undefined,
+        time_zone: timeZone,
+        default_meeting_password: withPassword,
+        reminder_minutes: reminder,
+      }),
     onSuccess: (body) => {
       toast.success(body.message);
       apply(body.data.data);

@@ -1,4 +1,3 @@
-import { SessionListBodySchema } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -6,7 +5,7 @@ import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { MonitorIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useSession } from '../session';
 import { describeDevice } from './device-name';
 
@@ -19,12 +18,11 @@ export function SessionsSection() {
   const { signOut } = useSession();
   const sessions = useQuery({
     queryKey: SESSIONS_KEY,
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-sessions.php', {}, { schema: SessionListBodySchema, signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call('get-sessions.php', {}, { signal })).data.data,
     staleTime: 0,
   });
   const revoke = useMutation({
-    mutationFn: (session: { id: number; is_current: boolean }) => apiPost('revoke-session.php', { id: session.id }),
+    mutationFn: (session: { id: number; is_current: boolean }) => api.call('revoke-session.php', { id: session.id }),
     onSuccess: (body, session) => {
       if (session.is_current) {
         void signOut();

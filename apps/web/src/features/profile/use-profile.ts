@@ -1,6 +1,6 @@
-import { ProfileBodySchema, type Profile } from '@meetcast/contracts';
+import { type Profile } from '@meetcast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useSession } from '../session';
 
 export const PROFILE_KEY = ['profile'] as const;
@@ -8,8 +8,7 @@ export const PROFILE_KEY = ['profile'] as const;
 export function useProfile() {
   return useQuery({
     queryKey: PROFILE_KEY,
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-profile.php', {}, { schema: ProfileBodySchema, signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call('get-profile.php', {}, { signal })).data.data,
   });
 }
 

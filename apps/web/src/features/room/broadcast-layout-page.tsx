@@ -1,7 +1,7 @@
-import { OptionalLiveBroadcastBodySchema, type BroadcastOverlay } from '@meetcast/contracts';
+import { type BroadcastOverlay } from '@meetcast/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
 import { buildTiles, Stage } from './stage';
 import type { LocalMedia } from './use-local-media';
@@ -46,7 +46,8 @@ function useOverlay(meetId: string, grant: string) {
   useEffect(() => {
     let isActive = true;
     const load = () =>
-      apiPost('get-broadcast.php', { meetId, grant }, { schema: OptionalLiveBroadcastBodySchema, withToken: false })
+      api
+        .call('get-broadcast.php', { meetId, grant }, { withToken: false })
         .then((body) => isActive && setOverlay(body.data.data?.overlay ?? NO_OVERLAY))
         .catch(() => undefined);
     void load();

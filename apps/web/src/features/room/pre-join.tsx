@@ -1,16 +1,10 @@
-import {
-  JOIN_KEY_HEADER,
-  JoinRoomOutputSchema,
-  PASSWORD_FLAG,
-  type JoinRoomOutput,
-  type RoomMeeting,
-} from '@meetcast/contracts';
+import { JOIN_KEY_HEADER, PASSWORD_FLAG, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
-import { ApiError, apiPost } from '../../lib/api';
+import { ApiError, api } from '../../lib/api';
 import { useCurrentUser } from '../session';
 import { DeviceSettings, MicLevel } from './device-settings';
 import { startEarlyMedia } from './media/early-media';
@@ -113,14 +107,14 @@ export function PreJoin({
     // that goes quickly shows the call instead; a slow one shows that it is joining.
     const showJoining = setTimeout(() => setIsJoining(true), joinKey ? JOINING_SHOWN_AFTER_MS : 0);
     try {
-      const answer = await apiPost(
+      const answer = await api.call(
         'join-room.php',
         {
           meetId: meeting.slug,
           display_name: user ? undefined : name.trim(),
           password: password || undefined,
         },
-        { schema: JoinRoomOutputSchema, headers: joinKey ? { [JOIN_KEY_HEADER]: joinKey } : undefined },
+        { headers: joinKey ? { [JOIN_KEY_HEADER]: joinKey } : undefined },
       );
       const { grant, participant_id: participantId, media } = answer.data;
       if (joinKey && media) await answerEarly(meeting.slug, media.ice_servers, EARLY_ANSWER_WAIT_MS);

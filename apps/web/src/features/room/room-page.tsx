@@ -1,10 +1,10 @@
-import { GetRoomOutputSchema, type RoomMeeting } from '@meetcast/contracts';
+import { type RoomMeeting } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { Spinner } from '../../components/spinner';
-import { ApiError, apiPost } from '../../lib/api';
+import { ApiError, api } from '../../lib/api';
 import { InCall } from './in-call';
 import { forgetJoined, recallJoined, recallName, rememberJoined } from './joined-session';
 import { PreJoin, type Joined } from './pre-join';
@@ -30,7 +30,7 @@ export default function RoomPage() {
   const local = useLocalMedia();
   const room = useQuery({
     queryKey: ['room', meetId],
-    queryFn: () => apiPost('get-room.php', { meetId }, { schema: GetRoomOutputSchema }),
+    queryFn: () => api.call('get-room.php', { meetId }),
     retry: (count, error) => !(error instanceof ApiError && error.httpStatus < 500) && count < 2,
     staleTime: 30_000,
     // An instant meeting whose host is away: ask again until they start it, then the guest goes in.

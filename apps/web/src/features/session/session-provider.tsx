@@ -1,8 +1,8 @@
-import { SessionBodySchema, type User } from '@meetcast/contracts';
+import { type User } from '@meetcast/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, apiPost } from '../../lib/api';
+import { ApiError, api } from '../../lib/api';
 import { clearSessionCookies, readSessionToken, storeSessionToken } from '../../lib/session-cookie';
 import { SessionContext, type SessionApi, type SessionState } from './session-context';
 
@@ -24,7 +24,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const token = readSessionToken();
     if (!token) return;
     const controller = new AbortController();
-    apiPost('tokenverify.php', { token }, { schema: SessionBodySchema, signal: controller.signal }).then(
+    api.call('tokenverify.php', { token }, { signal: controller.signal }).then(
       (body) => setState({ status: 'signed-in', token, user: body.data.data }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
@@ -47,7 +47,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     const token = readSessionToken();
-    if (token) await apiPost('logout.php', { token }).catch(() => undefined);
+    if (token) await api.call('logout.php', { token }).catch(() => undefined);
     clearSessionCookies();
     queryClient.clear();
     setState({ status: 'signed-out' });
@@ -63,9 +63,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setAttempt((value) => value + 1);
   }, []);
 
-  const api = useMemo<SessionApi>(
+  const session = useMemo<SessionApi>(
     () => ({ state, signIn, signOut, updateUser, retry }),
     [state, signIn, signOut, updateUser, retry],
   );
-  return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }

@@ -1,13 +1,6 @@
-import {
-  MessageBodySchema,
-  RecordingListBodySchema,
-  StartStreamConnectionBodySchema,
-  StreamConnectionBodySchema,
-  StreamConnectionListBodySchema,
-  type OAuthStreamPlatform,
-} from '@meetcast/contracts';
+import { type OAuthStreamPlatform } from '@meetcast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../lib/api';
+import { api } from '../../lib/api';
 import type { FinishConnectionFields } from './stream-callback';
 
 export const STREAM_CONNECTIONS_KEY = ['stream-connections'] as const;
@@ -17,8 +10,7 @@ export const RECORDINGS_KEY = ['recordings'] as const;
 export function useStreamConnections() {
   return useQuery({
     queryKey: STREAM_CONNECTIONS_KEY,
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-stream-connections.php', {}, { schema: StreamConnectionListBodySchema, signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call('get-stream-connections.php', {}, { signal })).data.data,
     // A connection made in another tab (the Live panel links there) shows when the host comes back.
     refetchOnWindowFocus: true,
   });
@@ -33,8 +25,7 @@ export function useRefreshStreamConnections() {
 export function useRecordings(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: RECORDINGS_KEY,
-    queryFn: async ({ signal }) =>
-      (await apiPost('get-recordings.php', {}, { schema: RecordingListBodySchema, signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call('get-recordings.php', {}, { signal })).data.data,
     enabled: options.enabled ?? true,
     meta: { silent: true },
   });
@@ -54,14 +45,10 @@ export interface RtmpDestinationEdit extends Omit<RtmpDestinationValues, 'stream
 
 export const streamingApi = {
   /** The provider's consent page to send the browser to. */
-  start: (platform: OAuthStreamPlatform) =>
-    apiPost('start-stream-connection.php', { platform }, { schema: StartStreamConnectionBodySchema }),
-  finish: (fields: FinishConnectionFields) =>
-    apiPost('finish-stream-connection.php', { ...fields }, { schema: StreamConnectionBodySchema }),
-  addRtmp: (values: RtmpDestinationValues) =>
-    apiPost('add-rtmp-destination.php', { ...values }, { schema: StreamConnectionBodySchema }),
-  editRtmp: (values: RtmpDestinationEdit) =>
-    apiPost('edit-rtmp-destination.php', { ...values }, { schema: StreamConnectionBodySchema }),
-  testRtmp: (id: number) => apiPost('test-rtmp-destination.php', { id }, { schema: StreamConnectionBodySchema }),
-  remove: (id: number) => apiPost('remove-stream-connection.php', { id }, { schema: MessageBodySchema }),
+  start: (platform: OAuthStreamPlatform) => api.call('start-stream-connection.php', { platform }),
+  finish: (fields: FinishConnectionFields) => api.call('finish-stream-connection.php', { ...fields }),
+  addRtmp: (values: RtmpDestinationValues) => api.call('add-rtmp-destination.php', { ...values }),
+  editRtmp: (values: RtmpDestinationEdit) => api.call('edit-rtmp-destination.php', { ...values }),
+  testRtmp: (id: number) => api.call('test-rtmp-destination.php', { id }),
+  remove: (id: number) => api.call('remove-stream-connection.php', { id }),
 };

@@ -1,11 +1,6 @@
-import {
-  MessageBodySchema,
-  ViewerChatBodySchema,
-  ViewerChatIdentityBodySchema,
-  ViewerChatMessageBodySchema,
-  type ViewerChatState,
-} from '@meetcast/contracts';
-import { apiPost, type Fields } from '../../lib/api';
+import { type ViewerChatState } from '@meetcast/contracts';
+import type { CallName } from '@meetcast/contracts';
+import { api, type WebCallInput } from '../../lib/api';
 
 const TOKEN_KEY = 'meetcastViewerChatToken';
 const NAME_KEY = 'meetcastViewerChatName';
@@ -33,16 +28,16 @@ export function rememberGuestName(name: string) {
 
 /** The server-sealed per-browser identity, asked for once and kept in localStorage. */
 export async function ensureViewerToken(): Promise<string> {
-  const body = await apiPost(
+  const body = await api.call(
     'get-viewer-chat-identity.php',
     { viewer_token: storedViewerToken() },
-    { schema: ViewerChatIdentityBodySchema, withToken: false },
+    { withToken: false },
   );
   localStorage.setItem(TOKEN_KEY, body.data.viewer_token);
   return body.data.viewer_token;
 }
 
-const fieldsOf = (credentials: ChatCredentials, extra: Fields = {}): Fields => ({
+const fieldsOf = <Extra extends object>(credentials: ChatCredentials, extra: Extra) => ({
   meetId: credentials.meetId,
   grant: credentials.grant,
   viewer_token: storedViewerToken(),
@@ -53,15 +48,12 @@ export async function fetchViewerChat(
   credentials: ChatCredentials,
   signal?: AbortSignal,
 ): Promise<ViewerChatState | null> {
-  return (await apiPost('get-viewer-chat.php', fieldsOf(credentials), { schema: ViewerChatBodySchema, signal })).data
-    .data;
+  return (await api.call('get-viewer-chat.php', fieldsOf(credentials, {}), { signal })).data.data;
 }
 
 export async function postViewerChat(credentials: ChatCredentials, text: string, displayName: string | undefined) {
   if (displayName !== undefined && !storedViewerToken()) await ensureViewerToken();
-  const body = await apiPost('post-viewer-chat.php', fieldsOf(credentials, { text, display_name: displayName }), {
-    schema: ViewerChatMessageBodySchema,
-  });
+  const body = await api.call('post-viewer-chat.php', fieldsOf(credentials, { text, display_name: displayName }));
   return body.data.data;
 }
 
@@ -74,8 +66,8 @@ export type ModerationAction =
 
 /** One moderation call; the server's translated message comes back for the toast. */
 export async function moderate(credentials: ChatCredentials, action: ModerationAction): Promise<string> {
-  const call = (name: string, extra: Fields) =>
-    apiPost(name, fieldsOf(credentials, extra), { schema: MessageBodySchema }).then((body) => body.message);
+  const call = <Name extends CallName>(name: Name, extra: Omit<WebCallInput<Name>, 'meetId'>) =>
+    api.call(name, fieldsOf(credentials, extra) as WebCallInput<Name>).then((body) => body.message);
   switch (action.kind) {
     case 'delete':
       return call('delete-viewer-chat-message.php', { id: action.id });

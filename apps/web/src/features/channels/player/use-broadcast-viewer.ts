@@ -1,7 +1,7 @@
-import { BroadcastViewerBodySchema, BroadcastViewerSchema, type BroadcastViewer } from '@meetcast/contracts';
+import { BroadcastViewerSchema, type BroadcastViewer } from '@meetcast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { apiPost } from '../../../lib/api';
+import { api } from '../../../lib/api';
 import { useBroadcastEvents } from '../../../lib/broadcast-events';
 import { PAGE_DATA, readPageData } from '../page-data';
 
@@ -14,13 +14,7 @@ const inlinedViewer = (meetId: string) => readPageData(PAGE_DATA.broadcastViewer
 const broadcastViewerQuery = (meetId: string) => ({
   queryKey: ['broadcast-viewer', meetId],
   queryFn: async ({ signal }: { signal: AbortSignal }): Promise<BroadcastViewer> =>
-    (
-      await apiPost(
-        'get-broadcast-viewer.php',
-        { meetId },
-        { schema: BroadcastViewerBodySchema, signal, withToken: false },
-      )
-    ).data.data,
+    (await api.call('get-broadcast-viewer.php', { meetId }, { signal, withToken: false })).data.data,
   retry: false,
 });
 

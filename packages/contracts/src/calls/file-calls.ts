@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { AdminExportInputSchema } from '../admin.js';
+import type { CallTable } from './call.js';
+
+/** The calls that answer a file instead of the JSON body; their errors keep the JSON body. */
+export const fileCalls = {
+  'admin-export.php': {
+    auth: 'admin',
+    input: AdminExportInputSchema,
+    output: z.string().describe('text/csv; charset=utf-8'),
+  },
+} as const satisfies CallTable;
