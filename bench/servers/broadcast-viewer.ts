@@ -3,9 +3,7 @@
 // its host signed in; prints {port, slug, token, pid}. No composer: what viewers ask is measured.
 import type { AddressInfo } from 'node:net';
 import { eq, liveBroadcasts, meetings, users } from '@meetcast/db';
-import { createAccount } from '../../apps/server/src/accounts/account-service.js';
-import { hashPassword } from '../../apps/server/src/platform/hashing.js';
-import { buildApp } from '../../apps/server/src/app.js';
+import { buildApp, createAccount, hashPassword } from '@meetcast/server';
 import { benchConfig } from './bench-config.js';
 
 const { config } = benchConfig({ LOG_LEVEL: 'silent', COMPOSER_WORKER: 'off', COMPOSER_SPARES: '0' });
