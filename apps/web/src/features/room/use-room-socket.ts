@@ -46,25 +46,13 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
       );
       socketRef.current = socket;
     });
-    // The device says its network is gone: the connection is dead even if it has not noticed yet.
-    // It is closed as a drop (no goodbye: the seat waits) and opened again the moment the network is back.
-    const onOffline = () => {
-      socket?.io.reconnection(false);
-      socket?.io.engine?.close();
-    };
-    const onOnline = () => {
-      socket?.io.reconnection(true);
-      if (socket && !socket.connected) socket.connect();
-    };
+    // A device that reports itself offline has its transport closed by Engine.IO itself, without a
+    // goodbye (a drop: the seat waits), and Socket.IO retries every 3 s at most until it is back.
     // A closed tab says goodbye (the others see it leave); a reload says it too and is back within the leave grace.
     const onPageHide = () => socket?.close();
-    window.addEventListener('offline', onOffline);
-    window.addEventListener('online', onOnline);
     window.addEventListener('pagehide', onPageHide);
     return () => {
       isClosed = true;
-      window.removeEventListener('offline', onOffline);
-      window.removeEventListener('online', onOnline);
       window.removeEventListener('pagehide', onPageHide);
       socket?.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
       socket?.close();
@@ -89,7 +77,6 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
   const reconnect = useCallback(() => {
     const socket = socketRef.current;
     if (!socket || socket.connected) return;
-    socket.io.reconnection(true);
     socket.disconnect().connect();
   }, []);
 
