@@ -144,15 +144,15 @@ test.describe('meeting room', () => {
       await expectDecodingFrom(rita.page, 1);
 
       await rita.context.setOffline(true);
-      await expect(rita.page.getByText(/Reconnecting/)).toBeVisible({ timeout: 20_000 });
+      await expect(rita.page.getByText(/reconnecting/i)).toBeVisible({ timeout: 20_000 });
       await rita.context.setOffline(false);
-      await expect(rita.page.getByText(/Reconnecting/)).toBeHidden({ timeout: 30_000 });
+      await expect(rita.page.getByText(/reconnecting/i)).toBeHidden({ timeout: 30_000 });
       await expectFramesGrowing(rita.page);
       await expectFramesGrowing(hanna.page);
 
       await killJanus();
-      await expect(rita.page.getByText(/Reconnecting/)).toBeVisible({ timeout: 20_000 });
-      await expect(rita.page.getByText(/Reconnecting/)).toBeHidden({ timeout: 30_000 });
+      await expect(rita.page.getByText(/reconnecting/i)).toBeVisible({ timeout: 20_000 });
+      await expect(rita.page.getByText(/reconnecting/i)).toBeHidden({ timeout: 30_000 });
       await expectDecodingFrom(rita.page, 1);
       await expectDecodingFrom(hanna.page, 1);
       await expectFramesGrowing(hanna.page);

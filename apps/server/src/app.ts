@@ -37,7 +37,7 @@ import { MemoryRateLimiter, RedisRateLimiter } from './platform/rate-limiter.js'
 import { closeRedis, connectRedis } from './platform/redis.js';
 import { startSocketServer } from './realtime/socket-server.js';
 import { attachBroadcastSockets } from './streaming/broadcast-sockets.js';
-import { findGrant } from './rooms/grants.js';
+import { renewGrant } from './rooms/grants.js';
 import { RoomHub } from './rooms/room-hub.js';
 import { registerRoomRoutes } from './rooms/routes.js';
 import { createDestinationDrivers } from './streaming/drivers/index.js';
@@ -129,7 +129,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   const janusProxy = new JanusProxy(
     context,
     context.media,
-    (grant) => findGrant(db.db, grant),
+    (grant) => renewGrant(db.db, grant),
     (meetId) => new MeetingRepository(db.db).findBySlug(meetId),
   );
   janusProxy.attach(app);
@@ -143,6 +143,7 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
   attachBroadcastSockets(io, context, broadcastViewers.viewerState);
   const rooms = new RoomHub(context, {
     emptyGraceMs: config.roomEmptyGraceSeconds * 1000,
+    reconnectGraceMs: config.roomReconnectGraceSeconds * 1000,
     leaveGraceMs: Math.min(5000, config.roomEmptyGraceSeconds * 1000),
     mediaConnections: janusProxy,
   });

@@ -31,6 +31,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('keeps the seat of someone whose connection dropped for at least 2 minutes unless told otherwise, never past the grant', () => {
+    expect(loadConfig({}).roomReconnectGraceSeconds).toBeGreaterThanOrEqual(120);
+    expect(loadConfig({ ROOM_RECONNECT_GRACE_SECONDS: '3' }).roomReconnectGraceSeconds).toBe(3);
+    expect(() => loadConfig({ ROOM_RECONNECT_GRACE_SECONDS: '600' })).toThrow(/ROOM_RECONNECT_GRACE_SECONDS/);
+  });
+
   it('refuses invalid values with a message naming the variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);

@@ -32,6 +32,12 @@ export const EnvSchema = z.object({
   /** A TURN server handed to browsers in their join grant (`turn:host:3478`), with its credentials. */
   /** How long a meeting room may stay empty (people reconnecting) before its session ends. */
   ROOM_EMPTY_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(35),
+  /**
+   * How long someone whose connections dropped (network change, sleep, a stalled tab) keeps their seat,
+   * and a meeting whose people all dropped stays alive (ADR 032). At most 4 min: a grant not renewed
+   * for 5 min stops working, and a connected participant renews it every minute.
+   */
+  ROOM_RECONNECT_GRACE_SECONDS: z.coerce.number().int().min(1).max(240).default(120),
   TURN_URL: z.preprocess(emptyToUndefined, z.string().optional()),
   TURN_USERNAME: z.preprocess(emptyToUndefined, z.string().optional()),
   TURN_CREDENTIAL: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -162,6 +168,7 @@ export interface AppConfig {
     iceServers: { urls: string; username?: string; credential?: string }[];
   };
   roomEmptyGraceSeconds: number;
+  roomReconnectGraceSeconds: number;
   oidc:
     | {
         issuer: string;
@@ -244,6 +251,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : [],
     },
     roomEmptyGraceSeconds: env.ROOM_EMPTY_GRACE_SECONDS,
+    roomReconnectGraceSeconds: env.ROOM_RECONNECT_GRACE_SECONDS,
     oidc:
       env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
         ? {

@@ -137,6 +137,8 @@ export const ParticipantSchema = z.object({
   screen: z.boolean(),
   hand_raised: z.boolean(),
   joined_at: EpochSecondsSchema,
+  /** Their connections dropped; their seat is kept for the reconnect grace (ADR 032). */
+  reconnecting: z.boolean().optional(),
 });
 export type Participant = z.infer<typeof ParticipantSchema>;
 
@@ -194,6 +196,8 @@ export const RoomServerEventSchema = z.discriminatedUnion('type', [
     polls: z.array(PollSchema),
     meeting: RoomMeetingSchema,
     media: MediaAccessSchema.nullable(),
+    /** How long this page may be cut off and still come back into its seat by itself (ADR 032). */
+    reconnect_grace_seconds: z.number().int().positive(),
   }),
   z.object({ type: z.literal('lobby.waiting'), meeting: RoomMeetingSchema }),
   z.object({ type: z.literal('lobby.admitted') }),
@@ -202,6 +206,10 @@ export const RoomServerEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('participant.joined'), participant: ParticipantSchema }),
   z.object({ type: z.literal('participant.updated'), participant: ParticipantSchema }),
   z.object({ type: z.literal('participant.left'), participant_id: z.string() }),
+  /** Their connections dropped: the tile says "reconnecting…" until they are back or the grace is over. */
+  z.object({ type: z.literal('participant.reconnecting'), participant_id: z.string() }),
+  /** Back after a drop, in the same seat. */
+  z.object({ type: z.literal('participant.back'), participant: ParticipantSchema }),
   z.object({ type: z.literal('chat.message'), message: ChatMessageSchema }),
   z.object({ type: z.literal('reaction'), participant_id: z.string(), emoji: z.enum(REACTIONS) }),
   z.object({ type: z.literal('room.locked'), locked: z.boolean() }),

@@ -29,6 +29,10 @@ export function writeJanusConfig(settings: ManagedJanusSettings): string {
     'ignore_mdns = true',
     'full_trickle = true',
     'ice_ignore_list = "vmnet"',
+    // ICE over TCP for browsers that may not use UDP (a firewall, a no-UDP policy); Janus supports it
+    // in ICE-Lite mode only (its sample configuration's warning), which an SFU reached directly can use.
+    'ice_lite = true',
+    'ice_tcp = true',
     ...(settings.nat11Mapping ? [`nat_1_1_mapping = ${quote(settings.nat11Mapping)}`, 'keep_private_host = true'] : []),
   ];
   const files: Record<string, string> = {

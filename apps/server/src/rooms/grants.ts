@@ -57,6 +57,17 @@ export async function findGrant(
   return row;
 }
 
+/**
+ * The grant's holder, as findGrant, and its life starts again: whoever comes back after a drop (a
+ * network change, a laptop asleep, a stalled tab) within the reconnect grace is renewed, not refused.
+ * What the room's connection and the media proxy both check a grant with.
+ */
+export async function renewGrant(db: Database, token: unknown): ReturnType<typeof findGrant> {
+  const found = await findGrant(db, token);
+  if (found) await extendGrant(db, found.participant.id);
+  return found;
+}
+
 export async function extendGrant(db: Database, participantId: string): Promise<void> {
   await db
     .update(roomParticipants)

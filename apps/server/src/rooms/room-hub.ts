@@ -14,11 +14,19 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../context.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { finishSession } from './end-meetings.js';
-import { extendGrant, findGrant, type MeetingRow, type ParticipantRow } from './grants.js';
+import { extendGrant, renewGrant, type MeetingRow, type ParticipantRow } from './grants.js';
+import { RoomDepartures } from './room-departures.js';
 import { ensureMedia, mediaAccess, roomMeeting } from './room-service.js';
 import { closePoll, createPoll, pollsFor, votePoll } from './room-polls.js';
 import { RoomSockets, type MediaConnections } from './room-sockets.js';
-import { chatHistory, closeAttendance, markLive, openAttendance, storeChat } from './room-lifecycle.js';
+import {
+  chatHistory,
+  closeAttendance,
+  isAnyoneExpectedBack,
+  markLive,
+  openAttendance,
+  storeChat,
+} from './room-lifecycle.js';
 import {
   ChatBudget,
   decideLobby,
@@ -45,10 +53,12 @@ interface Admission {
 }
 
 export interface RoomHubOptions {
-  /** How long a meeting may stay empty (people reconnecting) before its session is over. */
+  /** How long a meeting everyone left may stay empty (someone reloading) before its session is over. */
   emptyGraceMs: number;
-  /** How long a dropped participant is still shown before they count as gone. */
+  /** How long someone who closed their connection is still shown before they count as gone. */
   leaveGraceMs: number;
+  /** How long someone whose connections dropped keeps their seat, and keeps the meeting alive (ADR 032). */
+  reconnectGraceMs: number;
   /** Drops live /janus connections (of a participant, or of a whole meeting) on this process. */
   mediaConnections: MediaConnections;
 }
@@ -60,6 +70,7 @@ export interface RoomHubOptions {
 export class RoomHub {
   private namespace!: Namespace;
   private sockets!: RoomSockets;
+  private departures!: RoomDepartures;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly chatBudget = new ChatBudget();
   /** What the handshake just read about each connecting socket, so the connection need not read it again. */
@@ -75,6 +86,13 @@ export class RoomHub {
     this.sockets = new RoomSockets(this.context, this.namespace, this.options.mediaConnections, (ms, task) =>
       this.later(ms, task),
     );
+    this.departures = new RoomDepartures(
+      this.context,
+      this.sockets,
+      this.options,
+      (ms, task) => this.later(ms, task),
+      (meetingId) => this.endIfEmpty(meetingId),
+    );
     // However a meeting ended (endMeetings), its people learn it here and their media connections go.
     this.context.events.on('meeting.ended', ({ meetingIds }) => {
       for (const meetingId of meetingIds) this.sockets.sendEveryoneAway(meetingId);
@@ -82,7 +100,11 @@ export class RoomHub {
     this.namespace.use((socket, next) => {
       this.authenticate(socket).then(
         () => next(),
-        (error: unknown) => next(new Error(error instanceof Refusal ? error.reason : 'unauthorized')),
+        (error: unknown) => {
+          // Not a refusal (the database did not answer): no named reason, so the page tries again.
+          if (!(error instanceof Refusal)) this.context.log.warn({ err: error }, 'room: handshake failed');
+          next(new Error(error instanceof Refusal ? error.reason : 'try_again'));
+        },
       );
     });
     this.namespace.on('connection', (socket) => {
@@ -115,7 +137,8 @@ export class RoomHub {
     const auth = RoomAuthSchema.safeParse(socket.handshake.auth);
     if (!auth.success) throw new Refusal('invalid_message');
     if (auth.data.protocol !== ROOM_PROTOCOL_VERSION) throw new Refusal('protocol_mismatch');
-    const found = await findGrant(this.context.db, auth.data.grant);
+    // Renewed: someone back from a drop holds a grant that only their connection kept alive.
+    const found = await renewGrant(this.context.db, auth.data.grant);
     if (!found) throw new Refusal('unauthorized');
     const { participant, meeting } = found;
     if (meeting.state === 'ended' || meeting.state === 'cancelled' || participant.state === 'left') {
@@ -152,9 +175,11 @@ export class RoomHub {
       60_000,
     );
     keepAlive.unref();
-    socket.on('disconnect', () => {
+    socket.on('disconnect', (reason) => {
       clearInterval(keepAlive);
-      this.onDisconnect(data).catch((error: unknown) => this.context.log.error({ err: error }, 'room: leave failed'));
+      this.onDisconnect(data, reason).catch((error: unknown) =>
+        this.context.log.error({ err: error }, 'room: leave failed'),
+      );
     });
     socket.on(ROOM_MESSAGE, (raw: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (answer: RoomAck) => void) : () => undefined;
@@ -190,7 +215,8 @@ export class RoomHub {
     if (!data.isComposer) data.joinedAt = toEpochSeconds(await openAttendance(this.context, participant));
     await socket.join(members(meeting.id));
     if (isHostRole(participant.role)) await socket.join(hosts(meeting.id));
-    const participants = await this.sockets.presence(meeting.id);
+    const connected = await this.sockets.presence(meeting.id);
+    const participants = [...connected, ...(await this.departures.reconnectingIn(meeting.id, connected))];
     const self = participants.find((p) => p.id === participant.id) ?? describeParticipant(participant, data);
     socket.emit(ROOM_EVENT, {
       type: 'room.state',
@@ -203,33 +229,28 @@ export class RoomHub {
       polls: await pollsFor(this.context.db, participant),
       meeting: await roomMeeting(this.context, meeting, undefined, found.hostName),
       media,
+      reconnect_grace_seconds: Math.round(this.options.reconnectGraceMs / 1000),
     } satisfies RoomServerEvent);
     if (data.isComposer) return;
-    socket
-      .to(members(meeting.id))
-      .emit(ROOM_EVENT, { type: 'participant.joined', participant: self } satisfies RoomServerEvent);
+    const arrival: RoomServerEvent = this.departures.returned(participant.id)
+      ? { type: 'participant.back', participant: self }
+      : { type: 'participant.joined', participant: self };
+    socket.to(members(meeting.id)).emit(ROOM_EVENT, arrival);
   }
 
-  private async onDisconnect(data: RoomSocketData) {
+  private async onDisconnect(data: RoomSocketData, reason: string) {
     if (data.isComposer) return;
     if (!data.admitted) {
       await this.sockets.announceLobby(data.meetingId);
       return;
     }
-    const leftAt = new Date();
-    this.later(this.options.leaveGraceMs, async () => {
-      if (await this.sockets.stillConnected(data.participantId)) return;
-      this.sockets.emit(members(data.meetingId), { type: 'participant.left', participant_id: data.participantId });
-    });
-    this.later(this.options.emptyGraceMs, async () => {
-      if (!(await this.sockets.stillConnected(data.participantId)))
-        await closeAttendance(this.context, data.participantId, leftAt);
-      await this.endIfEmpty(data.meetingId);
-    });
+    this.departures.departed(data, reason);
   }
 
   private async endIfEmpty(meetingId: number) {
     if (await this.sockets.hasPeople(meetingId)) return;
+    // Someone dropped and may still come back: the end of their grace asks again.
+    if (await isAnyoneExpectedBack(this.context, meetingId)) return;
     const meeting = await new MeetingRepository(this.context.db).findById(meetingId);
     if (!meeting || meeting.state !== 'live') return;
     await finishSession(this.context, meeting, 'empty');

@@ -5,6 +5,7 @@ import {
   chatMessages,
   desc,
   eq,
+  gt,
   inArray,
   isNull,
   meetingAttendance,
@@ -59,6 +60,29 @@ export async function closeAttendance(context: AppContext, participantId: string
     .update(meetingAttendance)
     .set({ leftAt: at })
     .where(and(eq(meetingAttendance.id, participant.attendanceId), isNull(meetingAttendance.leftAt)));
+}
+
+/**
+ * Whether someone of the meeting may still come back into it: admitted, their attendance still open
+ * (a drop leaves it so until the reconnect grace is over) and their grant current. Read from the
+ * database, so a drop held by another server process counts too; a grant no one renews any more (its
+ * process gone) stops counting once it expires.
+ */
+export async function isAnyoneExpectedBack(context: AppContext, meetingId: number): Promise<boolean> {
+  const [row] = await context.db
+    .select({ id: roomParticipants.id })
+    .from(roomParticipants)
+    .innerJoin(meetingAttendance, eq(meetingAttendance.id, roomParticipants.attendanceId))
+    .where(
+      and(
+        eq(roomParticipants.meetingId, meetingId),
+        eq(roomParticipants.state, 'admitted'),
+        isNull(meetingAttendance.leftAt),
+        gt(roomParticipants.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function participantRows(context: AppContext, ids: string[]) {

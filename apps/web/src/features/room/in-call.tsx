@@ -3,13 +3,13 @@ import type { RoomClientMessage } from '@meetcast/contracts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { isBroadcastActive, LiveBadge, LivePanel, useLiveBroadcast } from '../live-studio';
 import { RoomChatTabs } from '../viewer-chat';
 import type { Joined } from './pre-join';
 import { CloseIcon } from '../../components/icons';
 import { ChatPanel } from './chat-panel';
+import { ConnectionBanner } from './connection-banner';
 import { DeviceMenu } from './device-menu';
 import { ParticipantsPanel } from './participants-panel';
 import { PollsPanel, usePollToasts } from './polls-panel';
@@ -38,7 +38,7 @@ export function InCall({
   const { t } = useTranslation('room');
   const [panel, setPanel] = useState<'chat' | 'people' | 'polls' | 'live' | undefined>();
   const [layout, setLayout] = useState<'grid' | 'speaker'>('grid');
-  const { state, dispatch, send } = useRoomSocket(joined.grant, panel === 'chat');
+  const { state, dispatch, send, reconnect } = useRoomSocket(joined.grant, panel === 'chat');
   const cameraOn = useMemo(
     () => Object.values(state.participants).flatMap((p) => (p.video ? [p.id] : [])),
     [state.participants],
@@ -55,6 +55,11 @@ export function InCall({
     local,
   });
   const isSharing = Boolean(media.screenTrack);
+  const mediaRetry = media.retry;
+  const rejoin = useCallback(() => {
+    reconnect();
+    mediaRetry();
+  }, [reconnect, mediaRetry]);
   const slug = state.meeting?.slug ?? joined.meeting.slug;
   const meetingName = state.meeting?.name ?? joined.meeting.name;
   // Everyone in the room polls the broadcast for the LIVE mark; hosts also get the Live panel.
@@ -191,24 +196,11 @@ export function InCall({
         </span>
       </div>
       {(isReconnecting || media.status === 'failed' || state.error === 'media_unavailable') && (
-        <div
-          role="status"
-          aria-live="assertive"
-          className="flex items-center justify-center gap-3 bg-amber-600 px-4 py-2 text-sm"
-        >
-          {media.status === 'failed' || state.error === 'media_unavailable' ? (
-            <>
-              {t('call.connection_lost')}
-              <Button size="sm" variant="secondary" onClick={media.retry}>
-                {t('call.retry')}
-              </Button>
-            </>
-          ) : (
-            <>
-              <Spinner className="size-4" /> {t('call.reconnecting')}
-            </>
-          )}
-        </div>
+        <ConnectionBanner
+          graceSeconds={state.reconnectGraceSeconds}
+          hasFailed={media.status === 'failed' || state.error === 'media_unavailable'}
+          onRejoin={rejoin}
+        />
       )}
       {/* Side by side from tablet width; on a phone the panel is a sheet under the stage, which keeps every tile in view. */}
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">

@@ -28,6 +28,10 @@ export interface RoomState {
   reactions: { key: number; participantId: string; emoji: string }[];
   moderation: { key: number; action: 'mute' | 'stop-video'; by: string } | undefined;
   admittedAt: number | undefined;
+  /** How long this page may be cut off and still come back into its seat by itself (ADR 032). */
+  reconnectGraceSeconds: number;
+  /** When the room connection dropped (ms), while it is down. */
+  disconnectedAt: number | undefined;
 }
 
 export const initialRoomState: RoomState = {
@@ -46,6 +50,8 @@ export const initialRoomState: RoomState = {
   reactions: [],
   moderation: undefined,
   admittedAt: undefined,
+  reconnectGraceSeconds: 120,
+  disconnectedAt: undefined,
 };
 
 export type RoomAction =
@@ -61,7 +67,11 @@ let sequence = 0;
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   switch (action.type) {
     case 'socket':
-      return { ...state, isSocketConnected: action.isConnected };
+      return {
+        ...state,
+        isSocketConnected: action.isConnected,
+        disconnectedAt: action.isConnected ? undefined : (state.disconnectedAt ?? Date.now()),
+      };
     case 'refused': {
       const phase: RoomPhase =
         action.reason === 'removed'
@@ -102,6 +112,7 @@ function applyEvent(state: RoomState, event: RoomServerEvent, isChatOpen: boolea
         locked: event.locked,
         meeting: event.meeting,
         media: event.media,
+        reconnectGraceSeconds: event.reconnect_grace_seconds,
       };
     case 'lobby.waiting':
       return { ...state, phase: 'lobby', meeting: event.meeting };
@@ -111,7 +122,16 @@ function applyEvent(state: RoomState, event: RoomServerEvent, isChatOpen: boolea
       return { ...state, phase: 'denied' };
     case 'lobby.changed':
       return { ...state, lobby: event.lobby };
+    case 'participant.reconnecting': {
+      const participant = state.participants[event.participant_id];
+      if (!participant) return state;
+      return {
+        ...state,
+        participants: { ...state.participants, [participant.id]: { ...participant, reconnecting: true } },
+      };
+    }
     case 'participant.joined':
+    case 'participant.back':
     case 'participant.updated': {
       const participant = event.participant;
       const self = state.self?.id === participant.id ? participant : state.self;

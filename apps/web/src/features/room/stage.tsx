@@ -58,7 +58,12 @@ function VideoTile({
   const onVideoAspect = useCallback((ratio: number) => onAspect(tile.key, ratio), [onAspect, tile.key]);
   const name =
     tile.kind === 'screen' ? t('tile.screen_of', { name: participant.display_name }) : participant.display_name;
-  const healthText = health ? t(`tile.health_${tile.isSelf ? 'self_' : ''}${health}`) : '';
+  // Their connections dropped: the seat waits for them (ADR 032), the tile says so instead of a repair.
+  const healthText = participant.reconnecting
+    ? t('tile.reconnecting')
+    : health
+      ? t(`tile.health_${tile.isSelf ? 'self_' : ''}${health}`)
+      : '';
   const hasVideo =
     tile.kind === 'screen' ||
     (tile.isSelf ? Boolean(tile.track) : participant.video && Boolean(tile.stream?.getVideoTracks().length));
@@ -115,7 +120,7 @@ function VideoTile({
       {healthText && (
         <p
           role="status"
-          data-health={health}
+          data-health={participant.reconnecting ? 'reconnecting' : health}
           className={cn(
             'absolute inset-x-2 top-2 w-fit max-w-[calc(100%-1rem)] rounded px-2 py-0.5 text-xs text-white',
             health === 'failed' ? 'bg-red-700/90' : 'bg-black/70',

@@ -86,6 +86,9 @@ export function useRoomMedia(options: {
       stopForwardingForTest: (id) => media.stopForwardingForTest(id),
     };
     if (!early) media.start().catch(() => media.retry());
+    // The network is back: rejoin now, not at the next back-off step.
+    const onOnline = () => media.retry();
+    window.addEventListener('online', onOnline);
     const previous = new Map<number, { lost: number; received: number }>();
     const statsTimer = setInterval(() => {
       void media.inboundVideo().then((entries) => {
@@ -104,6 +107,7 @@ export function useRoomMedia(options: {
       });
     }, 3000);
     return () => {
+      window.removeEventListener('online', onOnline);
       clearInterval(statsTimer);
       media.close();
       mediaRef.current = undefined;

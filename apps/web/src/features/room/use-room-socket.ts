@@ -14,9 +14,13 @@ import { io, type Socket } from 'socket.io-client';
 import { roomConnectionMayOpen } from './media/early-media';
 import { initialRoomState, roomReducer, type RoomAction } from './room-state';
 
+/** A handshake that failed without a named refusal (the server was busy) is tried again after this. */
+const HANDSHAKE_RETRY_MS = 2000;
+
 /**
- * The room's Socket.IO connection, opened with the join grant. It reconnects by itself; a lobby
- * participant who is admitted reconnects once to enter. Every event is validated before use.
+ * The room's Socket.IO connection, opened with the join grant. It reconnects by itself (the server
+ * keeps this person's seat through a drop, ADR 032); a lobby participant who is admitted reconnects
+ * once to enter. Every event is validated before use.
  */
 export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
   const [state, dispatch] = useReducer(roomReducer, initialRoomState);
@@ -34,11 +38,22 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
     // origin, and that option would keep every later socket on it (the viewer chat's) from connecting.
     void roomConnectionMayOpen(grant).then(() => {
       if (isClosed) return;
-      socket = openRoomSocket(grant, dispatch, () => chatOpenRef.current);
+      socket = openRoomSocket(
+        grant,
+        dispatch,
+        () => chatOpenRef.current,
+        () => isClosed,
+      );
       socketRef.current = socket;
     });
+    // A device that reports itself offline has its transport closed by Engine.IO itself, without a
+    // goodbye (a drop: the seat waits), and Socket.IO retries every 3 s at most until it is back.
+    // A closed tab says goodbye (the others see it leave); a reload says it too and is back within the leave grace.
+    const onPageHide = () => socket?.close();
+    window.addEventListener('pagehide', onPageHide);
     return () => {
       isClosed = true;
+      window.removeEventListener('pagehide', onPageHide);
       socket?.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
       socket?.close();
       socketRef.current = undefined;
@@ -58,11 +73,24 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
     [],
   );
 
-  return { state, dispatch, send };
+  /** Rejoin now, not at the next back-off step. */
+  const reconnect = useCallback(() => {
+    const socket = socketRef.current;
+    if (!socket || socket.connected) return;
+    socket.disconnect().connect();
+  }, []);
+
+  return { state, dispatch, send, reconnect };
 }
 
 /** The room's Socket.IO connection with its handlers; events go to the room state's reducer. */
-function openRoomSocket(grant: string, dispatch: Dispatch<RoomAction>, isChatOpen: () => boolean) {
+function openRoomSocket(
+  grant: string,
+  dispatch: Dispatch<RoomAction>,
+  isChatOpen: () => boolean,
+  /** The call was left: nothing opens the connection again. */
+  isClosed: () => boolean,
+) {
   const socket = io(ROOM_NAMESPACE, {
     auth: { grant, protocol: ROOM_PROTOCOL_VERSION },
     transports: ['websocket'],
@@ -73,10 +101,15 @@ function openRoomSocket(grant: string, dispatch: Dispatch<RoomAction>, isChatOpe
   socket.on('disconnect', () => dispatch({ type: 'socket', isConnected: false }));
   socket.on('connect_error', (error) => {
     const reason = RoomErrorReasonSchema.safeParse(error.message);
-    // Refusals are final; anything else (network) is retried by Socket.IO itself.
+    // Refusals are final; a network failure is retried by Socket.IO itself, a busy server by us
+    // (Socket.IO does not retry a handshake the server answered).
     if (reason.success) {
       dispatch({ type: 'refused', reason: reason.data });
       socket.close();
+    } else if (!socket.active) {
+      setTimeout(() => {
+        if (!isClosed() && !socket.active) socket.connect();
+      }, HANDSHAKE_RETRY_MS);
     }
   });
   socket.on(ROOM_EVENT, (payload: unknown) => {

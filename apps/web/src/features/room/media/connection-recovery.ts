@@ -15,7 +15,7 @@ const ICE_RESTART_WAIT_MS = 8000;
 
 /**
  * The whole connection's health: ICE trouble restarts ICE first; lost signalling (or no recovery
- * within 8 s of an ICE restart) rejoins from scratch, retrying with back-off for up to 30 s before
+ * within 8 s of an ICE restart) rejoins from scratch, retrying with back-off for up to 2 min before
  * it gives up and says so ('failed').
  */
 export class ConnectionRecovery {

@@ -33,7 +33,11 @@ export interface Publisher {
   display?: string;
 }
 
-export const REJOIN_WINDOW_MS = 30_000;
+/**
+ * How long media keeps rejoining by itself after its connection is lost: the server's default
+ * reconnect grace (ADR 032), so a laptop that slept or a network that changed comes back without a click.
+ */
+export const REJOIN_WINDOW_MS = 120_000;
 const isDebug = () => {
   try {
     return window.localStorage.getItem('meetcast.debug') === '1';

@@ -35,7 +35,7 @@ const PUBLISH_AFTER_FIRST_PICTURE_MS = 1000;
  * One participant's media in a meeting, over janus.js: a publisher handle for the camera and
  * microphone, one for a screen share, and one multi-stream subscriber handle for everyone else
  * (Subscriptions). It restarts ICE when the network blips and rejoins from scratch when the
- * signalling connection is lost, for up to 30 seconds (ConnectionRecovery); a watchdog repairs, step
+ * signalling connection is lost, for up to 2 minutes (ConnectionRecovery); a watchdog repairs, step
  * by step, single feeds that carry no video and our own camera when it sends nothing (MediaWatchdog).
  */
 export class RoomMedia {
