@@ -1,3 +1,4 @@
+import { ChevronDownIcon, ChevronUpIcon } from 'lucide-react';
 import { AdminEventListBodySchema, REPEAT, type AdminEvent } from '@meetcast/contracts';
 import {
   flexRender,
@@ -11,7 +12,6 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
-import { ChevronDownIcon, ChevronUpIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
 import { cn } from '../../lib/cn';

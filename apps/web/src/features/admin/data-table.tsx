@@ -1,3 +1,4 @@
+import { ChevronDownIcon, ChevronUpIcon } from 'lucide-react';
 import {
   flexRender,
   getCoreRowModel,
@@ -8,7 +9,6 @@ import {
 } from '@tanstack/react-table';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChevronDownIcon, ChevronUpIcon } from '../../components/icons';
 import { SearchBox } from '../../components/search-box';
 import { Spinner } from '../../components/spinner';
 import { cn } from '../../lib/cn';

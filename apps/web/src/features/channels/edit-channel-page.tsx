@@ -1,3 +1,4 @@
+import { ShieldIcon, TvIcon } from 'lucide-react';
 import { ChannelBodySchema } from '@meetcast/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +7,6 @@ import { toast } from 'react-toastify';
 import { Avatar } from '../../components/avatar';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
-import { ShieldIcon, TvIcon } from '../../components/icons';
 import { ImageUpload } from '../../components/image-upload';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';

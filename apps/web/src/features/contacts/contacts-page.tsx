@@ -1,4 +1,13 @@
 import {
+  ChevronLeftIcon,
+  ChevronRightIcon,
+  DownloadIcon,
+  PlusIcon,
+  SearchIcon,
+  UploadIcon,
+  UsersIcon,
+} from 'lucide-react';
+import {
   CallContactBodySchema,
   type Contact,
   type ContactSort,
@@ -10,10 +19,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, PlusIcon, UploadIcon } from '../../components/action-icons';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { SearchIcon, UsersIcon } from '../../components/icons';
 import { FilterCheckbox, SearchBox } from '../../components/search-box';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';

@@ -1,7 +1,6 @@
+import { MailIcon, PencilIcon, PhoneIcon, SendIcon, StarIcon, TrashIcon } from 'lucide-react';
 import type { Contact, ContactSort } from '@meetcast/contracts';
 import { useTranslation } from 'react-i18next';
-import { MailIcon } from '../../components/icons';
-import { PencilIcon, PhoneIcon, SendIcon, StarIcon, TrashIcon } from '../../components/action-icons';
 import { Avatar } from '../../components/avatar';
 import { cn } from '../../lib/cn';
 
