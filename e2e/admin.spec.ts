@@ -133,12 +133,12 @@ test.describe('admin area', () => {
     expect(await readCode(ann.email, { after: mailsBefore })).toMatch(/^\d{6}$/);
 
     await detail.getByRole('button', { name: 'Disable' }).click();
-    await confirm(page, `Disable Ann ${tag}?`, 'Disable', /Accounts disabled: 1/);
+    await confirm(page, `Disable Ann ${tag}?`, 'Disable', /1 account disabled/);
     expect((await apiPost('tokenverify.php', { token: ann.token })).httpStatus).toBe(401);
     const refused = await apiPost('login.php', { email: ann.email, password: ann.password });
     expect(refused.body.message).toBe('This account has been disabled. Please contact your administrator.');
     await detail.getByRole('button', { name: 'Enable' }).click();
-    await confirm(page, `Enable Ann ${tag}?`, 'Enable', /Accounts enabled: 1/);
+    await confirm(page, `Enable Ann ${tag}?`, 'Enable', /1 account enabled/);
     await page.keyboard.press('Escape');
     await expect(detail).toHaveCount(0);
   });
@@ -157,12 +157,12 @@ test.describe('admin area', () => {
     const bulk = page.getByRole('region', { name: 'Actions on the selected rows' });
     await expect(bulk).toContainText('Selected: 2');
     await bulk.getByRole('button', { name: 'Disable' }).click();
-    await confirm(page, 'Disable the selected accounts?', 'Disable accounts', /Accounts disabled: 2/);
+    await confirm(page, 'Disable the selected accounts?', 'Disable accounts', /2 accounts disabled/);
     await expect(table.getByText('Disabled')).toHaveCount(2);
     await table.getByRole('checkbox', { name: `Select Ann ${tag}` }).click();
     await table.getByRole('checkbox', { name: `Select Ben ${tag}` }).click();
     await bulk.getByRole('button', { name: 'Enable' }).click();
-    await confirm(page, 'Enable the selected accounts?', 'Enable accounts', /Accounts enabled: 2/);
+    await confirm(page, 'Enable the selected accounts?', 'Enable accounts', /2 accounts enabled/);
     await expect(table.getByText('Active')).toHaveCount(2);
 
     const download = page.waitForEvent('download');
@@ -178,7 +178,7 @@ test.describe('admin area', () => {
       .getByRole('dialog', { name: `Ben ${tag}` })
       .getByRole('button', { name: 'Delete account' })
       .click();
-    await confirm(page, `Delete Ben ${tag}?`, 'Delete account', /Accounts deleted: 1/);
+    await confirm(page, `Delete Ben ${tag}?`, 'Delete account', /1 account deleted/);
     await expect(table.getByRole('row')).toHaveCount(2);
   });
 

@@ -32,7 +32,7 @@ function mailBody(language: Language, name: string, body: string) {
 
 async function sendCodeMail(context: AccountsContext, user: UserRow, purpose: 'signup' | 'reset', language: Language) {
   const code = await issueCode(context.db, user.id, purpose);
-  const params = { code, minutes: CODE_LIFETIME_MINUTES };
+  const params = { code, count: CODE_LIFETIME_MINUTES };
   const subjectKey = purpose === 'signup' ? 'mail.signup_subject' : 'mail.reset_subject';
   const bodyKey = purpose === 'signup' ? 'mail.signup_body' : 'mail.reset_body';
   mailInBackground(context, () =>

@@ -41,7 +41,7 @@ export interface EventQuery {
 /** Calendar events and meeting occurrences (repeats expanded) overlapping [start, end), by start time. */
 export async function listEvents(context: AppContext, query: EventQuery, limit = EVENTS_LIMIT) {
   if (query.end <= query.start || query.end - query.start > ADMIN_MAX_EVENT_RANGE_DAYS * 86_400) {
-    throw badRequest('admin.events_range', { days: ADMIN_MAX_EVENT_RANGE_DAYS });
+    throw badRequest('admin.events_range', { count: ADMIN_MAX_EVENT_RANGE_DAYS });
   }
   const rangeStart = new Date(query.start * 1000);
   const rangeEnd = new Date(query.end * 1000);

@@ -235,7 +235,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
         return { user: target, code: issued };
       });
       const language = user.language as Language;
-      const params = { code, minutes: CODE_LIFETIME_MINUTES };
+      const params = { code, count: CODE_LIFETIME_MINUTES };
       await context.mailer.send({
         to: user.email,
         subject: translate(language, 'mail.reset_subject', params),

@@ -255,7 +255,7 @@ export async function importContacts(
     throw error;
   }
   if (parsed.contacts.length + parsed.unreadable.length > IMPORT_LIMIT) {
-    throw badRequest('contacts.import_too_many', { max: IMPORT_LIMIT });
+    throw badRequest('contacts.import_too_many', { count: IMPORT_LIMIT });
   }
   const report: ImportRow[] = parsed.unreadable.map((row) => ({
     row: row.line,

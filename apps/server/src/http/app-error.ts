@@ -25,7 +25,7 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   new AppError(
     429,
     'errors.rate_limited',
-    { seconds: retryAfterSeconds },
+    { count: retryAfterSeconds },
     { 'retry-after': String(retryAfterSeconds) },
   );
 

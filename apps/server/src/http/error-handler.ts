@@ -24,7 +24,7 @@ function reasonFor(issue: ValidationIssue): {
           ? { key: 'validation.required', params: {} }
           : {
               key: 'validation.too_short',
-              params: { min: Number(params.minimum) },
+              params: { count: Number(params.minimum) },
             };
       }
       return {
@@ -35,7 +35,7 @@ function reasonFor(issue: ValidationIssue): {
       return params.origin === 'string'
         ? {
             key: 'validation.too_long',
-            params: { max: Number(params.maximum) },
+            params: { count: Number(params.maximum) },
           }
         : {
             key: 'validation.too_big',
@@ -87,7 +87,7 @@ export function installErrorHandler(app: FastifyInstance) {
     const statusCode = error.statusCode ?? 500;
     if (statusCode === 413) return send(reply, 413, translate(language, 'errors.payload_too_large'));
     if (statusCode === 415) return send(reply, 415, translate(language, 'errors.unsupported_media_type'));
-    if (statusCode === 429) return send(reply, 429, translate(language, 'errors.rate_limited', { seconds: 60 }));
+    if (statusCode === 429) return send(reply, 429, translate(language, 'errors.rate_limited', { count: 60 }));
     if (statusCode >= 400 && statusCode < 500)
       return send(reply, statusCode, translate(language, 'errors.bad_request'));
     if (isDatabaseUnavailable(error)) {

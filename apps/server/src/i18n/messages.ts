@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@meetcast/contracts';
+import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, pluralBase, type Language } from '@meetcast/contracts';
+import i18next from 'i18next';
 import accounts from './locales/en/accounts.json' with { type: 'json' };
 import calendar from './locales/en/calendar.json' with { type: 'json' };
 import admin from './locales/en/admin.json' with { type: 'json' };
@@ -36,9 +37,18 @@ const english = {
   ...viewerChat,
 };
 
-export type MessageKey = keyof typeof english;
+type Catalog = Record<string, string>;
+type EnglishKey = keyof typeof english;
+type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+/** A plural text is asked for by its base key (`admin.users_deleted`), never by one of its forms. */
+type BaseKey<Key extends string> = Key extends `${infer Base}_${PluralCategory}`
+  ? `${Base}_other` extends EnglishKey
+    ? Base
+    : Key
+  : Key;
+export type MessageKey = BaseKey<EnglishKey>;
+/** A text with plural forms takes its number as `count` (i18next picks the form from it). */
 export type MessageParams = Record<string, string | number>;
-type Catalog = Partial<Record<MessageKey, string>>;
 
 const LOCALES_DIR = new URL('./locales/', import.meta.url);
 
@@ -46,25 +56,47 @@ function loadCatalog(language: Language): Catalog {
   if (language === FALLBACK_LANGUAGE) return english;
   const folder = new URL(`./${language}/`, LOCALES_DIR);
   if (!existsSync(folder)) return {};
-  const catalog: Record<string, string> = {};
+  const catalog: Catalog = {};
   for (const file of readdirSync(folder).filter((name) => name.endsWith('.json'))) {
-    Object.assign(catalog, JSON.parse(readFileSync(new URL(file, folder), 'utf8')) as Record<string, string>);
+    Object.assign(catalog, JSON.parse(readFileSync(new URL(file, folder), 'utf8')) as Catalog);
   }
-  return catalog as Catalog;
+  return catalog;
 }
 
 const catalogs = new Map<Language, Catalog>(LANGUAGES.map((language) => [language, loadCatalog(language)]));
+const englishKeys = new Set(Object.keys(english));
+const messageKeys = new Set(Object.keys(english).map((key) => pluralBase(key, englishKeys) ?? key));
+
+// The same engine and key convention as the web: flat keys with dots in them, one namespace, plural
+// forms by Intl.PluralRules. Values are not escaped here: HTML texts escape their values themselves.
+const engine = i18next.createInstance();
+void engine.init({
+  initAsync: false,
+  showSupportNotice: false,
+  resources: Object.fromEntries([...catalogs].map(([language, catalog]) => [language, { translation: catalog }])),
+  supportedLngs: [...LANGUAGES],
+  fallbackLng: FALLBACK_LANGUAGE,
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false },
+  // A value not given stays visible as its placeholder instead of vanishing from the sentence.
+  missingInterpolationHandler: (_text: string, match: RegExpExecArray) => match[0],
+});
 
 export function translate(language: Language, key: MessageKey, params: MessageParams = {}): string {
-  const template = catalogs.get(language)?.[key] ?? english[key];
-  if (!template.includes('{{')) return template;
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(params[name] ?? whole));
+  return engine.t(key, { ...params, lng: language });
 }
 
-export function englishCatalog(): Record<MessageKey, string> {
+export function isMessageKey(key: string): key is MessageKey {
+  return messageKeys.has(key);
+}
+
+/** English as written in its files, plural forms as keys of their own (`key_one`, `key_other`). */
+export function englishCatalog(): Catalog {
   return english;
 }
 
+/** A language's own texts as written in its files (no fallback to English). */
 export function catalogFor(language: Language): Catalog {
   return catalogs.get(language) ?? {};
 }

@@ -50,7 +50,7 @@ function toEventDto(row: EventRow): CalendarEvent {
 function checkRange(start: number, end: number) {
   if (end <= start) throw badRequest('calendar.range_invalid');
   if (end - start > CALENDAR_RANGE_MAX_DAYS * 86_400) {
-    throw badRequest('calendar.range_too_long', { days: CALENDAR_RANGE_MAX_DAYS });
+    throw badRequest('calendar.range_too_long', { count: CALENDAR_RANGE_MAX_DAYS });
   }
   return { from: new Date(start * 1000), to: new Date(end * 1000) };
 }

@@ -31,7 +31,7 @@ export async function resolveInvitees(
     }
   }
   const unique = [...new Set(addresses)].filter((email) => email !== host.email.toLowerCase());
-  if (unique.length > MAX_INVITEES) throw badRequest('meetings.too_many_invitees', { max: MAX_INVITEES });
+  if (unique.length > MAX_INVITEES) throw badRequest('meetings.too_many_invitees', { count: MAX_INVITEES });
   if (unique.length === 0) return [];
   const accounts = await db
     .select({ id: users.id, email: users.email })

@@ -1,23 +1,31 @@
-import { LANGUAGES } from '@meetcast/contracts';
+import { expectedPluralKeys, LANGUAGES, pluralBase } from '@meetcast/contracts';
 import { describe, expect, it } from 'vitest';
-import { catalogFor, englishCatalog, type MessageKey } from '../i18n/messages.js';
+import { catalogFor, englishCatalog } from '../i18n/messages.js';
 
-const placeholders = (text: string) => [...text.matchAll(/\{\{\w+\}\}|<[^>]+>/g)].map((match) => match[0]).sort();
+// A plural form may say its number in words ("two minutes"), so {{count}} is not compared there.
+const placeholders = (text: string, plural: boolean) =>
+  [...text.matchAll(/\{\{\w+\}\}|<[^>]+>/g)]
+    .map((match) => match[0])
+    .filter((found) => !(plural && found === '{{count}}'))
+    .sort();
 
 describe('meeting and calendar messages', () => {
-  const english = englishCatalog();
-  const keys = (Object.keys(english) as MessageKey[]).filter((key) => /^(meetings|events|calendar)\./.test(key));
+  const english = new Map(
+    Object.entries(englishCatalog()).filter(([key]) => /^(meetings|events|calendar)\./.test(key)),
+  );
 
   it.each(LANGUAGES.filter((language) => language !== 'en'))(
     'are complete and keep their placeholders in %s',
     (language) => {
       const catalog = catalogFor(language);
-      for (const key of keys) {
+      // Each plural form the language uses is checked against English's form of that name, or its `_other`.
+      for (const [key, source] of expectedPluralKeys(english, language)) {
         const text = catalog[key];
         expect(text, `${language} ${key}`).toBeTruthy();
-        expect(placeholders(text ?? ''), `${language} ${key}`).toEqual(placeholders(english[key]));
-        if (!/^meetings\.(mail_password|repeat_|mail_join)/.test(key) && english[key].length > 12) {
-          expect(text, `${language} ${key} is still English`).not.toBe(english[key]);
+        const plural = pluralBase(key, english) !== undefined;
+        expect(placeholders(text ?? '', plural), `${language} ${key}`).toEqual(placeholders(source, plural));
+        if (!/^meetings\.(mail_password|repeat_|mail_join)/.test(key) && source.length > 12) {
+          expect(text, `${language} ${key} is still English`).not.toBe(source);
         }
       }
     },

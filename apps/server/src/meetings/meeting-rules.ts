@@ -26,9 +26,9 @@ export function checkSlugFormat(slug: string | undefined): string {
     case 'invalid_characters':
       throw badRequest('meetings.slug_invalid_characters');
     case 'too_short':
-      throw badRequest('meetings.slug_too_short', { min: SLUG_MIN });
+      throw badRequest('meetings.slug_too_short', { count: SLUG_MIN });
     case 'too_long':
-      throw badRequest('meetings.slug_too_long', { max: SLUG_MAX });
+      throw badRequest('meetings.slug_too_long', { count: SLUG_MAX });
     default:
       return value;
   }
@@ -113,7 +113,7 @@ export function checkMeetingValues(
       if (!options.previous?.passwordHash) throw badRequest('meetings.password_required');
     } else {
       if (password.length > MEETING_PASSWORD_MAX)
-        throw badRequest('meetings.password_too_long', { max: MEETING_PASSWORD_MAX });
+        throw badRequest('meetings.password_too_long', { count: MEETING_PASSWORD_MAX });
       if (CONTROL_CHARACTERS.test(password)) throw badRequest('meetings.password_invalid');
       newPassword = password;
     }

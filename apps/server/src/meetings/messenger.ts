@@ -96,7 +96,7 @@ export class MeetingMessenger {
     const zone = recipient.user?.timeZone ?? row.timeZone;
     const url = joinUrl(this.context.config.publicUrl, row);
     const when = formatWhen(details.when, zone, language);
-    const params = { host: hostName, name: row.name, when, minutes: details.minutes ?? 0 };
+    const params = { host: hostName, name: row.name, when, count: details.minutes ?? 0 };
     const subjects: Record<MailKind, string> = {
       invite: t('meetings.mail_invite_subject', params),
       update: t('meetings.mail_update_subject', params),
@@ -161,7 +161,7 @@ export class MeetingMessenger {
     kind: MailKind,
     userId: number,
     t: (key: MessageKey, params?: MessageParams) => string,
-    params: { host: string; name: string; when: string; minutes: number },
+    params: { host: string; name: string; when: string; count: number },
     url: string,
   ) {
     // Everything a person typed is escaped before it becomes notification HTML.
@@ -169,7 +169,7 @@ export class MeetingMessenger {
       host: escapeHtml(params.host),
       name: escapeHtml(params.name),
       when: escapeHtml(params.when),
-      minutes: params.minutes,
+      count: params.count,
       url: escapeHtml(url),
     };
     const keys: Record<MailKind, MessageKey> = {

@@ -117,7 +117,7 @@ export async function updateProfile(context: AppContext, user: UserRow, changes:
       );
     } else {
       const code = await issueCode(context.db, user.id, 'email_change', changes.email);
-      const params = { code, minutes: CODE_LIFETIME_MINUTES, email: changes.email };
+      const params = { code, count: CODE_LIFETIME_MINUTES, email: changes.email };
       mailLater(
         context,
         context.mailer.send({

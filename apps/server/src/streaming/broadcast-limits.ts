@@ -48,7 +48,7 @@ const maxLifeMs = (context: AppContext) => context.config.broadcastLimits.maxMin
 function noSlot(context: AppContext, key: MessageKey, holding: Running[], params: Record<string, number> = {}) {
   const soonest = Math.min(...holding.map((row) => startOf(row) + maxLifeMs(context)));
   const seconds = Number.isFinite(soonest) ? Math.max(60, Math.ceil((soonest - Date.now()) / 1000)) : 60;
-  return new AppError(503, key, { ...params, minutes: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
+  return new AppError(503, key, { ...params, count: Math.ceil(seconds / 60) }, { 'retry-after': String(seconds) });
 }
 
 /**

@@ -1,14 +1,14 @@
 import type { Language, LiveBroadcast } from '@meetcast/contracts';
 import { asc, broadcastDestinations, eq, type MeetingRow, type BroadcastRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
-import { englishCatalog, translate, type MessageKey } from '../i18n/messages.js';
+import { isMessageKey, translate } from '../i18n/messages.js';
 import { recordingLink, type RecordingReader } from './recording-access.js';
 import { toEpochSecondsOrNull } from '../platform/time.js';
 
 /** Stored keys are ours, but a row written by an older version may hold one that no longer exists. */
 function message(language: Language, key: string | null): string | null {
   if (!key) return null;
-  return key in englishCatalog() ? translate(language, key as MessageKey) : key;
+  return isMessageKey(key) ? translate(language, key) : key;
 }
 
 /** The address of a recording anyone may fetch (an open meeting's); see recording-access.ts. */

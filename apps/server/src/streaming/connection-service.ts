@@ -85,7 +85,7 @@ async function requireRoomForOneMore(context: AppContext, userId: number) {
     .from(streamConnections)
     .where(eq(streamConnections.userId, userId));
   if ((row?.total ?? 0) >= MAX_CONNECTIONS_PER_ACCOUNT) {
-    throw conflict('stream_connections.too_many', { max: MAX_CONNECTIONS_PER_ACCOUNT });
+    throw conflict('stream_connections.too_many', { count: MAX_CONNECTIONS_PER_ACCOUNT });
   }
 }
 

@@ -10,7 +10,7 @@ import {
 } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../http/app-error.js';
-import { englishCatalog, type MessageKey } from '../i18n/messages.js';
+import { isMessageKey, type MessageKey } from '../i18n/messages.js';
 import { AddressRefusedError, checkSavedAddress } from '../platform/address-policy.js';
 import { secretsBoxFor, SecretsUnreadableError } from '../platform/secrets-box.js';
 import { findOwnConnection, toConnectionDto } from './connection-service.js';
@@ -101,8 +101,7 @@ export async function testRtmpConnection(
 /** The connection answered with what is known of it, its last test's reason translated. */
 export function toTranslatedConnection(row: ConnectionRow, t: (key: MessageKey) => string): StreamConnection {
   const reason = row.lastTestReason;
-  const known = reason !== null && reason in englishCatalog();
-  return { ...toConnectionDto(row), last_test_reason: known ? t(reason as MessageKey) : reason };
+  return { ...toConnectionDto(row), last_test_reason: reason !== null && isMessageKey(reason) ? t(reason) : reason };
 }
 
 /** Remembers when each connection last went live, from the destinations of a broadcast that changed. */

@@ -247,7 +247,7 @@ async function enforceSlowMode(
   }
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
-    throw new AppError(429, 'viewer_chat.slow_mode', { seconds }, { 'retry-after': String(seconds) });
+    throw new AppError(429, 'viewer_chat.slow_mode', { count: seconds }, { 'retry-after': String(seconds) });
   }
 }
 

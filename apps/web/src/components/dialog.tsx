@@ -1,9 +1,9 @@
+import { XIcon } from 'lucide-react';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../lib/cn';
 import { Button } from './button';
-import { CloseIcon } from './icons';
 
 export interface DialogProps {
   open: boolean;
@@ -100,7 +100,7 @@ export function Dialog({
               aria-label={t('actions.close')}
               className="-m-1 inline-flex size-9 shrink-0 items-center justify-center rounded-full text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-primary-500 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
             >
-              <CloseIcon className="size-5" />
+              <XIcon className="size-5" />
             </RadixDialog.Close>
           </div>
           {/* The padding keeps focus rings inside the scrolling area. */}

@@ -1,5 +1,5 @@
+import { InboxIcon } from 'lucide-react';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
-import { InboxIcon } from './icons';
 
 /** What a list or page shows when it has nothing yet: an icon, a title and one sentence. */
 export function EmptyState({

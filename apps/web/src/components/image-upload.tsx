@@ -1,8 +1,8 @@
+import { UploadIcon } from 'lucide-react';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { toast } from 'react-toastify';
 import { Button } from './button';
-import { UploadIcon } from './action-icons';
 
 export const IMAGE_TYPES = 'image/jpeg,image/png,image/webp';
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -1,5 +1,5 @@
+import { SearchIcon } from 'lucide-react';
 import { cn } from '../lib/cn';
-import { SearchIcon } from './icons';
 
 /** A search input with its icon; the label names it for screen readers and shows as placeholder. */
 export function SearchBox({

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FALLBACK_LANGUAGE, LANGUAGES, RTL_LANGUAGES } from '@meetcast/contracts';
+import { expectedPluralKeys, FALLBACK_LANGUAGE, LANGUAGES, pluralBase, RTL_LANGUAGES } from '@meetcast/contracts';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -43,33 +43,6 @@ function isLanguageNeutral(text: string, language: string): boolean {
   return !/\p{L}/u.test(text.replace(/{{[^}]*}}/g, ''));
 }
 
-const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
-
-/** The key's plural base when English gives it plural forms (i18next's `key_one`, `key_other`). */
-function pluralBase(key: string, english: Map<string, string>): string | undefined {
-  const base = key.replace(PLURAL_SUFFIX, '');
-  return base !== key && english.has(`${base}_other`) ? base : undefined;
-}
-
-/**
- * The keys a language must have, with the English text each is compared with: English's plain keys,
- * and for each plural key exactly the forms the language's plural rules use (Intl.PluralRules, as
- * i18next picks them), compared with English's form of the same name or else its `_other`.
- */
-function expectedKeys(english: Map<string, string>, language: string): Map<string, string> {
-  const expected = new Map<string, string>();
-  const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
-  for (const [key, text] of english) {
-    const base = pluralBase(key, english);
-    if (!base) expected.set(key, text);
-    else if (key === `${base}_other`) {
-      for (const category of categories)
-        expected.set(`${base}_${category}`, english.get(`${base}_${category}`) ?? text);
-    }
-  }
-  return expected;
-}
-
 const namespaces = readdirSync(join(LOCALES_DIR, FALLBACK_LANGUAGE)).filter((file) => file.endsWith('.json'));
 
 describe('locale files', () => {
@@ -83,7 +56,7 @@ describe('locale files', () => {
         it(`${file}: every key, translated, same placeholders, every plural form`, () => {
           const english = read(FALLBACK_LANGUAGE, file);
           const translated = read(language, file);
-          const expected = expectedKeys(english, language);
+          const expected = expectedPluralKeys(english, language);
           const missing = [...expected.keys()].filter((key) => !translated.has(key));
           const extra = [...translated.keys()].filter((key) => !expected.has(key));
           const untranslated = [...translated].filter(([key, value]) => {

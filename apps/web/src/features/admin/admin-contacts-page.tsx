@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useAdminList } from './admin-api';
 import { ContactMessageDialog } from './contact-message-dialog';
 import { AdminTablePage } from './admin-table-page';
-import { FilterSelect } from './data-table';
+import { FilterSelect } from './admin-table';
 import { useFormat } from './format';
 import { Badge, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
 import { useTableState } from './use-table-state';

@@ -1,8 +1,8 @@
+import { ClockIcon, InboxIcon, TvIcon, UsersIcon, VideoIcon } from 'lucide-react';
 import { meetingRoomPath } from '@meetcast/contracts';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ClockIcon, InboxIcon, TvIcon, UsersIcon, VideoIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
 import { useAdminQuery } from './admin-api';

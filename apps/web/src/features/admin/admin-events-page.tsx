@@ -1,6 +1,5 @@
 import { REPEAT, type AdminEvent } from '@meetcast/contracts';
 import {
-  flexRender,
   getCoreRowModel,
   getSortedRowModel,
   useReactTable,
@@ -10,14 +9,14 @@ import {
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
+import { DataTable } from '../../components/data-table';
 import { Dialog } from '../../components/dialog';
-import { ChevronDownIcon, ChevronUpIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { Spinner } from '../../components/spinner';
 import type { WebCallInput } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { useAdminAction, useAdminQuery } from './admin-api';
-import { FilterSelect, INPUT_CLASSES } from './data-table';
+import { FilterSelect, INPUT_CLASSES } from './admin-table';
 import { useFormat } from './format';
 import { Badge, ExportButton, PersonCell, RowButton, useConfirmation } from './parts';
 
@@ -259,59 +258,13 @@ export default function AdminEventsPage() {
           <EventsCalendar month={month} events={events} onSelect={setSelected} />
         </Suspense>
       ) : (
-        <div className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
-          <table className="min-w-full text-sm" aria-label={t('events.title')}>
-            <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:bg-slate-800/60 dark:text-slate-300">
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header) => {
-                    const sorted = header.column.getIsSorted();
-                    return (
-                      <th
-                        key={header.id}
-                        scope="col"
-                        aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
-                        className="px-4 py-3 text-start whitespace-nowrap"
-                      >
-                        {header.column.getCanSort() ? (
-                          <button
-                            type="button"
-                            onClick={header.column.getToggleSortingHandler()}
-                            className="inline-flex items-center gap-1 uppercase"
-                          >
-                            {flexRender(header.column.columnDef.header, header.getContext())}
-                            {sorted === 'asc' && <ChevronUpIcon className="size-3.5" />}
-                            {sorted === 'desc' && <ChevronDownIcon className="size-3.5" />}
-                          </button>
-                        ) : (
-                          flexRender(header.column.columnDef.header, header.getContext())
-                        )}
-                      </th>
-                    );
-                  })}
-                </tr>
-              ))}
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {table.getRowModel().rows.map((row) => (
-                <tr key={row.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/40">
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} className="px-4 py-3 text-slate-800 dark:text-slate-200">
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-              {monthEvents.length === 0 && (
-                <tr>
-                  <td colSpan={columns.length} className="px-4 py-12 text-center text-slate-600 dark:text-slate-400">
-                    {isFetching ? <Spinner label={t('table.loading')} /> : t('events.empty')}
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          table={table}
+          label={t('events.title')}
+          isLoading={isFetching}
+          empty={t('events.empty')}
+          loadingLabel={t('table.loading')}
+        />
       )}
 
       <Dialog

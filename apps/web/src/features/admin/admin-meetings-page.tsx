@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAdminAction, useAdminList } from './admin-api';
 import { AdminTablePage } from './admin-table-page';
-import { FilterSelect } from './data-table';
+import { FilterSelect } from './admin-table';
 import { useFormat } from './format';
 import { Badge, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
 import { useTableState } from './use-table-state';

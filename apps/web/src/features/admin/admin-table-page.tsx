@@ -2,12 +2,12 @@ import type { AdminExportTable } from '@meetcast/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/page-header';
-import { DataTable, type DataTableProps } from './data-table';
+import { AdminTable, type AdminTableProps } from './admin-table';
 import { ExportButton } from './parts';
 
 type AdminTableSection = 'users' | 'meetings' | 'channels' | 'contacts';
 
-interface AdminTablePageProps<Row> extends Omit<DataTableProps<Row>, 'label' | 'searchLabel'> {
+interface AdminTablePageProps<Row> extends Omit<AdminTableProps<Row>, 'label' | 'searchLabel'> {
   /** Key of the page's texts in the admin namespace: `{section}.title`, `.description`, `.search`. */
   section: AdminTableSection;
   /** The table the Export button downloads, searched like the page. */
@@ -26,7 +26,7 @@ export function AdminTablePage<Row>({ section, exportTable, children, ...table }
         description={t(`${section}.description`)}
         actions={<ExportButton table={exportTable} fields={{ search: table.controls.fields.search }} />}
       />
-      <DataTable label={t(`${section}.title`)} searchLabel={t(`${section}.search`)} {...table} />
+      <AdminTable label={t(`${section}.title`)} searchLabel={t(`${section}.search`)} {...table} />
       {children}
     </section>
   );

@@ -6,7 +6,7 @@ import { Button } from '../../components/button';
 import { useCurrentUser } from '../session';
 import { useAdminAction, useAdminList } from './admin-api';
 import { AdminTablePage } from './admin-table-page';
-import { FilterSelect } from './data-table';
+import { FilterSelect } from './admin-table';
 import { useFormat } from './format';
 import { Badge, PersonCell, RowButton, STATUS_TONES, useConfirmation } from './parts';
 import { UserDetailDialog } from './user-detail-dialog';

@@ -3,7 +3,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAdminList } from './admin-api';
-import { DataTable } from './data-table';
+import { AdminTable } from './admin-table';
 import { useFormat } from './format';
 import { ExportButton } from './parts';
 import { useTableState } from './use-table-state';
@@ -81,7 +81,7 @@ export function AuditLogTable() {
         </div>
         <ExportButton table="audit_log" fields={{ search: controls.fields.search }} />
       </div>
-      <DataTable
+      <AdminTable
         label={t('audit.title')}
         searchLabel={t('audit.search')}
         columns={columns}

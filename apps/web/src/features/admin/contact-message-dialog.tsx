@@ -5,7 +5,7 @@ import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { cn } from '../../lib/cn';
 import { useAdminAction } from './admin-api';
-import { INPUT_CLASSES } from './data-table';
+import { INPUT_CLASSES } from './admin-table';
 import { useFormat } from './format';
 import type { PendingConfirmation } from './parts';
 

@@ -1,7 +1,7 @@
+import { GlobeIcon, ShieldIcon } from 'lucide-react';
 import { type SignInMethods as Methods } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { GlobeIcon, ShieldIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { api } from '../../lib/api';
 

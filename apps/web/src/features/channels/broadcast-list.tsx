@@ -1,8 +1,8 @@
+import { ClockIcon } from 'lucide-react';
 import type { Broadcast } from '@meetcast/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ClockIcon } from '../../components/icons';
 
 /** Upcoming or past broadcasts of a channel, each linking to its page. */
 export function BroadcastList({

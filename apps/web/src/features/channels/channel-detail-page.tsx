@@ -1,6 +1,6 @@
+import { TvIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { TvIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
 import { ChannelMessage } from './channel-message';
 import { ChannelPageView } from './channel-page-view';

@@ -1,12 +1,11 @@
+import { ChevronLeftIcon, ChevronRightIcon, TvIcon } from 'lucide-react';
 import { CHANNEL_CATEGORIES, type Channel, type ChannelCategory } from '@meetcast/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ChevronLeftIcon, ChevronRightIcon } from '../../components/action-icons';
 import { Avatar } from '../../components/avatar';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { TvIcon } from '../../components/icons';
 import { FilterCheckbox, SearchBox } from '../../components/search-box';
 import { PageSpinner } from '../../components/spinner';
 import { imageUrl } from '../../lib/image-url';

@@ -1,3 +1,4 @@
+import { PlusIcon, TrashIcon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CHANNEL_CATEGORIES,
@@ -11,7 +12,6 @@ import { useEffect, useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { PlusIcon, TrashIcon } from '../../components/action-icons';
 import { Button } from '../../components/button';
 import { SelectField, TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';

@@ -1,7 +1,7 @@
+import { LinkIcon } from 'lucide-react';
 import type { Channel } from '@meetcast/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LinkIcon } from '../../components/action-icons';
 import { Avatar } from '../../components/avatar';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '../../components/button';

@@ -1,5 +1,5 @@
+import { TvIcon } from 'lucide-react';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
-import { TvIcon } from '../../components/icons';
 
 /** A whole page that only says something (unavailable, forbidden, nothing yet), with its own h1. */
 export function ChannelMessage({

@@ -1,10 +1,10 @@
+import { ClockIcon, RadioIcon } from 'lucide-react';
 import { meetingRoomPath } from '@meetcast/contracts';
 import type { Broadcast, ChannelPage } from '@meetcast/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { BroadcastIcon, ClockIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
 import { LiveBadge } from './channel-hero';
 import { BroadcastScreen, hasScreen } from './player/broadcast-screen';
@@ -73,7 +73,7 @@ export function ChannelStage({ page }: { page: ChannelPage }) {
     >
       {!focus ? (
         <div className="flex items-center gap-3">
-          <BroadcastIcon className="size-6 opacity-80" />
+          <RadioIcon className="size-6 opacity-80" />
           <div>
             <h2 className="text-lg font-semibold">{t('stage.offline_title')}</h2>
             <p className="text-sm opacity-90">{t('stage.offline')}</p>

@@ -1,3 +1,4 @@
+import { ShieldIcon, TvIcon } from 'lucide-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -5,7 +6,6 @@ import { toast } from 'react-toastify';
 import { Avatar } from '../../components/avatar';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
-import { ShieldIcon, TvIcon } from '../../components/icons';
 import { ImageUpload } from '../../components/image-upload';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';

@@ -1,8 +1,8 @@
+import { RadioIcon, TvIcon } from 'lucide-react';
 import { meetingRoomPath } from '@meetcast/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { BroadcastIcon, TvIcon } from '../../components/icons';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { PageSpinner } from '../../components/spinner';
@@ -63,7 +63,7 @@ export default function MyChannelPage() {
             {channel.live ? (
               <>
                 <Button onClick={() => void navigate(meetingRoomPath({ url_slug: channel.live?.url_slug ?? '' }))}>
-                  <BroadcastIcon className="size-4" />
+                  <RadioIcon className="size-4" />
                   {t('mine.open_live')}
                 </Button>
                 <GoLiveAction meetId={channel.live.url_slug} meetingTitle={channel.live.name} isLive />
@@ -73,7 +73,7 @@ export default function MyChannelPage() {
                 to="/connect-stream"
                 className="inline-flex h-10 items-center gap-2 rounded-lg bg-primary-600 px-4 text-sm font-semibold text-white hover:bg-primary-700 dark:bg-primary-500 dark:text-slate-950"
               >
-                <BroadcastIcon className="size-4" />
+                <RadioIcon className="size-4" />
                 {t('mine.streaming_setup')}
               </Link>
             )}

@@ -1,8 +1,8 @@
+import { TvIcon } from 'lucide-react';
 import type { Channel } from '@meetcast/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { TvIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
 import { ChannelMessage } from './channel-message';
 import { useCurrentUser } from '../session';

@@ -1,6 +1,6 @@
+import { CopyIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { CopyIcon } from '../../components/action-icons';
 import { Button } from '../../components/button';
 
 /** The public address of a channel or broadcast, with a copy button and the usual places to share it. */

@@ -1,3 +1,4 @@
+import { CheckIcon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ContactUsInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
@@ -7,7 +8,6 @@ import type { z } from 'zod';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { TextAreaField } from '../../components/form-controls';
-import { CheckIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { TextField } from '../../components/text-field';
 import { api } from '../../lib/api';

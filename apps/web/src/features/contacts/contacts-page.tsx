@@ -1,13 +1,20 @@
+import {
+  ChevronLeftIcon,
+  ChevronRightIcon,
+  DownloadIcon,
+  PlusIcon,
+  SearchIcon,
+  UploadIcon,
+  UsersIcon,
+} from 'lucide-react';
 import { type Contact, type ContactSort, meetingRoomPath } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, PlusIcon, UploadIcon } from '../../components/action-icons';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { SearchIcon, UsersIcon } from '../../components/icons';
 import { FilterCheckbox, SearchBox } from '../../components/search-box';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';

@@ -1,7 +1,7 @@
+import { CalendarIcon, CalendarPlusIcon, RadioIcon, UsersIcon, VideoIcon } from 'lucide-react';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { BroadcastIcon, CalendarIcon, CalendarPlusIcon, UsersIcon, VideoIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { useMeetingDialogs } from '../meetings';
 import { useCurrentUser } from '../session';
@@ -86,7 +86,7 @@ export default function DashboardPage() {
         <Tile>
           <Link to="/connect-stream" className={CARD_CLASSES}>
             <CardBody
-              icon={BroadcastIcon}
+              icon={RadioIcon}
               title={t('nav.streaming')}
               text={t('dashboard.streaming_text')}
               accent="bg-rose-100 text-rose-800 dark:bg-rose-500/15 dark:text-rose-300"

@@ -1,7 +1,7 @@
+import { PlusIcon } from 'lucide-react';
 import type { LiveBroadcast } from '@meetcast/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PlusIcon } from '../../components/action-icons';
 import { Button } from '../../components/button';
 import { SelectField } from '../../components/form-controls';
 import { useStreamConnections } from '../streaming';

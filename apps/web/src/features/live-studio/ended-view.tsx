@@ -1,6 +1,6 @@
+import { DownloadIcon } from 'lucide-react';
 import type { LiveBroadcast } from '@meetcast/contracts';
 import { useTranslation } from 'react-i18next';
-import { DownloadIcon } from '../../components/action-icons';
 import { Button, buttonClasses } from '../../components/button';
 import { formatDuration } from '../../lib/format-duration';
 import { DestinationStatus } from './destination-status';

@@ -1,6 +1,6 @@
+import { RadioIcon } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BroadcastIcon } from '../../components/icons';
 import { Button } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
 import { LiveStudio } from './live-studio';
@@ -37,7 +37,7 @@ function GoLiveActionInner({
         aria-label={t(isLive ? 'channel.manage_name' : 'channel.go_live_name', { title: meetingTitle })}
         onClick={() => setIsOpen(true)}
       >
-        <BroadcastIcon className="size-4" />
+        <RadioIcon className="size-4" />
         {isLive ? t('channel.manage') : t('go_live.submit')}
       </Button>
       <Dialog

@@ -1,6 +1,6 @@
+import { RadioIcon } from 'lucide-react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BroadcastIcon } from '../../components/icons';
 import { Button } from '../../components/button';
 import { GoLivePlanFields, useGoLivePlan } from './go-live-plan';
 import { useStartBroadcast } from './live-api';
@@ -35,7 +35,7 @@ export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTi
         disabled={plan.kind === 'nothing'}
         isLoading={start.isPending}
       >
-        <BroadcastIcon className="size-4" />
+        <RadioIcon className="size-4" />
         {state.chosenCount === 0 && state.record ? t('go_live.start_recording') : t('go_live.submit')}
       </Button>
     </form>

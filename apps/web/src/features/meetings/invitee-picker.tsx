@@ -1,9 +1,9 @@
+import { XIcon } from 'lucide-react';
 import { EmailSchema, type Contact } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
-import { CloseIcon } from '../../components/icons';
 import { api } from '../../lib/api';
 
 export interface InviteeSelection {
@@ -69,7 +69,7 @@ export function InviteePicker({
                 className="rounded-full p-0.5 hover:bg-primary-100 dark:hover:bg-primary-900"
                 onClick={() => onChange({ ...value, contacts: value.contacts.filter((c) => c.id !== contact.id) })}
               >
-                <CloseIcon className="size-3.5" />
+                <XIcon className="size-3.5" />
               </button>
             </li>
           ))}
@@ -82,7 +82,7 @@ export function InviteePicker({
                 className="rounded-full p-0.5 hover:bg-primary-100 dark:hover:bg-primary-900"
                 onClick={() => onChange({ ...value, emails: value.emails.filter((e) => e !== address) })}
               >
-                <CloseIcon className="size-3.5" />
+                <XIcon className="size-3.5" />
               </button>
             </li>
           ))}

@@ -1,4 +1,4 @@
-import { HistoryIcon } from '../../components/icons';
+import { HistoryIcon } from 'lucide-react';
 import { MeetingListPage } from './meeting-list-page';
 
 export default function RecentMeetingsPage() {

@@ -1,4 +1,4 @@
-import { ClockIcon } from '../../components/icons';
+import { ClockIcon } from 'lucide-react';
 import { MeetingListPage } from './meeting-list-page';
 
 export default function UpcomingMeetingsPage() {

@@ -1,8 +1,8 @@
+import { BellIcon, InboxIcon, XIcon } from 'lucide-react';
 import type { Notification } from '@meetcast/contracts';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BellIcon, CloseIcon, InboxIcon } from '../../components/icons';
 import { MENU_CONTENT_CLASSES } from '../../components/menu-styles';
 import { sanitizeNotificationHtml } from './sanitize';
 import { useClearNotification, useNotifications } from './use-notifications';
@@ -63,7 +63,7 @@ function NotificationItem({ notification }: { notification: Notification }) {
         aria-label={t('notifications.clear')}
         className="-m-1 inline-flex size-8 shrink-0 cursor-pointer items-center justify-center rounded-full text-slate-500 outline-none data-[highlighted]:bg-slate-200 data-[highlighted]:text-slate-900 dark:text-slate-400 dark:data-[highlighted]:bg-slate-700 dark:data-[highlighted]:text-white"
       >
-        <CloseIcon className="size-4" />
+        <XIcon className="size-4" />
       </DropdownMenu.Item>
     </div>
   );

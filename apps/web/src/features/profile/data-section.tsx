@@ -1,9 +1,9 @@
+import { DownloadIcon } from 'lucide-react';
 import { type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { DownloadIcon } from '../../components/action-icons';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { Panel } from '../../components/form-controls';

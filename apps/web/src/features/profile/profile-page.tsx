@@ -1,6 +1,6 @@
+import { UserIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
-import { UserIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
 import { SignInMethods } from '../auth';

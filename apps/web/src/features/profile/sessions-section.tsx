@@ -1,9 +1,9 @@
+import { MonitorIcon } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
-import { MonitorIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { api } from '../../lib/api';
 import { useSession } from '../session';

@@ -1,8 +1,7 @@
+import { SlidersVerticalIcon, XIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CloseIcon } from '../../components/icons';
 import { DeviceSettings } from './device-settings';
-import { DevicesIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 
 /**
@@ -56,7 +55,7 @@ export function DeviceMenu({ local }: { local: LocalMedia }) {
           (isOpen ? 'bg-primary-600' : 'bg-slate-700 hover:bg-slate-600')
         }
       >
-        <DevicesIcon className="size-5" />
+        <SlidersVerticalIcon className="size-5" />
       </button>
       {isOpen && (
         // Positioned against the toolbar (not the button) so it stays on screen at phone width.
@@ -80,7 +79,7 @@ export function DeviceMenu({ local }: { local: LocalMedia }) {
               }}
               className="rounded-full p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary-500 dark:text-slate-400 dark:hover:bg-slate-800"
             >
-              <CloseIcon className="size-5" />
+              <XIcon className="size-5" />
             </button>
           </div>
           <DeviceSettings local={local} withLevel />

@@ -1,3 +1,4 @@
+import { XIcon } from 'lucide-react';
 import { meetingRoomPath } from '@meetcast/contracts';
 import type { RoomClientMessage } from '@meetcast/contracts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -7,7 +8,6 @@ import { Spinner } from '../../components/spinner';
 import { isBroadcastActive, LiveBadge, LivePanel, useLiveBroadcast } from '../live-studio';
 import { RoomChatTabs } from '../viewer-chat';
 import type { Joined } from './pre-join';
-import { CloseIcon } from '../../components/icons';
 import { ChatPanel } from './chat-panel';
 import { ConnectionBanner } from './connection-banner';
 import { DeviceMenu } from './device-menu';
@@ -224,7 +224,7 @@ export function InCall({
               onClick={() => setPanel(undefined)}
               className="absolute end-2 top-2 z-10 rounded-full p-1.5 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary-500 dark:text-slate-400 dark:hover:bg-slate-800"
             >
-              <CloseIcon className="size-5" />
+              <XIcon className="size-5" />
             </button>
             {panel === 'live' ? (
               <LivePanel meetId={slug} meetingTitle={meetingName} canStart={isRoomHost} />

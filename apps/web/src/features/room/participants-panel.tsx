@@ -1,9 +1,9 @@
+import { HandIcon, MicIcon, MicOffIcon, VideoIcon } from 'lucide-react';
 import type { LobbyEntry, Participant, RoomClientMessage } from '@meetcast/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { CamIcon, HandIcon, MicIcon, MicOffIcon } from './room-icons';
 
 /** Everyone in the room, the lobby, and (for hosts) the controls over them. */
 export function ParticipantsPanel({
@@ -87,7 +87,7 @@ export function ParticipantsPanel({
                   ) : (
                     <MicOffIcon className="size-4 text-red-500" aria-label={t('tile.muted')} />
                   )}
-                  {participant.video && <CamIcon className="size-4" aria-label={t('tile.camera_on')} />}
+                  {participant.video && <VideoIcon className="size-4" aria-label={t('tile.camera_on')} />}
                 </div>
                 {isHost && !isSelf && participant.role !== 'host' && (
                   <div className="flex flex-wrap gap-1">

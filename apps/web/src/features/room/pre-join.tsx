@@ -1,3 +1,4 @@
+import { MicIcon, MicOffIcon, VideoIcon, VideoOffIcon } from 'lucide-react';
 import { JOIN_KEY_HEADER, PASSWORD_FLAG, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +10,6 @@ import { useCurrentUser } from '../session';
 import { DeviceSettings, MicLevel } from './device-settings';
 import { startEarlyMedia } from './media/early-media';
 import { answerEarly, dropPreparedJoin, prepareJoin, sendEarlyJoin } from './media/prepared-join';
-import { CamIcon, CamOffIcon, MicIcon, MicOffIcon } from './room-icons';
 import type { LocalMedia } from './use-local-media';
 import { VideoView } from './video-view';
 
@@ -182,7 +182,7 @@ export function PreJoin({
               aria-label={local.isVideoOn ? t('controls.camera_off') : t('controls.camera_on')}
               className={`rounded-full p-3 ${local.isVideoOn ? 'bg-slate-700/80 text-white' : 'bg-red-600 text-white'}`}
             >
-              {local.isVideoOn ? <CamIcon className="size-5" /> : <CamOffIcon className="size-5" />}
+              {local.isVideoOn ? <VideoIcon className="size-5" /> : <VideoOffIcon className="size-5" />}
             </button>
           </div>
         </div>

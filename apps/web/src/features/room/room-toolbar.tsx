@@ -1,23 +1,23 @@
+import {
+  ChartColumnIcon,
+  HandIcon,
+  LayoutGridIcon,
+  LinkIcon,
+  MessageSquareIcon,
+  MicIcon,
+  MicOffIcon,
+  PhoneOffIcon,
+  RadioIcon,
+  ScreenShareIcon,
+  SmileIcon,
+  UsersIcon,
+  VideoIcon,
+  VideoOffIcon,
+} from 'lucide-react';
 import { REACTIONS } from '@meetcast/contracts';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BroadcastIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
-import {
-  CamIcon,
-  CamOffIcon,
-  ChatIcon,
-  HandIcon,
-  LayoutIcon,
-  LeaveIcon,
-  LinkIcon,
-  MicIcon,
-  MicOffIcon,
-  PeopleIcon,
-  PollIcon,
-  ScreenIcon,
-  SmileIcon,
-} from './room-icons';
 
 function ToolButton({
   label,
@@ -118,7 +118,7 @@ export function RoomToolbar(props: ToolbarProps) {
         isPressed={!props.isVideoOn}
         onClick={props.onToggleVideo}
       >
-        {props.isVideoOn ? <CamIcon className="size-5" /> : <CamOffIcon className="size-5" />}
+        {props.isVideoOn ? <VideoIcon className="size-5" /> : <VideoOffIcon className="size-5" />}
       </ToolButton>
       {props.deviceMenu}
       <ToolButton
@@ -128,7 +128,7 @@ export function RoomToolbar(props: ToolbarProps) {
         isPressed={props.isSharing}
         onClick={props.onToggleScreen}
       >
-        <ScreenIcon className="size-5" />
+        <ScreenShareIcon className="size-5" />
       </ToolButton>
       <ToolButton
         label={props.isHandRaised ? t('controls.lower_hand') : t('controls.raise_hand')}
@@ -174,7 +174,7 @@ export function RoomToolbar(props: ToolbarProps) {
         badge={props.unreadChat}
         onClick={props.onToggleChat}
       >
-        <ChatIcon className="size-5" />
+        <MessageSquareIcon className="size-5" />
       </ToolButton>
       <ToolButton
         label={t('controls.people')}
@@ -183,7 +183,7 @@ export function RoomToolbar(props: ToolbarProps) {
         badge={props.lobbyCount}
         onClick={props.onTogglePeople}
       >
-        <PeopleIcon className="size-5" />
+        <UsersIcon className="size-5" />
       </ToolButton>
       <ToolButton
         label={t('controls.polls')}
@@ -192,7 +192,7 @@ export function RoomToolbar(props: ToolbarProps) {
         badge={props.polls.unanswered}
         onClick={props.polls.onToggle}
       >
-        <PollIcon className="size-5" />
+        <ChartColumnIcon className="size-5" />
       </ToolButton>
       {props.live && (
         <ToolButton
@@ -202,20 +202,20 @@ export function RoomToolbar(props: ToolbarProps) {
           isPressed={props.live.isOpen}
           onClick={props.live.onToggle}
         >
-          <BroadcastIcon className="size-5" />
+          <RadioIcon className="size-5" />
         </ToolButton>
       )}
       <ToolButton
         label={props.layout === 'grid' ? t('controls.speaker_layout') : t('controls.grid_layout')}
         onClick={props.onToggleLayout}
       >
-        <LayoutIcon className="size-5" />
+        <LayoutGridIcon className="size-5" />
       </ToolButton>
       <ToolButton label={t('controls.copy_link')} onClick={props.onCopyLink}>
         <LinkIcon className="size-5" />
       </ToolButton>
       <ToolButton label={t('controls.leave')} isDanger onClick={props.onLeave}>
-        <LeaveIcon className="size-5" />
+        <PhoneOffIcon className="size-5" />
       </ToolButton>
     </div>
   );

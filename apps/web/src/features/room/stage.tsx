@@ -1,10 +1,10 @@
+import { HandIcon, MicOffIcon, SignalIcon } from 'lucide-react';
 import type { Participant } from '@meetcast/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/cn';
 import type { Quality, RemoteFeed } from './media/media-types';
 import type { FeedHealth } from './media/media-watchdog';
-import { HandIcon, MicOffIcon, SignalIcon } from './room-icons';
 import { bestColumns, commonAspect } from './stage-grid';
 import { VideoView } from './video-view';
 

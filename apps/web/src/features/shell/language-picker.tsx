@@ -1,7 +1,7 @@
+import { ChevronDownIcon, GlobeIcon } from 'lucide-react';
 import { LANGUAGES, type Language } from '@meetcast/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChevronDownIcon, GlobeIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
 import { LANGUAGE_NAMES } from '../../lib/language-names';
 

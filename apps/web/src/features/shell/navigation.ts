@@ -1,21 +1,21 @@
-import type { ComponentType, SVGProps } from 'react';
 import {
   ArrowLeftIcon,
-  BroadcastIcon,
   CalendarIcon,
   CalendarPlusIcon,
   ClockIcon,
-  GridIcon,
   HistoryIcon,
-  HomeIcon,
+  HouseIcon,
+  LayoutGridIcon,
   ListIcon,
   MailIcon,
+  RadioIcon,
   ShieldIcon,
   TvIcon,
   UserIcon,
   UsersIcon,
   VideoIcon,
-} from '../../components/icons';
+} from 'lucide-react';
+import type { ComponentType, SVGProps } from 'react';
 import type { MeetingDialog } from '../meetings';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
@@ -37,13 +37,13 @@ export type NavEntry =
 
 /** User sidebar, in the spec's order (section 2); labels are keys of the `shell` namespace. */
 export const USER_NAVIGATION: NavEntry[] = [
-  { kind: 'link', id: 'dashboard', to: '/', label: 'nav.dashboard', icon: HomeIcon, end: true },
+  { kind: 'link', id: 'dashboard', to: '/', label: 'nav.dashboard', icon: HouseIcon, end: true },
   { kind: 'link', id: 'upcoming', to: '/upcoming-mettings', label: 'nav.upcoming_meetings', icon: ClockIcon },
   { kind: 'link', id: 'recent', to: '/recent-mettings', label: 'nav.recent_meetings', icon: HistoryIcon },
   { kind: 'dialog', id: 'schedule', dialog: 'schedule', label: 'nav.schedule_meeting', icon: CalendarPlusIcon },
   { kind: 'dialog', id: 'instant', dialog: 'instant', label: 'nav.instant_meeting', icon: VideoIcon },
   { kind: 'link', id: 'calendar', to: '/calendar', label: 'nav.calendar', icon: CalendarIcon },
-  { kind: 'link', id: 'streaming', to: '/connect-stream', label: 'nav.streaming', icon: BroadcastIcon },
+  { kind: 'link', id: 'streaming', to: '/connect-stream', label: 'nav.streaming', icon: RadioIcon },
   { kind: 'link', id: 'contacts', to: '/contacts', label: 'nav.contacts', icon: UsersIcon },
   { kind: 'link', id: 'channels', to: '/channels', label: 'nav.channels', icon: TvIcon },
   { kind: 'link', id: 'profile', to: '/profile', label: 'nav.profile', icon: UserIcon },
@@ -58,7 +58,7 @@ export const ADMIN_NAVIGATION: NavEntry[] = [
     id: 'admin-dashboard',
     to: '/admin/dashboard',
     label: 'nav.admin_dashboard',
-    icon: GridIcon,
+    icon: LayoutGridIcon,
     activeOn: ['/admin', '/admin/'],
   },
   { kind: 'link', id: 'admin-users', to: '/admin/users', label: 'nav.admin_users', icon: UsersIcon },

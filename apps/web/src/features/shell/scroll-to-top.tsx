@@ -1,6 +1,6 @@
+import { ChevronUpIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChevronUpIcon } from '../../components/icons';
 
 /** Appears once the page has scrolled more than 50 px. */
 export const SCROLL_TO_TOP_THRESHOLD_PX = 50;

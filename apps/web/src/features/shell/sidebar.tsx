@@ -1,8 +1,8 @@
+import { XIcon } from 'lucide-react';
 import { ROLE } from '@meetcast/contracts';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
-import { CloseIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
 import { useMeetingDialogs } from '../meetings';
 import { useCurrentUser } from '../session';
@@ -71,7 +71,7 @@ export function Sidebar({ entries, isOpen, isOverlay, onClose, heading, homePath
               aria-label={t('nav.close')}
               className="inline-flex size-9 items-center justify-center rounded-full text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary-500 dark:text-slate-400 dark:hover:bg-slate-800"
             >
-              <CloseIcon className="size-5" />
+              <XIcon className="size-5" />
             </button>
           )}
         </div>

@@ -1,5 +1,5 @@
+import { MonitorIcon, MoonIcon, SunIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { MonitorIcon, MoonIcon, SunIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
 import {
   isTheme,

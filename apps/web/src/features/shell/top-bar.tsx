@@ -1,5 +1,5 @@
+import { MenuIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { MenuIcon } from '../../components/icons';
 import { cn } from '../../lib/cn';
 import { usePreference } from '../../lib/preferences';
 import { NotificationMenu } from '../notifications';

@@ -1,8 +1,8 @@
+import { ChevronDownIcon, LogOutIcon, UserIcon } from 'lucide-react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar';
-import { ChevronDownIcon, LogOutIcon, UserIcon } from '../../components/icons';
 import { useSession } from '../session';
 import { MENU_CONTENT_CLASSES, MENU_ITEM_CLASSES } from '../../components/menu-styles';
 

@@ -1,7 +1,7 @@
+import { RadioIcon, XIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { CloseIcon, BroadcastIcon } from '../../components/icons';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
 import { PlatformCard } from './platform-card';
@@ -38,7 +38,7 @@ export default function ConnectStreamPage() {
             aria-label={t('actions.dismiss')}
             className="-m-1 inline-flex size-8 shrink-0 items-center justify-center rounded-full hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-primary-500 dark:hover:bg-red-500/20"
           >
-            <CloseIcon className="size-4" />
+            <XIcon className="size-4" />
           </button>
         </div>
       )}
@@ -48,7 +48,7 @@ export default function ConnectStreamPage() {
         <EmptyState
           title={t('load_failed')}
           text={connections.error.message}
-          icon={BroadcastIcon}
+          icon={RadioIcon}
           action={
             <Button variant="secondary" onClick={() => void connections.refetch()} isLoading={connections.isFetching}>
               {t('actions.retry')}

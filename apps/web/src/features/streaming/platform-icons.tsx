@@ -1,28 +1,14 @@
 import type { StreamPlatform } from '@meetcast/contracts';
-import { Icon, type IconProps } from '../../components/icons';
+import { createLucideIcon, ServerIcon, SquarePlayIcon } from 'lucide-react';
 import { cn } from '../../lib/cn';
 
-const YouTubeIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <rect x="2" y="5" width="20" height="14" rx="4" />
-    <path d="m10 9 5 3-5 3Z" fill="currentColor" />
-  </Icon>
-);
-const TwitchIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M4 3h17v11l-5 5h-4l-3 3H7v-3H4Z" />
-    <path d="M11 8v4M16 8v4" />
-  </Icon>
-);
-const RtmpIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <rect x="3" y="4" width="18" height="7" rx="2" />
-    <rect x="3" y="13" width="18" height="7" rx="2" />
-    <path d="M7 7.5h.01M7 16.5h.01" />
-  </Icon>
-);
+// The icon set ships no brand marks, so Twitch's speech-bubble outline is drawn in its frame.
+const TwitchIcon = createLucideIcon('twitch', [
+  ['path', { d: 'M4 3h17v11l-5 5h-4l-3 3H7v-3H4Z', key: 'bubble' }],
+  ['path', { d: 'M11 8v4M16 8v4', key: 'bars' }],
+]);
 
-const ICONS = { youtube: YouTubeIcon, twitch: TwitchIcon, rtmp: RtmpIcon } as const;
+const ICONS = { youtube: SquarePlayIcon, twitch: TwitchIcon, rtmp: ServerIcon } as const;
 /** The platforms' own colours, on a tile that reads in light and dark alike. */
 const TILES = {
   youtube: 'bg-red-600 text-white',

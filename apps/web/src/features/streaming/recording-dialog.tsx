@@ -1,7 +1,7 @@
+import { DownloadIcon } from 'lucide-react';
 import type { Recording } from '@meetcast/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DownloadIcon } from '../../components/action-icons';
 import { buttonClasses } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
 import { SelectField } from '../../components/form-controls';

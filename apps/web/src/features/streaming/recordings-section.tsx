@@ -1,7 +1,7 @@
+import { DownloadIcon } from 'lucide-react';
 import type { Recording } from '@meetcast/contracts';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DownloadIcon } from '../../components/action-icons';
 import { Button, buttonClasses } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { Spinner } from '../../components/spinner';

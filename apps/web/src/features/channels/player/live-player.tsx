@@ -1,8 +1,8 @@
+import { MaximizeIcon, PauseIcon, PictureInPicture2Icon, PlayIcon, Volume2Icon, VolumeXIcon } from 'lucide-react';
 import type { BroadcastViewer } from '@meetcast/contracts';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adoptEarlyVideo, createLiveVideo } from './early-watch-slot';
-import { FullscreenIcon, PauseIcon, PictureInPictureIcon, PlayIcon, VolumeIcon, VolumeOffIcon } from './player-icons';
 import { useLivePlayback, type PlaybackMode } from './use-live-playback';
 
 const CONTROL =
@@ -141,7 +141,7 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
           {isPaused ? <PlayIcon className="size-5" /> : <PauseIcon className="size-5" />}
         </button>
         <button type="button" className={CONTROL} onClick={toggleMute} aria-pressed={isMuted} aria-label={t('mute')}>
-          {isMuted ? <VolumeOffIcon className="size-5" /> : <VolumeIcon className="size-5" />}
+          {isMuted ? <VolumeXIcon className="size-5" /> : <Volume2Icon className="size-5" />}
         </button>
         <input
           type="range"
@@ -171,11 +171,11 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
           <ModeNote mode={mode} latency={figures.latency} height={figures.height} />
           {canPip && (
             <button type="button" className={CONTROL} onClick={togglePip} aria-label={t('pip')}>
-              <PictureInPictureIcon className="size-5" />
+              <PictureInPicture2Icon className="size-5" />
             </button>
           )}
           <button type="button" className={CONTROL} onClick={toggleFullscreen} aria-label={t('fullscreen')}>
-            <FullscreenIcon className="size-5" />
+            <MaximizeIcon className="size-5" />
           </button>
         </div>
       </div>

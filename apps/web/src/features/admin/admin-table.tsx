@@ -1,5 +1,4 @@
 import {
-  flexRender,
   getCoreRowModel,
   useReactTable,
   type ColumnDef,
@@ -8,9 +7,8 @@ import {
 } from '@tanstack/react-table';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChevronDownIcon, ChevronUpIcon } from '../../components/icons';
+import { DataTable } from '../../components/data-table';
 import { SearchBox } from '../../components/search-box';
-import { Spinner } from '../../components/spinner';
 import { cn } from '../../lib/cn';
 import { useFormat } from './format';
 import type { TableControls } from './use-table-state';
@@ -26,7 +24,7 @@ export interface AdminListQuery<Row> {
   error: Error | null;
 }
 
-export interface DataTableProps<Row> {
+export interface AdminTableProps<Row> {
   /** Names the table for screen readers. */
   label: string;
   columns: ColumnDef<Row, unknown>[];
@@ -47,7 +45,7 @@ export interface DataTableProps<Row> {
  * A server-driven table (TanStack Table in manual mode): the server searches, sorts and pages; the
  * column ids are the sort names the list call accepts.
  */
-export function DataTable<Row>({
+export function AdminTable<Row>({
   label,
   columns,
   list,
@@ -57,7 +55,7 @@ export function DataTable<Row>({
   toolbar,
   bulkActions,
   searchLabel,
-}: DataTableProps<Row>) {
+}: AdminTableProps<Row>) {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const { state } = controls;
@@ -159,64 +157,13 @@ export function DataTable<Row>({
         </div>
       )}
 
-      <div className="relative overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
-        <table className="min-w-full text-sm" aria-label={label} aria-busy={isLoading || undefined}>
-          <thead className="bg-slate-50 text-start text-xs font-semibold tracking-wide text-slate-600 uppercase dark:bg-slate-800/60 dark:text-slate-300">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const sorted = header.column.getIsSorted();
-                  const canSort = header.column.getCanSort();
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      aria-sort={sorted ? (sorted === 'asc' ? 'ascending' : 'descending') : undefined}
-                      className="px-4 py-3 text-start whitespace-nowrap"
-                    >
-                      {canSort ? (
-                        <button
-                          type="button"
-                          onClick={header.column.getToggleSortingHandler()}
-                          className="inline-flex items-center gap-1 uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-primary-500 dark:hover:text-white"
-                        >
-                          {flexRender(header.column.columnDef.header, header.getContext())}
-                          {sorted === 'asc' && <ChevronUpIcon className="size-3.5" />}
-                          {sorted === 'desc' && <ChevronDownIcon className="size-3.5" />}
-                        </button>
-                      ) : (
-                        flexRender(header.column.columnDef.header, header.getContext())
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {table.getRowModel().rows.map((row) => (
-              <tr
-                key={row.id}
-                data-state={row.getIsSelected() ? 'selected' : undefined}
-                className="hover:bg-slate-50 data-[state=selected]:bg-primary-50/60 dark:hover:bg-slate-800/40 dark:data-[state=selected]:bg-primary-500/10"
-              >
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className="px-4 py-3 align-middle text-slate-800 dark:text-slate-200">
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ))}
-              </tr>
-            ))}
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={allColumns.length} className="px-4 py-12 text-center text-slate-600 dark:text-slate-400">
-                  {isLoading ? <Spinner label={t('table.loading')} /> : (error ?? t('table.empty'))}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        table={table}
+        label={label}
+        isLoading={isLoading}
+        empty={error ?? t('table.empty')}
+        loadingLabel={t('table.loading')}
+      />
 
       <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600 dark:text-slate-400">
         <p aria-live="polite">
