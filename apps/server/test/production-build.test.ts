@@ -37,7 +37,7 @@ describe('the production build', () => {
   beforeAll(async () => {
     // The build `npm start` and the `meetcast` bin run: three tsc passes, ~25 s on an idle two-core machine.
     await promisify(execFile)('npm', ['run', '--silent', 'build:server'], { cwd: ROOT });
-  }, 300_000);
+  }, 600_000);
 
   afterAll(async () => {
     if (server?.pid && server.exitCode === null) {

@@ -88,7 +88,7 @@ describe('an upgrade from an older release', () => {
     );
     await built.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await built?.app.close();
