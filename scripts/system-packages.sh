@@ -17,6 +17,10 @@ command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 # nginx's RTMP module: an ingest that refuses a publisher, for the RTMP publisher's tests.
 [ -e /usr/lib/nginx/modules/ngx_rtmp_module.so ] || missing+=(libnginx-mod-rtmp)
+# The TLS reverse proxy of deploy/Caddyfile, and NSS's certutil to make a test browser trust its
+# internal certificate authority (e2e/tls-proxy.spec.ts).
+command -v caddy >/dev/null 2>&1 || missing+=(caddy)
+command -v certutil >/dev/null 2>&1 || missing+=(libnss3-tools)
 # Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.
 dpkg -s fonts-noto-core >/dev/null 2>&1 || missing+=(fonts-noto-core)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
