@@ -1,6 +1,6 @@
 import { chromium } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
 import { createMeeting, expectDecodingFrom, expectFramesGrowing, inCall, joinRoom, leave } from './support/room';
 
 // A browser that may not use UDP at all (a corporate firewall's policy): media reaches Janus over ICE-TCP.

@@ -7,7 +7,7 @@ import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import { freePort } from '../apps/server/src/media/managed-janus.js';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
 import { E2E_PORTS } from './support/ports';
 import { createMeeting, expectDecodingFrom, inCall } from './support/room';
 
