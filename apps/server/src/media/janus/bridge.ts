@@ -168,6 +168,8 @@ export class JanusBridge {
   }
 
   private enterClosed() {
+    // A browser socket can report both an error and its close: the bridge is forgotten once.
+    if (this.state.name === 'closed') return;
     if (this.state.name === 'prepared') clearTimeout(this.state.timer);
     this.state = { name: 'closed' };
     this.host.forget(this);
