@@ -56,6 +56,8 @@ export function ContactsTable({
       },
       {
         id: 'name',
+        // An accessor makes the header a sort button (the server sorts: manualSorting).
+        accessorFn: (contact) => contact.name,
         header: t('fields.name'),
         meta: { isRowHeader: true },
         cell: ({ row: { original: contact } }) => (
@@ -76,6 +78,7 @@ export function ContactsTable({
       },
       {
         id: 'email',
+        accessorFn: (contact) => contact.email,
         header: t('fields.email'),
         cell: ({ row: { original: contact } }) =>
           contact.email ? (
@@ -88,7 +91,12 @@ export function ContactsTable({
           ),
       },
       { id: 'phone', header: t('fields.phone'), enableSorting: false, cell: ({ row }) => row.original.phone || '—' },
-      { id: 'company', header: t('fields.company'), cell: ({ row }) => row.original.company || '—' },
+      {
+        id: 'company',
+        accessorFn: (contact) => contact.company,
+        header: t('fields.company'),
+        cell: ({ row }) => row.original.company || '—',
+      },
       {
         id: 'actions',
         header: t('table.actions'),
