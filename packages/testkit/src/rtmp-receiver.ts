@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 
 /**
  * A real RTMP server for tests: ffmpeg listening on a loopback port, writing what it receives to
@@ -98,3 +98,30 @@ export class RtmpReceiver {
 }
 
 const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+
+/**
+ * Whether something listens on this loopback TCP port, read from the kernel's table rather than by
+ * connecting: a probe connection would be the one connection an `ffmpeg -listen 1` receiver takes.
+ */
+export function isListening(port: number): boolean {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  return ['/proc/net/tcp', '/proc/net/tcp6'].some(
+    (table) =>
+      existsSync(table) &&
+      readFileSync(table, 'utf8')
+        .split('\n')
+        .some((row) => {
+          const [, local, , state] = row.trim().split(/\s+/);
+          return state === '0A' && local?.endsWith(`:${hexPort}`);
+        }),
+  );
+}
+
+/** Waits until a receiver started a moment ago listens: ffmpeg takes seconds to bind on a busy machine. */
+export async function untilListening(port: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!isListening(port)) {
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

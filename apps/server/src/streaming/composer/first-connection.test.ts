@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { untilListening } from '@meetcast/testkit/rtmp-receiver';
 import { freePort } from '../../media/managed-janus.js';
 import { testEncode } from '../../../test/streaming/test-encode.js';
 import { stopChild, waitFor } from './child-processes.js';
@@ -49,6 +50,8 @@ describe('the encode muxed as FLV beside MPEG-TS (ADR 021)', () => {
       (chunk) => flv.write(chunk),
     );
     try {
+      // A connection refused because the receiver is not bound yet is not the aborted first push under test.
+      await untilListening(port);
       pusher.start();
       await waitFor(() => pusher.state === 'live', 20_000, 'live');
       await waitFor(() => existsSync(received) && statSync(received).size > 100_000, 20_000, 'media received');
