@@ -5,7 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
-step() { echo "== $1 (at $(( $(date +%s) - started )) s)"; }
+# Each step line also says how busy the cores were since the previous one (from /proc/stat), so the
+# next one to shorten the suite sees which steps wait (idle cores: more parallel work fits) and which compute.
+cpu_ticks() { awk '/^cpu /{ print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8 }' /proc/stat; }
+read -r busy_before total_before < <(cpu_ticks)
+step() {
+  local busy total
+  read -r busy total < <(cpu_ticks)
+  echo "== $1 (at $(( $(date +%s) - started )) s; cores $(( 100 * (busy - busy_before) / (total - total_before + 1) ))% busy since the last step)"
+  busy_before=$busy total_before=$total
+}
 bash scripts/system-packages.sh
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
@@ -44,8 +53,10 @@ e2e_status=0
 # Calls must keep their video on busy laptops and small servers: the multi-participant calls tagged
 # @under-load run last with a process busy-looping beside them (playwright.config.ts, project "under-load").
 PLAYWRIGHT_JSON_OUTPUT_NAME=reports/playwright.json npx playwright test --reporter=list,json || e2e_status=$?
+node scripts/slowest-tests.mjs reports/vitest.json reports/playwright.json || true
 node scripts/test-summary.mjs reports/vitest.json reports/vitest-flaky.json reports/playwright.json
 echo "exit statuses: typecheck $typecheck_status, lint $lint_status, Vitest $unit_status, bundle budget $bundle_status, Playwright $e2e_status"
+step "done"
 echo "suite took $(( $(date +%s) - started )) s"
 [ "$typecheck_status" -eq 0 ] && [ "$lint_status" -eq 0 ] && [ "$unit_status" -eq 0 ] && [ "$bundle_status" -eq 0 ] &&
   [ "$e2e_status" -eq 0 ]
