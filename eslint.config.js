@@ -124,7 +124,20 @@ export default tseslint.config(
               group: ['@meetcast/db', '@meetcast/server', '**/apps/server/**'],
               message: 'The web app talks to the server only over HTTP.',
             },
+            {
+              group: ['@meetcast/contracts/call-table'],
+              message: 'A page imports the definitions it calls (accountCalls, roomCalls, …), not the whole table.',
+            },
           ],
+        },
+      ],
+      // A call is named by its definition (`api.call(roomCalls.getRoom, …)`), which carries the wire name
+      // once (ADR 027), never by a string.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^[a-z-]+\\.php$/]',
+          message: 'Pass the call\'s definition from @meetcast/contracts (e.g. roomCalls.getRoom), not its name.',
         },
       ],
     },

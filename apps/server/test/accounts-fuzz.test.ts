@@ -1,10 +1,10 @@
-import { accountCalls } from '@meetcast/contracts';
+import { accountCalls, tableOf } from '@meetcast/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /** Every call of sign-up, sign-in and notifications, from the table of calls. */
-const ENDPOINTS = Object.keys(accountCalls);
+const ENDPOINTS = Object.keys(tableOf(accountCalls));
 const FIELDS = ['username', 'email', 'password', 'code', 'token', 'id', 'lng', '__proto__', 'constructor'];
 
 const nastyString = fc.oneof(

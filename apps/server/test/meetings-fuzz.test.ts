@@ -1,4 +1,4 @@
-import { meetingCalls } from '@meetcast/contracts';
+import { meetingCalls, tableOf } from '@meetcast/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMeeting, nowSeconds } from './meeting-helpers.js';
@@ -7,11 +7,11 @@ import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
 
 /** Every call of the meetings and calendar features, from the table of calls. */
-const CALLS = Object.keys(meetingCalls);
+const CALLS = Object.keys(tableOf(meetingCalls));
 
 /** Every field those calls read, and the language. */
 const FIELDS = [
-  ...new Set(Object.keys(meetingCalls).flatMap((name) => fieldsOf(name as keyof typeof meetingCalls))),
+  ...new Set(Object.values(meetingCalls).flatMap((call) => fieldsOf(call.name))),
   'lng',
 ];
 

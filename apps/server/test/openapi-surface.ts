@@ -1,4 +1,5 @@
-import { calls, fileCalls, type CallAuth } from '@meetcast/contracts';
+import type { CallAuth } from '@meetcast/contracts';
+import { calls, fileCallTable } from '@meetcast/contracts/call-table';
 
 /**
  * The calls of the table of calls (packages/contracts), each with its fields as our OpenAPI description
@@ -31,7 +32,7 @@ export interface OpenApiDocument {
 }
 
 /** Every call of the table, the ones that answer a file included. */
-export const everyCall = { ...calls, ...fileCalls };
+export const everyCall = { ...calls, ...fileCallTable };
 
 export async function readOpenApi(baseUrl: string): Promise<OpenApiDocument> {
   return (await (await fetch(`${baseUrl}/api/openapi.json`)).json()) as OpenApiDocument;

@@ -8,7 +8,7 @@ import { startTestServer, type SignedIn, type TestServer } from './test-server.j
 
 /** Every call of the contacts, channels, profile and contact-us features with the fields they read, from the table of calls. */
 const ENDPOINTS = Object.fromEntries(
-  Object.keys(peopleCalls).map((name) => [name, fieldsOf(name as keyof typeof peopleCalls)]),
+  Object.values(peopleCalls).map((call) => [call.name, fieldsOf(call.name)]),
 );
 
 const nasty = fc.constantFrom(

@@ -50,9 +50,9 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext) {
   registerAdminEventRoutes(app, context);
 
   // The one call that answers text/csv instead of JSON; errors keep the JSON shape.
-  const exportCall = fileCalls['admin-export.php'];
+  const exportCall = fileCalls.adminExport;
   app.post(
-    '/api/admin-export.php',
+    `/api/${exportCall.name}`,
     {
       schema: {
         tags: [tag],

@@ -1,4 +1,5 @@
-import { ErrorBodySchema, calls, type CallAuth, type CallFields, type CallName, type Calls } from '@meetcast/contracts';
+import { ErrorBodySchema, type CallAuth } from '@meetcast/contracts';
+import { calls, type CallFields, type CallName, type Calls } from '@meetcast/contracts/call-table';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { translate, type MessageKey, type MessageParams } from '../i18n/messages.js';

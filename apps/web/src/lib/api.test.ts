@@ -1,3 +1,4 @@
+import { accountCalls, peopleCalls, streamingCalls } from '@meetcast/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('../i18n/i18n', () => ({ default: { t: (key: string) => key, resolvedLanguage: 'en' } }));
@@ -17,7 +18,7 @@ function answerCutAfter(text: string) {
 
 async function failureOf(answer: Response) {
   vi.stubGlobal('fetch', () => Promise.resolve(answer));
-  return api.call('tokenverify.php', { token: 'abc' }, { withToken: false }).then(
+  return api.call(accountCalls.tokenverify, { token: 'abc' }, { withToken: false }).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -58,7 +59,7 @@ describe('api.call bodies', () => {
 
   it('sends flat fields as a form with the session token and the language', async () => {
     const requests = capture({ status: 'success', message: 'Deleted.' });
-    await api.call('delete-contact.php', { id: 7 }, { withToken: false });
+    await api.call(peopleCalls.deleteContact, { id: 7 }, { withToken: false });
     const body = requests[0]!.init.body as URLSearchParams;
     expect(requests[0]!.url).toBe('/api/delete-contact.php');
     expect(body).toBeInstanceOf(URLSearchParams);
@@ -69,7 +70,7 @@ describe('api.call bodies', () => {
     const requests = capture({ status: 'error', message: 'No.' });
     const destinations = [{ connection_id: 3, title: 'Launch' }];
     await api
-      .call('start-broadcast.php', { meetId: 'abc-def', destinations, record: 1 }, { withToken: false })
+      .call(streamingCalls.startBroadcast, { meetId: 'abc-def', destinations, record: 1 }, { withToken: false })
       .catch(() => undefined);
     const { body, headers } = requests[0]!.init;
     expect((headers as Record<string, string>)['content-type']).toBe('application/json');
@@ -78,13 +79,15 @@ describe('api.call bodies', () => {
 
   it('sends a file as multipart form data', async () => {
     const requests = capture({ status: 'error', message: 'No.' });
-    await api.call('import-contacts.php', { file: new Blob(['a,b']) }, { withToken: false }).catch(() => undefined);
+    await api
+      .call(peopleCalls.importContacts, { file: new Blob(['a,b']) }, { withToken: false })
+      .catch(() => undefined);
     expect(requests[0]!.init.body).toBeInstanceOf(FormData);
   });
 
   it("refuses an answer that does not match the call's output schema", async () => {
     capture({ status: 'success', message: 'Here.', data: { data: 'not a list' } });
-    const error = await api.call('get-user-notification.php', {}, { withToken: false }).then(
+    const error = await api.call(accountCalls.getUserNotification, {}, { withToken: false }).then(
       () => undefined,
       (failure: unknown) => failure,
     );

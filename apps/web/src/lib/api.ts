@@ -1,4 +1,4 @@
-import type { CallInput, CallName, CallOutput, FileCallInput, FileCallName } from '@meetcast/contracts';
+import type { CallDefinition, InputOf, OutputOf } from '@meetcast/contracts';
 import i18n from '../i18n/i18n';
 import { readSessionToken } from './session-cookie';
 
@@ -39,8 +39,8 @@ export interface CallOptions {
 export type CallFieldsOf<Input> = {
   [Key in keyof Input]: Input[Key] extends Uint8Array | undefined ? Blob | Exclude<Input[Key], Uint8Array> : Input[Key];
 };
-export type WebCallInput<Name extends CallName> = CallFieldsOf<CallInput<Name>>;
-export type WebFileInput<Name extends FileCallName> = CallFieldsOf<FileCallInput<Name>>;
+/** The input of a call (`roomCalls.getRoom`) as a page passes it to `api.call`. */
+export type WebCallInput<Call extends CallDefinition> = CallFieldsOf<InputOf<Call>>;
 
 const isStructured = (value: unknown) => typeof value === 'object' && value !== null && !(value instanceof Blob);
 
@@ -108,41 +108,36 @@ async function readEnvelope(response: Response): Promise<Partial<ApiBody<unknown
 }
 
 /**
- * Makes one call of the table of calls the way the contract says and parses the answer with the call's
- * output schema; an error status throws an ApiError that carries the server's message.
+ * Makes one call the way the contract says, given its definition (`api.call(roomCalls.getRoom, …)`),
+ * and parses the answer with the definition's output schema; an error status throws an ApiError that
+ * carries the server's message. A page imports only the definitions it calls, so its chunk carries only
+ * their schemas (the sign-in page's budget, ADR 027).
  */
-async function call<Name extends CallName>(
-  name: Name,
-  input: WebCallInput<Name>,
+async function call<Call extends CallDefinition>(
+  definition: Call,
+  input: WebCallInput<Call>,
   options: CallOptions = {},
-): Promise<CallOutput<Name>> {
-  // The table's schemas are a chunk of their own, fetched beside the first call rather than before
-  // the first page (the sign-in page's budget): the request does not wait for them, its answer does.
-  const table = import('@meetcast/contracts/calls');
-  table.catch(() => undefined); // a failed load is reported below, where the answer waits for it
-  const response = await send(name, input, options);
+): Promise<OutputOf<Call>> {
+  const response = await send(definition.name, input, options);
   const envelope = await readEnvelope(response);
-  const { calls } = await table.catch(() => {
-    throw new ApiError(i18n.t('common:errors.network'), 0);
-  });
-  const parsed = calls[name].output.safeParse(envelope);
+  const parsed = definition.output.safeParse(envelope);
   if (!parsed.success) {
     throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
   }
-  return parsed.data as CallOutput<Name>;
+  return parsed.data as OutputOf<Call>;
 }
 
 /** Makes a call that answers a file: the file, and the name the server gives it. */
-async function download<Name extends FileCallName>(
-  name: Name,
-  input: WebFileInput<Name>,
+async function download<Call extends CallDefinition>(
+  definition: Call,
+  input: WebCallInput<Call>,
   options: CallOptions = {},
 ): Promise<{ file: Blob; filename: string | undefined }> {
-  const response = await send(name, input, options);
+  const response = await send(definition.name, input, options);
   if (!response.ok) await readEnvelope(response);
   const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
   return { file: await response.blob(), filename };
 }
 
-/** The API of the contract, typed by its table of calls. */
+/** The API of the contract, typed by the definitions of its calls. */
 export const api = { call, download };

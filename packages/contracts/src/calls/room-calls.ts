@@ -1,8 +1,16 @@
-import type { CallTable } from './call.js';
+import type { CallDefinition } from './call.js';
 import { GetRoomInputSchema, GetRoomOutputSchema, JoinRoomInputSchema, JoinRoomOutputSchema } from '../room.js';
 
-/** The meeting room. */
-export const roomCalls = {
-  'get-room.php': { auth: 'optional', input: GetRoomInputSchema, output: GetRoomOutputSchema },
-  'join-room.php': { auth: 'optional', input: JoinRoomInputSchema, output: JoinRoomOutputSchema },
-} as const satisfies CallTable;
+/* The meeting room. */
+export const getRoom = {
+  name: 'get-room.php',
+  auth: 'optional',
+  input: GetRoomInputSchema,
+  output: GetRoomOutputSchema,
+} as const satisfies CallDefinition;
+export const joinRoom = {
+  name: 'join-room.php',
+  auth: 'optional',
+  input: JoinRoomInputSchema,
+  output: JoinRoomOutputSchema,
+} as const satisfies CallDefinition;

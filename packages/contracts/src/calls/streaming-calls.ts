@@ -1,4 +1,4 @@
-import type { CallTable } from './call.js';
+import type { CallDefinition } from './call.js';
 import { BroadcastViewerBodySchema, GetBroadcastViewerInputSchema } from '../broadcast-viewer.js';
 import { MessageBodySchema } from '../envelope.js';
 import {
@@ -38,75 +38,154 @@ import {
   ViewerChatMessageInputSchema,
 } from '../viewer-chat.js';
 
-/** Stream connections, broadcasts, their plans and viewers, and the viewer chat. */
-export const streamingCalls = {
-  'get-broadcast-viewer.php': { auth: 'none', input: GetBroadcastViewerInputSchema, output: BroadcastViewerBodySchema },
-  'start-broadcast.php': { auth: 'user', input: StartBroadcastInputSchema, output: LiveBroadcastBodySchema },
-  'get-broadcast.php': { auth: 'optional', input: GetBroadcastInputSchema, output: OptionalLiveBroadcastBodySchema },
-  'stop-broadcast.php': { auth: 'user', input: BroadcastMeetInputSchema, output: LiveBroadcastBodySchema },
-  'change-broadcast-destination.php': {
-    auth: 'user',
-    input: ChangeBroadcastDestinationInputSchema,
-    output: LiveBroadcastBodySchema,
-  },
-  'set-broadcast-overlay.php': { auth: 'user', input: SetBroadcastOverlayInputSchema, output: LiveBroadcastBodySchema },
-  'get-recordings.php': { auth: 'user', input: TokenOnlyInputSchema, output: RecordingListBodySchema },
-  'get-broadcast-plan.php': { auth: 'user', input: BroadcastMeetInputSchema, output: OptionalBroadcastPlanBodySchema },
-  'set-broadcast-plan.php': {
-    auth: 'user',
-    input: SetBroadcastPlanInputSchema,
-    output: OptionalBroadcastPlanBodySchema,
-  },
-  'get-stream-connections.php': { auth: 'user', input: TokenOnlyInputSchema, output: StreamConnectionListBodySchema },
-  'start-stream-connection.php': {
-    auth: 'user',
-    input: StartStreamConnectionInputSchema,
-    output: StartStreamConnectionBodySchema,
-  },
-  'finish-stream-connection.php': {
-    auth: 'user',
-    input: FinishStreamConnectionInputSchema,
-    output: StreamConnectionBodySchema,
-  },
-  'add-rtmp-destination.php': {
-    auth: 'user',
-    input: AddRtmpDestinationInputSchema,
-    output: StreamConnectionBodySchema,
-  },
-  'edit-rtmp-destination.php': {
-    auth: 'user',
-    input: EditRtmpDestinationInputSchema,
-    output: StreamConnectionBodySchema,
-  },
-  'test-rtmp-destination.php': {
-    auth: 'user',
-    input: TestRtmpDestinationInputSchema,
-    output: StreamConnectionBodySchema,
-  },
-  'remove-stream-connection.php': { auth: 'user', input: RemoveStreamConnectionInputSchema, output: MessageBodySchema },
-  'search-twitch-categories.php': {
-    auth: 'user',
-    input: TwitchCategorySearchInputSchema,
-    output: TwitchCategoryListBodySchema,
-  },
-  'get-viewer-chat-identity.php': {
-    auth: 'none',
-    input: GetViewerChatIdentityInputSchema,
-    output: ViewerChatIdentityBodySchema,
-  },
-  'get-viewer-chat.php': { auth: 'optional', input: GetViewerChatInputSchema, output: ViewerChatBodySchema },
-  'post-viewer-chat.php': { auth: 'optional', input: PostViewerChatInputSchema, output: ViewerChatMessageBodySchema },
-  'delete-viewer-chat-message.php': {
-    auth: 'optional',
-    input: ViewerChatMessageInputSchema,
-    output: MessageBodySchema,
-  },
-  'moderate-viewer-chat.php': { auth: 'optional', input: ModerateViewerChatInputSchema, output: MessageBodySchema },
-  'pin-viewer-chat-message.php': { auth: 'optional', input: OptionalMessageInputSchema, output: MessageBodySchema },
-  'set-viewer-chat-slow-mode.php': {
-    auth: 'optional',
-    input: SetViewerChatSlowModeInputSchema,
-    output: MessageBodySchema,
-  },
-  'show-viewer-chat-banner.php': { auth: 'optional', input: OptionalMessageInputSchema, output: MessageBodySchema },
-} as const satisfies CallTable;
+/* Stream connections, broadcasts, their plans and viewers, and the viewer chat. */
+export const getBroadcastViewer = {
+  name: 'get-broadcast-viewer.php',
+  auth: 'none',
+  input: GetBroadcastViewerInputSchema,
+  output: BroadcastViewerBodySchema,
+} as const satisfies CallDefinition;
+export const startBroadcast = {
+  name: 'start-broadcast.php',
+  auth: 'user',
+  input: StartBroadcastInputSchema,
+  output: LiveBroadcastBodySchema,
+} as const satisfies CallDefinition;
+export const getBroadcast = {
+  name: 'get-broadcast.php',
+  auth: 'optional',
+  input: GetBroadcastInputSchema,
+  output: OptionalLiveBroadcastBodySchema,
+} as const satisfies CallDefinition;
+export const stopBroadcast = {
+  name: 'stop-broadcast.php',
+  auth: 'user',
+  input: BroadcastMeetInputSchema,
+  output: LiveBroadcastBodySchema,
+} as const satisfies CallDefinition;
+export const changeBroadcastDestination = {
+  name: 'change-broadcast-destination.php',
+  auth: 'user',
+  input: ChangeBroadcastDestinationInputSchema,
+  output: LiveBroadcastBodySchema,
+} as const satisfies CallDefinition;
+export const setBroadcastOverlay = {
+  name: 'set-broadcast-overlay.php',
+  auth: 'user',
+  input: SetBroadcastOverlayInputSchema,
+  output: LiveBroadcastBodySchema,
+} as const satisfies CallDefinition;
+export const getRecordings = {
+  name: 'get-recordings.php',
+  auth: 'user',
+  input: TokenOnlyInputSchema,
+  output: RecordingListBodySchema,
+} as const satisfies CallDefinition;
+export const getBroadcastPlan = {
+  name: 'get-broadcast-plan.php',
+  auth: 'user',
+  input: BroadcastMeetInputSchema,
+  output: OptionalBroadcastPlanBodySchema,
+} as const satisfies CallDefinition;
+export const setBroadcastPlan = {
+  name: 'set-broadcast-plan.php',
+  auth: 'user',
+  input: SetBroadcastPlanInputSchema,
+  output: OptionalBroadcastPlanBodySchema,
+} as const satisfies CallDefinition;
+export const getStreamConnections = {
+  name: 'get-stream-connections.php',
+  auth: 'user',
+  input: TokenOnlyInputSchema,
+  output: StreamConnectionListBodySchema,
+} as const satisfies CallDefinition;
+export const startStreamConnection = {
+  name: 'start-stream-connection.php',
+  auth: 'user',
+  input: StartStreamConnectionInputSchema,
+  output: StartStreamConnectionBodySchema,
+} as const satisfies CallDefinition;
+export const finishStreamConnection = {
+  name: 'finish-stream-connection.php',
+  auth: 'user',
+  input: FinishStreamConnectionInputSchema,
+  output: StreamConnectionBodySchema,
+} as const satisfies CallDefinition;
+export const addRtmpDestination = {
+  name: 'add-rtmp-destination.php',
+  auth: 'user',
+  input: AddRtmpDestinationInputSchema,
+  output: StreamConnectionBodySchema,
+} as const satisfies CallDefinition;
+export const editRtmpDestination = {
+  name: 'edit-rtmp-destination.php',
+  auth: 'user',
+  input: EditRtmpDestinationInputSchema,
+  output: StreamConnectionBodySchema,
+} as const satisfies CallDefinition;
+export const testRtmpDestination = {
+  name: 'test-rtmp-destination.php',
+  auth: 'user',
+  input: TestRtmpDestinationInputSchema,
+  output: StreamConnectionBodySchema,
+} as const satisfies CallDefinition;
+export const removeStreamConnection = {
+  name: 'remove-stream-connection.php',
+  auth: 'user',
+  input: RemoveStreamConnectionInputSchema,
+  output: MessageBodySchema,
+} as const satisfies CallDefinition;
+export const searchTwitchCategories = {
+  name: 'search-twitch-categories.php',
+  auth: 'user',
+  input: TwitchCategorySearchInputSchema,
+  output: TwitchCategoryListBodySchema,
+} as const satisfies CallDefinition;
+export const getViewerChatIdentity = {
+  name: 'get-viewer-chat-identity.php',
+  auth: 'none',
+  input: GetViewerChatIdentityInputSchema,
+  output: ViewerChatIdentityBodySchema,
+} as const satisfies CallDefinition;
+export const getViewerChat = {
+  name: 'get-viewer-chat.php',
+  auth: 'optional',
+  input: GetViewerChatInputSchema,
+  output: ViewerChatBodySchema,
+} as const satisfies CallDefinition;
+export const postViewerChat = {
+  name: 'post-viewer-chat.php',
+  auth: 'optional',
+  input: PostViewerChatInputSchema,
+  output: ViewerChatMessageBodySchema,
+} as const satisfies CallDefinition;
+export const deleteViewerChatMessage = {
+  name: 'delete-viewer-chat-message.php',
+  auth: 'optional',
+  input: ViewerChatMessageInputSchema,
+  output: MessageBodySchema,
+} as const satisfies CallDefinition;
+export const moderateViewerChat = {
+  name: 'moderate-viewer-chat.php',
+  auth: 'optional',
+  input: ModerateViewerChatInputSchema,
+  output: MessageBodySchema,
+} as const satisfies CallDefinition;
+export const pinViewerChatMessage = {
+  name: 'pin-viewer-chat-message.php',
+  auth: 'optional',
+  input: OptionalMessageInputSchema,
+  output: MessageBodySchema,
+} as const satisfies CallDefinition;
+export const setViewerChatSlowMode = {
+  name: 'set-viewer-chat-slow-mode.php',
+  auth: 'optional',
+  input: SetViewerChatSlowModeInputSchema,
+  output: MessageBodySchema,
+} as const satisfies CallDefinition;
+export const showViewerChatBanner = {
+  name: 'show-viewer-chat-banner.php',
+  auth: 'optional',
+  input: OptionalMessageInputSchema,
+  output: MessageBodySchema,
+} as const satisfies CallDefinition;

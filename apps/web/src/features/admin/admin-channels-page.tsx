@@ -1,4 +1,4 @@
-import { type AdminChannel } from '@meetcast/contracts';
+import { adminCalls, type AdminChannel } from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,12 +13,12 @@ export default function AdminChannelsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const list = useAdminList('admin-get-channels.php', controls);
+  const list = useAdminList(adminCalls.getChannels, controls);
   const confirmation = useConfirmation();
   const ask = confirmation.ask;
-  const hideChannel = useAdminAction('admin-hide-channel.php').mutateAsync;
-  const unhideChannel = useAdminAction('admin-unhide-channel.php').mutateAsync;
-  const deleteChannel = useAdminAction('admin-delete-channel.php').mutateAsync;
+  const hideChannel = useAdminAction(adminCalls.hideChannel).mutateAsync;
+  const unhideChannel = useAdminAction(adminCalls.unhideChannel).mutateAsync;
+  const deleteChannel = useAdminAction(adminCalls.deleteChannel).mutateAsync;
 
   const columns = useMemo<ColumnDef<AdminChannel, unknown>[]>(() => {
     const askHide = (channel: AdminChannel) =>

@@ -1,4 +1,4 @@
-import { CONTACT_MESSAGE_STATUSES, type AdminContactMessage } from '@meetcast/contracts';
+import { adminCalls, CONTACT_MESSAGE_STATUSES, type AdminContactMessage } from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ export default function AdminContactsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const list = useAdminList('admin-get-contact-messages.php', controls);
+  const list = useAdminList(adminCalls.getContactMessages, controls);
   const confirmation = useConfirmation();
   const [opened, setOpened] = useState<AdminContactMessage | null>(null);
   const rows = list.data?.data.data ?? [];

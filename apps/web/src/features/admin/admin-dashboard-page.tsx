@@ -1,5 +1,5 @@
 import { ClockIcon, InboxIcon, TvIcon, UsersIcon, VideoIcon } from 'lucide-react';
-import { meetingRoomPath } from '@meetcast/contracts';
+import { adminCalls, meetingRoomPath } from '@meetcast/contracts';
 import type { ComponentType, ReactNode, SVGProps } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -49,7 +49,7 @@ function Stat({
 export default function AdminDashboardPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
-  const { data, error } = useAdminQuery('admin-dashboard.php', {});
+  const { data, error } = useAdminQuery(adminCalls.dashboard, {});
   const dashboard = data?.data.data;
 
   return (

@@ -1,4 +1,4 @@
-import { REPEAT, type AdminEvent } from '@meetcast/contracts';
+import { adminCalls, REPEAT, type AdminEvent } from '@meetcast/contracts';
 import {
   getCoreRowModel,
   getSortedRowModel,
@@ -39,7 +39,7 @@ export default function AdminEventsPage() {
   const [sorting, setSorting] = useState<SortingState>([{ id: 'start_time', desc: false }]);
   const confirmation = useConfirmation();
   const ask = confirmation.ask;
-  const deleteEvent = useAdminAction('admin-delete-event.php').mutateAsync;
+  const deleteEvent = useAdminAction(adminCalls.deleteEvent).mutateAsync;
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(searchText.trim()), 300);
@@ -58,12 +58,12 @@ export default function AdminEventsPage() {
     start: seconds(month),
     end: seconds(new Date(month.getFullYear(), month.getMonth() + 1, 1)),
   };
-  const fields: WebCallInput<'admin-get-events.php'> = {
+  const fields: WebCallInput<typeof adminCalls.getEvents> = {
     ...range,
     search: search || undefined,
     kind: kind === 'event' || kind === 'meeting' ? kind : undefined,
   };
-  const { data, isFetching, error } = useAdminQuery('admin-get-events.php', fields);
+  const { data, isFetching, error } = useAdminQuery(adminCalls.getEvents, fields);
   const events = useMemo(() => data?.data.data ?? [], [data]);
   const monthEvents = useMemo(
     () =>

@@ -1,4 +1,4 @@
-import { type AdminMeeting, meetingRoomPath, PASSWORD_FLAG, PRIVACY } from '@meetcast/contracts';
+import { adminCalls, type AdminMeeting, meetingRoomPath, PASSWORD_FLAG, PRIVACY } from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,11 +15,11 @@ export default function AdminMeetingsPage() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState();
-  const list = useAdminList('admin-get-meetings.php', controls);
+  const list = useAdminList(adminCalls.getMeetings, controls);
   const confirmation = useConfirmation();
   const ask = confirmation.ask;
-  const endMeeting = useAdminAction('admin-end-meeting.php').mutateAsync;
-  const deleteMeeting = useAdminAction('admin-delete-meeting.php').mutateAsync;
+  const endMeeting = useAdminAction(adminCalls.endMeeting).mutateAsync;
+  const deleteMeeting = useAdminAction(adminCalls.deleteMeeting).mutateAsync;
 
   const columns = useMemo<ColumnDef<AdminMeeting, unknown>[]>(() => {
     const askEnd = (meeting: AdminMeeting) =>

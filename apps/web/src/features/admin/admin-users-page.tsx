@@ -1,4 +1,4 @@
-import { ROLE, type AdminUser } from '@meetcast/contracts';
+import { adminCalls, ROLE, type AdminUser } from '@meetcast/contracts';
 import type { ColumnDef, RowSelectionState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,13 +17,13 @@ export default function AdminUsersPage() {
   const format = useFormat();
   const me = useCurrentUser();
   const controls = useTableState();
-  const list = useAdminList('admin-get-users.php', controls);
+  const list = useAdminList(adminCalls.getUsers, controls);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [openUserId, setOpenUserId] = useState<number | null>(null);
   const confirmation = useConfirmation();
-  const disable = useAdminAction('admin-disable-users.php');
-  const enable = useAdminAction('admin-enable-users.php');
-  const remove = useAdminAction('admin-delete-users.php');
+  const disable = useAdminAction(adminCalls.disableUsers);
+  const enable = useAdminAction(adminCalls.enableUsers);
+  const remove = useAdminAction(adminCalls.deleteUsers);
   const selectedIds = Object.keys(selection).filter((id) => selection[id]);
 
   const bulk = (kind: 'disable' | 'enable' | 'delete') => {

@@ -1,4 +1,4 @@
-import { type AdminAuditEntry } from '@meetcast/contracts';
+import { adminCalls, type AdminAuditEntry } from '@meetcast/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,7 @@ export function AuditLogTable() {
   const { t } = useTranslation('admin');
   const format = useFormat();
   const controls = useTableState({ perPage: 10 });
-  const list = useAdminList('admin-get-audit-log.php', controls);
+  const list = useAdminList(adminCalls.getAuditLog, controls);
 
   const columns = useMemo<ColumnDef<AdminAuditEntry, unknown>[]>(
     () => [

@@ -1,4 +1,9 @@
-import { CONTACT_MESSAGE_STATUSES, type AdminContactMessage, type ContactMessageStatus } from '@meetcast/contracts';
+import {
+  adminCalls,
+  CONTACT_MESSAGE_STATUSES,
+  type AdminContactMessage,
+  type ContactMessageStatus,
+} from '@meetcast/contracts';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
@@ -41,9 +46,9 @@ export function ContactMessageDialog({ message, onClose, confirm }: ContactMessa
 function MessageBody({ message, onClose, confirm }: ContactMessageDialogProps & { message: AdminContactMessage }) {
   const { t } = useTranslation('admin');
   const ids = { status: useId(), subject: useId(), reply: useId() };
-  const update = useAdminAction('admin-update-contact-message.php');
-  const reply = useAdminAction('admin-reply-contact-message.php');
-  const remove = useAdminAction('admin-delete-contact-message.php');
+  const update = useAdminAction(adminCalls.updateContactMessage);
+  const reply = useAdminAction(adminCalls.replyContactMessage);
+  const remove = useAdminAction(adminCalls.deleteContactMessage);
   const [subject, setSubject] = useState(() => t('contacts.reply_subject', { subject: message.subject }));
   const [text, setText] = useState('');
   const [status, setStatus] = useState<ContactMessageStatus>(message.status);

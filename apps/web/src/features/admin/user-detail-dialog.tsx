@@ -1,4 +1,4 @@
-import { ROLE } from '@meetcast/contracts';
+import { adminCalls, ROLE } from '@meetcast/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
@@ -20,12 +20,12 @@ export function UserDetailDialog({ userId, onClose, confirm }: UserDetailDialogP
   const { t } = useTranslation('admin');
   const format = useFormat();
   const me = useCurrentUser();
-  const { data, isLoading } = useAdminQuery('admin-get-user.php', { id: userId ?? 0 }, userId !== null);
-  const updateRole = useAdminAction('admin-update-user-role.php');
-  const disable = useAdminAction('admin-disable-users.php');
-  const enable = useAdminAction('admin-enable-users.php');
-  const sendReset = useAdminAction('admin-send-password-reset.php');
-  const remove = useAdminAction('admin-delete-users.php');
+  const { data, isLoading } = useAdminQuery(adminCalls.getUser, { id: userId ?? 0 }, userId !== null);
+  const updateRole = useAdminAction(adminCalls.updateUserRole);
+  const disable = useAdminAction(adminCalls.disableUsers);
+  const enable = useAdminAction(adminCalls.enableUsers);
+  const sendReset = useAdminAction(adminCalls.sendPasswordReset);
+  const remove = useAdminAction(adminCalls.deleteUsers);
   const detail = userId !== null && data?.data.data.user.id === userId ? data.data.data : undefined;
   const user = detail?.user;
   const isMe = user?.id === me?.id;

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ConfirmSignupInputSchema } from '@meetcast/contracts';
+import { accountCalls, ConfirmSignupInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -27,11 +27,11 @@ export default function ConfirmSignupPage() {
     defaultValues: { email: params.get('email') ?? '', code: '' },
   });
   const confirm = useMutation({
-    mutationFn: (values: FormOutput) => api.call('confirm-signup.php', values, { withToken: false }),
+    mutationFn: (values: FormOutput) => api.call(accountCalls.confirmSignup, values, { withToken: false }),
     onSuccess: onSignedIn,
   });
   const resend = useMutation({
-    mutationFn: (email: string) => api.call('resend-signup-code.php', { email }, { withToken: false }),
+    mutationFn: (email: string) => api.call(accountCalls.resendSignupCode, { email }, { withToken: false }),
     onSuccess: (body) => toast.success(body.message),
   });
   const onResend = () => {

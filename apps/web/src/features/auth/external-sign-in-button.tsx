@@ -1,3 +1,4 @@
+import { accountCalls } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
@@ -13,7 +14,7 @@ export function ExternalSignInButton() {
   const { t } = useTranslation('oidc');
   const config = useAuthConfig();
   const start = useMutation({
-    mutationFn: () => api.call('start-external-login.php', {}, { withToken: false }),
+    mutationFn: () => api.call(accountCalls.startExternalLogin, {}, { withToken: false }),
     onSuccess: (body) => window.location.assign(body.data.url),
   });
   const provider = config.data?.oidc;

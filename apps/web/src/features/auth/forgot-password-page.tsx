@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ForgotPasswordInputSchema } from '@meetcast/contracts';
+import { accountCalls, ForgotPasswordInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +25,7 @@ export default function ForgotPasswordPage() {
   });
   const request = useMutation({
     mutationFn: (values: FormOutput) =>
-      api.call('forgot-password.php', values, { withToken: false }).then((body) => ({
+      api.call(accountCalls.forgotPassword, values, { withToken: false }).then((body) => ({
         body,
         email: values.email,
       })),

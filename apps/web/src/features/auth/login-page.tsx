@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoginInputSchema } from '@meetcast/contracts';
+import { accountCalls, LoginInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,7 @@ export default function LoginPage() {
     defaultValues: { email: '', password: '' },
   });
   const login = useMutation({
-    mutationFn: (values: FormOutput) => api.call('login.php', values, { withToken: false }),
+    mutationFn: (values: FormOutput) => api.call(accountCalls.login, values, { withToken: false }),
     onSuccess: onSignedIn,
   });
   const { errors } = form.formState;

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ResetPasswordInputSchema } from '@meetcast/contracts';
+import { accountCalls, ResetPasswordInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -29,7 +29,7 @@ export default function ResetPasswordPage() {
   });
   const reset = useMutation({
     mutationFn: ({ email, code, password }: FormOutput) =>
-      api.call('reset-password.php', { email, code, password }, { withToken: false }),
+      api.call(accountCalls.resetPassword, { email, code, password }, { withToken: false }),
     onSuccess: (body) => {
       toast.success(body.message);
       void navigate('/login', { replace: true });

@@ -1,5 +1,5 @@
 import { GlobeIcon, ShieldIcon } from 'lucide-react';
-import { type SignInMethods as Methods } from '@meetcast/contracts';
+import { accountCalls, type SignInMethods as Methods } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/spinner';
@@ -11,7 +11,7 @@ export const SIGN_IN_METHODS_QUERY_KEY = ['sign-in-methods'] as const;
 export function useSignInMethods() {
   return useQuery<Methods>({
     queryKey: SIGN_IN_METHODS_QUERY_KEY,
-    queryFn: async ({ signal }) => (await api.call('get-sign-in-methods.php', {}, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(accountCalls.getSignInMethods, {}, { signal })).data.data,
     meta: { silent: true },
   });
 }

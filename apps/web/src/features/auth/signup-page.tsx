@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { SignupInputSchema } from '@meetcast/contracts';
+import { accountCalls, SignupInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +27,7 @@ export default function SignupPage() {
   });
   const signup = useMutation({
     mutationFn: (values: FormOutput) =>
-      api.call('signup.php', values, { withToken: false }).then((body) => ({
+      api.call(accountCalls.signup, values, { withToken: false }).then((body) => ({
         body,
         email: values.email,
       })),

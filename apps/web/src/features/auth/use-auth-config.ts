@@ -1,4 +1,4 @@
-import { type AuthConfig } from '@meetcast/contracts';
+import { accountCalls, type AuthConfig } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
@@ -8,7 +8,7 @@ export const AUTH_CONFIG_QUERY_KEY = ['auth-config'] as const;
 export function useAuthConfig() {
   return useQuery<AuthConfig>({
     queryKey: AUTH_CONFIG_QUERY_KEY,
-    queryFn: async ({ signal }) => (await api.call('get-auth-config.php', {}, { withToken: false, signal })).data,
+    queryFn: async ({ signal }) => (await api.call(accountCalls.getAuthConfig, {}, { withToken: false, signal })).data,
     staleTime: 5 * 60_000,
     meta: { silent: true },
   });

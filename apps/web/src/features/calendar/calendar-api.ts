@@ -1,4 +1,4 @@
-import { type CalendarEvent } from '@meetcast/contracts';
+import { meetingCalls, type CalendarEvent } from '@meetcast/contracts';
 import { api } from '../../lib/api';
 
 export interface EventFields {
@@ -11,10 +11,10 @@ export interface EventFields {
 }
 
 export const calendarApi = {
-  range: (start: number, end: number) => api.call('get-calendar.php', { start_time: start, end_time: end }),
-  add: (fields: EventFields) => api.call('add-event.php', { ...fields }),
-  edit: (id: number, fields: EventFields) => api.call('edit-event.php', { ...fields, id }),
-  remove: (id: number) => api.call('delete-event.php', { id }),
+  range: (start: number, end: number) => api.call(meetingCalls.getCalendar, { start_time: start, end_time: end }),
+  add: (fields: EventFields) => api.call(meetingCalls.addEvent, { ...fields }),
+  edit: (id: number, fields: EventFields) => api.call(meetingCalls.editEvent, { ...fields, id }),
+  remove: (id: number) => api.call(meetingCalls.deleteEvent, { id }),
 };
 
 export function fieldsOf(event: CalendarEvent): EventFields {

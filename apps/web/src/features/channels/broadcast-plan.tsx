@@ -1,4 +1,4 @@
-import { type BroadcastPlan, type DestinationRequest } from '@meetcast/contracts';
+import { streamingCalls, type BroadcastPlan, type DestinationRequest } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ const planKey = (meetId: string) => [...CHANNELS_KEY, 'plan', meetId] as const;
 function useBroadcastPlan(meetId: string) {
   return useQuery({
     queryKey: planKey(meetId),
-    queryFn: async ({ signal }) => (await api.call('get-broadcast-plan.php', { meetId }, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(streamingCalls.getBroadcastPlan, { meetId }, { signal })).data.data,
   });
 }
 
@@ -27,7 +27,7 @@ function useSavePlan(meetId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (plan: PlanToSave) =>
-      api.call('set-broadcast-plan.php', {
+      api.call(streamingCalls.setBroadcastPlan, {
         meetId,
         destinations: plan.destinations,
         record: plan.record,

@@ -1,11 +1,12 @@
 import { PlusIcon, TrashIcon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  peopleCalls,
   CHANNEL_CATEGORIES,
   CHANNEL_LIMITS,
   ChannelSlugSchema,
   CreateChannelInputSchema,
-  type CallInput,
+  type InputOf,
   type ChannelDetail,
 } from '@meetcast/contracts';
 import { useEffect, useState } from 'react';
@@ -41,7 +42,7 @@ type FormInput = z.input<typeof FormSchema>;
 type FormOutput = z.output<typeof FormSchema>;
 
 /** What the form submits: the channel's fields, the links as a list (sent as JSON, not text in a form field). */
-export type ChannelFormValues = Required<Omit<CallInput<'create-channel.php'>, 'token' | 'lng' | 'links'>> & {
+export type ChannelFormValues = Required<Omit<InputOf<typeof peopleCalls.createChannel>, 'token' | 'lng' | 'links'>> & {
   links: FormOutput['links'];
 };
 
@@ -63,7 +64,7 @@ function useSlugCheck(slug: string, current: string | undefined) {
   useEffect(() => {
     if (debounced === current || !ChannelSlugSchema.safeParse(debounced).success) return;
     const controller = new AbortController();
-    api.call('check-channel-slug.php', { slug: debounced }, { signal: controller.signal }).then(
+    api.call(peopleCalls.checkChannelSlug, { slug: debounced }, { signal: controller.signal }).then(
       () => setResult({ slug: debounced }),
       (error: unknown) => {
         if (!controller.signal.aborted && error instanceof ApiError)

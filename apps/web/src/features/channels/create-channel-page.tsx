@@ -1,3 +1,4 @@
+import { peopleCalls } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
@@ -14,7 +15,7 @@ export default function CreateChannelPage() {
   const refresh = useRefreshChannels();
   const mine = useMyChannel();
   const create = useMutation({
-    mutationFn: (values: ChannelFormValues) => api.call('create-channel.php', { ...values }),
+    mutationFn: (values: ChannelFormValues) => api.call(peopleCalls.createChannel, { ...values }),
     onSuccess: async (body) => {
       toast.success(body.message);
       await refresh();

@@ -1,3 +1,4 @@
+import { peopleCalls } from '@meetcast/contracts';
 import { ShieldIcon, TvIcon } from 'lucide-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -23,11 +24,11 @@ export default function EditChannelPage() {
   const refresh = useRefreshChannels();
   const channel = useQuery({
     queryKey: [...CHANNELS_KEY, 'edit', id],
-    queryFn: async ({ signal }) => (await api.call('get-edit-channel.php', { id }, { signal })).data,
+    queryFn: async ({ signal }) => (await api.call(peopleCalls.getEditChannel, { id }, { signal })).data,
     retry: false,
   });
   const save = useMutation({
-    mutationFn: (values: ChannelFormValues) => api.call('update-channel.php', { ...values, id }),
+    mutationFn: (values: ChannelFormValues) => api.call(peopleCalls.updateChannel, { ...values, id }),
     onSuccess: async (body) => {
       toast.success(body.message);
       await refresh();
@@ -35,7 +36,7 @@ export default function EditChannelPage() {
     },
   });
   const uploadImage = (kind: 'avatar' | 'cover') => (file: File) =>
-    api.call('upload-channel-image.php', { id, kind, file });
+    api.call(peopleCalls.uploadChannelImage, { id, kind, file });
 
   if (channel.isPending) return <PageSpinner label={t('loading')} />;
   if (channel.isError) {

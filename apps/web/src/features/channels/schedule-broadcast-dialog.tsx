@@ -1,3 +1,4 @@
+import { peopleCalls } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -77,7 +78,7 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
   const schedule = useMutation({
     mutationKey: ['schedule-broadcast'],
     mutationFn: () =>
-      api.call('schedule-broadcast.php', {
+      api.call(peopleCalls.scheduleBroadcast, {
         id: channelId,
         name,
         description,

@@ -1,4 +1,4 @@
-import { ChannelPageSchema, type ChannelCategory } from '@meetcast/contracts';
+import { peopleCalls, ChannelPageSchema, type ChannelCategory } from '@meetcast/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { api } from '../../lib/api';
@@ -9,7 +9,7 @@ export const CHANNELS_KEY = ['channels'] as const;
 export function useMyChannel() {
   return useQuery({
     queryKey: [...CHANNELS_KEY, 'mine'],
-    queryFn: async ({ signal }) => (await api.call('get-my-channel.php', {}, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(peopleCalls.getMyChannel, {}, { signal })).data.data,
   });
 }
 
@@ -26,7 +26,7 @@ export function useChannelList(query: ChannelListQuery, options: { withToken?: b
     queryFn: async ({ signal }) =>
       (
         await api.call(
-          'get-channels.php',
+          peopleCalls.getChannels,
           {
             search: query.search || undefined,
             category: query.category || undefined,
@@ -46,7 +46,7 @@ export function useChannelPage(slug: string, options: { withToken?: boolean } = 
   return useQuery({
     queryKey: [...CHANNELS_KEY, 'page', slug, options.withToken !== false],
     queryFn: async ({ signal }) =>
-      (await api.call('get-channel.php', { slug }, { signal, withToken: options.withToken !== false })).data,
+      (await api.call(peopleCalls.getChannel, { slug }, { signal, withToken: options.withToken !== false })).data,
     retry: false,
     // Signed out, the page's HTML came with this answer: the page renders without asking first.
     initialData: () =>
@@ -60,7 +60,7 @@ export function useFollow() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, follow }: { id: number; follow: boolean }) =>
-      api.call(follow ? 'follow-channel.php' : 'unfollow-channel.php', { id }),
+      api.call(follow ? peopleCalls.followChannel : peopleCalls.unfollowChannel, { id }),
     onSuccess: (body) => {
       toast.success(body.message);
       void queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });

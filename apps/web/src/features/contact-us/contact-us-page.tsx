@@ -1,6 +1,6 @@
 import { CheckIcon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ContactUsInputSchema } from '@meetcast/contracts';
+import { peopleCalls, ContactUsInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +25,7 @@ export default function ContactUsPage() {
     defaultValues: { name: user?.username ?? '', email: user?.email ?? '', subject: '', message: '', website: '' },
   });
   const { errors } = form.formState;
-  const send = useMutation({ mutationFn: (values: FormOutput) => api.call('contact-us.php', values) });
+  const send = useMutation({ mutationFn: (values: FormOutput) => api.call(peopleCalls.contactUs, values) });
 
   if (send.isSuccess) {
     return (

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AddContactInputSchema, type Contact } from '@meetcast/contracts';
+import { peopleCalls, AddContactInputSchema, type Contact } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
@@ -52,7 +52,9 @@ export function ContactDialog({
   const save = useMutation({
     mutationKey: ['contact-form'],
     mutationFn: (values: FormOutput) =>
-      contact ? api.call('update-contact.php', { ...values, id: contact.id }) : api.call('add-contact.php', values),
+      contact
+        ? api.call(peopleCalls.updateContact, { ...values, id: contact.id })
+        : api.call(peopleCalls.addContact, values),
     onSuccess: (body) => {
       toast.success(body.message);
       void refresh();

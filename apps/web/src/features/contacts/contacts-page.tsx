@@ -7,7 +7,7 @@ import {
   UploadIcon,
   UsersIcon,
 } from 'lucide-react';
-import { type Contact, type ContactSort, meetingRoomPath } from '@meetcast/contracts';
+import { peopleCalls, type Contact, type ContactSort, meetingRoomPath } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -53,18 +53,18 @@ export default function ContactsPage() {
 
   const favourite = useMutation({
     mutationFn: (contact: Contact) =>
-      api.call('update-contact.php', { id: contact.id, is_favourite: !contact.is_favourite }),
+      api.call(peopleCalls.updateContact, { id: contact.id, is_favourite: !contact.is_favourite }),
     onSuccess: () => void refresh(),
   });
   const restore = useMutation({
-    mutationFn: (id: number) => api.call('restore-contact.php', { id }),
+    mutationFn: (id: number) => api.call(peopleCalls.restoreContact, { id }),
     onSuccess: (body) => {
       toast.success(body.message);
       void refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: (contact: Contact) => api.call('delete-contact.php', { id: contact.id }),
+    mutationFn: (contact: Contact) => api.call(peopleCalls.deleteContact, { id: contact.id }),
     onSuccess: (_body, contact) => {
       void refresh();
       toast(
@@ -88,14 +88,14 @@ export default function ContactsPage() {
     },
   });
   const call = useMutation({
-    mutationFn: (contact: Contact) => api.call('call-contact.php', { id: contact.id }),
+    mutationFn: (contact: Contact) => api.call(peopleCalls.callContact, { id: contact.id }),
     onSuccess: (body) => {
       toast.success(body.message);
       void navigate(meetingRoomPath(body.data));
     },
   });
   const exportCsv = useMutation({
-    mutationFn: () => api.call('export-contacts.php', {}),
+    mutationFn: () => api.call(peopleCalls.exportContacts, {}),
     onSuccess: (body) => downloadFile(body.data.filename, body.data.csv, 'text/csv;charset=utf-8'),
   });
 

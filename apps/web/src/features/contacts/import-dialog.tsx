@@ -1,4 +1,4 @@
-import { type ImportReport } from '@meetcast/contracts';
+import { peopleCalls, type ImportReport } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -40,7 +40,7 @@ function ImportBody({ onClose }: { onClose(): void }) {
   const [isShowingAll, setIsShowingAll] = useState(false);
 
   const upload = useMutation({
-    mutationFn: (chosen: File) => api.call('import-contacts.php', { file: chosen }),
+    mutationFn: (chosen: File) => api.call(peopleCalls.importContacts, { file: chosen }),
     onSuccess: (body) => {
       setReport(body.data);
       void refresh();

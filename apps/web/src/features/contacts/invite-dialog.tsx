@@ -1,4 +1,4 @@
-import { type Contact } from '@meetcast/contracts';
+import { peopleCalls, type Contact } from '@meetcast/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,7 @@ function InviteForm({
   const { t } = useTranslation('contacts');
   const [meetingId, setMeetingId] = useState('');
   const invite = useMutation({
-    mutationFn: () => api.call('invite-contact.php', { id: contact.id, meeting_id: meetingId }),
+    mutationFn: () => api.call(peopleCalls.inviteContact, { id: contact.id, meeting_id: meetingId }),
     onSuccess: (body) => {
       toast.success(body.message);
       onClose();
@@ -60,7 +60,7 @@ export function InviteDialog({ contact, onClose }: { contact: Contact | undefine
   const { t, i18n } = useTranslation('contacts');
   const meetings = useQuery({
     queryKey: ['meetings-to-invite'],
-    queryFn: async ({ signal }) => (await api.call('get-meetings-to-invite.php', {}, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(peopleCalls.getMeetingsToInvite, {}, { signal })).data.data,
     enabled: contact !== undefined,
     staleTime: 0,
   });

@@ -1,4 +1,4 @@
-import { type ContactSort } from '@meetcast/contracts';
+import { peopleCalls, type ContactSort } from '@meetcast/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
@@ -19,7 +19,7 @@ export function useContactList(query: ContactQuery) {
     queryFn: async ({ signal }) =>
       (
         await api.call(
-          'get-contacts.php',
+          peopleCalls.getContacts,
           {
             search: query.search || undefined,
             sort: query.sort,

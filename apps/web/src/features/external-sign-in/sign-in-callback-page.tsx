@@ -1,3 +1,4 @@
+import { accountCalls } from '@meetcast/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -40,7 +41,7 @@ export default function SignInCallbackPage() {
       iss: params.get('iss') ?? undefined,
       error: error || undefined,
     };
-    api.call('meetcast-names-login.php', fields, { withToken: false }).then(
+    api.call(accountCalls.meetcastNamesLogin, fields, { withToken: false }).then(
       (body) => {
         signIn(body.data.token, body.data.data);
         window.location.assign('/');

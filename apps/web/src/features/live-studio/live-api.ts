@@ -1,4 +1,4 @@
-import { type DestinationRequest, type LiveBroadcast } from '@meetcast/contracts';
+import { streamingCalls, type DestinationRequest, type LiveBroadcast } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type WebCallInput } from '../../lib/api';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
@@ -22,7 +22,7 @@ export function useLiveBroadcast(meetId: string, options: { enabled?: boolean } 
   });
   return useQuery({
     queryKey: liveBroadcastKey(meetId),
-    queryFn: async ({ signal }) => (await api.call('get-broadcast.php', { meetId }, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(streamingCalls.getBroadcast, { meetId }, { signal })).data.data,
     enabled: isEnabled,
     refetchInterval: (query) => (query.state.status === 'error' ? POLL_AFTER_ERROR_MS : isPushed ? false : POLL_MS),
     staleTime: 0,
@@ -47,14 +47,17 @@ function useBroadcastMutation<V>(meetId: string, call: (variables: V) => Promise
 
 /** The calls that answer the broadcast as it is after them. */
 type BroadcastChange =
-  'start-broadcast.php' | 'stop-broadcast.php' | 'change-broadcast-destination.php' | 'set-broadcast-overlay.php';
+  | typeof streamingCalls.startBroadcast
+  | typeof streamingCalls.stopBroadcast
+  | typeof streamingCalls.changeBroadcastDestination
+  | typeof streamingCalls.setBroadcastOverlay;
 
-const asBroadcast = async <Name extends BroadcastChange>(name: Name, input: WebCallInput<Name>) =>
-  (await api.call(name, input)).data.data;
+const asBroadcast = async <Call extends BroadcastChange>(call: Call, input: WebCallInput<Call>) =>
+  (await api.call(call, input)).data.data;
 
 export function useStartBroadcast(meetId: string) {
   return useBroadcastMutation(meetId, (plan: { destinations: DestinationRequest[]; record: 0 | 1 }) =>
-    asBroadcast('start-broadcast.php', {
+    asBroadcast(streamingCalls.startBroadcast, {
       meetId,
       destinations: plan.destinations,
       record: plan.record,
@@ -63,18 +66,18 @@ export function useStartBroadcast(meetId: string) {
 }
 
 export function useStopBroadcast(meetId: string) {
-  return useBroadcastMutation(meetId, () => asBroadcast('stop-broadcast.php', { meetId }));
+  return useBroadcastMutation(meetId, () => asBroadcast(streamingCalls.stopBroadcast, { meetId }));
 }
 
 export function useAddDestination(meetId: string) {
   return useBroadcastMutation(meetId, (destination: DestinationRequest) =>
-    asBroadcast('change-broadcast-destination.php', { meetId, destination: [destination] }),
+    asBroadcast(streamingCalls.changeBroadcastDestination, { meetId, destination: [destination] }),
   );
 }
 
 export function useRemoveDestination(meetId: string) {
   return useBroadcastMutation(meetId, (connectionId: number) =>
-    asBroadcast('change-broadcast-destination.php', { meetId, remove_connection_id: connectionId }),
+    asBroadcast(streamingCalls.changeBroadcastDestination, { meetId, remove_connection_id: connectionId }),
   );
 }
 
@@ -87,7 +90,7 @@ export interface OverlayValues {
 /** Sends all three fields: an empty one clears that part of the overlay. */
 export function useSetOverlay(meetId: string) {
   return useBroadcastMutation(meetId, (overlay: OverlayValues) =>
-    asBroadcast('set-broadcast-overlay.php', { meetId, ...overlay }),
+    asBroadcast(streamingCalls.setBroadcastOverlay, { meetId, ...overlay }),
   );
 }
 
@@ -96,7 +99,8 @@ export function useTwitchCategories(connectionId: number, query: string) {
   return useQuery({
     queryKey: ['twitch-categories', connectionId, query],
     queryFn: async ({ signal }) =>
-      (await api.call('search-twitch-categories.php', { connection_id: connectionId, query }, { signal })).data.data,
+      (await api.call(streamingCalls.searchTwitchCategories, { connection_id: connectionId, query }, { signal })).data
+        .data,
     enabled: query.trim() !== '',
     staleTime: 5 * 60_000,
     retry: false,

@@ -1,5 +1,5 @@
 import { XIcon } from 'lucide-react';
-import { EmailSchema, type Contact } from '@meetcast/contracts';
+import { peopleCalls, EmailSchema, type Contact } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,7 +32,7 @@ export function InviteePicker({
   const [emailError, setEmailError] = useState<string>();
   const contacts = useQuery({
     queryKey: ['contacts', 'invitee-picker', search],
-    queryFn: () => api.call('get-contacts.php', { search, per_page: 8, sort: 'name' }),
+    queryFn: () => api.call(peopleCalls.getContacts, { search, per_page: 8, sort: 'name' }),
   });
   const chosen = new Set(value.contacts.map((contact) => contact.id));
 

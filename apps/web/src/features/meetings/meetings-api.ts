@@ -1,23 +1,24 @@
-import { meetingRoomPath, type Meeting } from '@meetcast/contracts';
+import { meetingCalls, meetingRoomPath, type Meeting } from '@meetcast/contracts';
 import { api, type WebCallInput } from '../../lib/api';
 
 /** The calls of the meetings feature (the server's OpenAPI description, `GET /api/openapi.json`). */
 export const meetingsApi = {
   checkMeetName: (name: string, id: number | undefined, signal: AbortSignal) =>
-    api.call('check-meet-name.php', { name, id }, { signal }),
-  addMeeting: (fields: WebCallInput<'add-meeting.php'>) => api.call('add-meeting.php', fields),
-  editMeeting: (fields: WebCallInput<'edit-meeting.php'>) => api.call('edit-meeting.php', fields),
-  addInstantMeeting: (name: string, slug: string) => api.call('add-instant-meeting.php', { name, slug }),
+    api.call(meetingCalls.checkMeetName, { name, id }, { signal }),
+  addMeeting: (fields: WebCallInput<typeof meetingCalls.addMeeting>) => api.call(meetingCalls.addMeeting, fields),
+  editMeeting: (fields: WebCallInput<typeof meetingCalls.editMeeting>) => api.call(meetingCalls.editMeeting, fields),
+  addInstantMeeting: (name: string, slug: string) => api.call(meetingCalls.addInstantMeeting, { name, slug }),
   upcoming: (fields: { page: number; per_page: number; search: string }) =>
-    api.call('get-upcoming-meetings.php', fields),
-  recent: (fields: { page: number; per_page: number; search: string }) => api.call('get-recent-meetings.php', fields),
+    api.call(meetingCalls.getUpcomingMeetings, fields),
+  recent: (fields: { page: number; per_page: number; search: string }) =>
+    api.call(meetingCalls.getRecentMeetings, fields),
   cancel: (id: number, occurrenceStart?: number) =>
-    api.call('cancel-meeting.php', { id, occurrence_start: occurrenceStart }),
-  remove: (id: number) => api.call('delete-meeting.php', { id }),
-  ics: (id: number) => api.call('get-meeting-ics.php', { id }),
-  dashboard: () => api.call('get-dashboard.php', {}),
-  calendarFeed: () => api.call('get-calendar-feed.php', {}),
-  resetCalendarFeed: () => api.call('reset-calendar-feed.php', {}),
+    api.call(meetingCalls.cancelMeeting, { id, occurrence_start: occurrenceStart }),
+  remove: (id: number) => api.call(meetingCalls.deleteMeeting, { id }),
+  ics: (id: number) => api.call(meetingCalls.getMeetingIcs, { id }),
+  dashboard: () => api.call(meetingCalls.getDashboard, {}),
+  calendarFeed: () => api.call(meetingCalls.getCalendarFeed, {}),
+  resetCalendarFeed: () => api.call(meetingCalls.resetCalendarFeed, {}),
 };
 
 /** The room address of a meeting, absolute, with its password when the caller may know it. */

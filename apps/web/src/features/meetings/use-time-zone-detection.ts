@@ -1,3 +1,4 @@
+import { peopleCalls } from '@meetcast/contracts';
 import { useEffect } from 'react';
 import { api } from '../../lib/api';
 import { useSession } from '../session';
@@ -17,7 +18,7 @@ export function useTimeZoneDetection() {
     if (detected === 'UTC' || !isKnownTimeZone(detected) || localStorage.getItem(key)) return;
     localStorage.setItem(key, detected);
     api
-      .call('update-profile.php', { time_zone: detected })
+      .call(peopleCalls.updateProfile, { time_zone: detected })
       .then((answer) => updateUser(answer.data.data))
       .catch(() => localStorage.removeItem(key));
   }, [user, updateUser]);

@@ -1,4 +1,4 @@
-import { type Notification } from '@meetcast/contracts';
+import { accountCalls, type Notification } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
@@ -19,7 +19,8 @@ export function addNotification(queryClient: QueryClient, notification: Notifica
 export function useNotifications() {
   return useQuery({
     queryKey: NOTIFICATIONS_KEY,
-    queryFn: async ({ signal }) => ordered((await api.call('get-user-notification.php', {}, { signal })).data.data),
+    queryFn: async ({ signal }) =>
+      ordered((await api.call(accountCalls.getUserNotification, {}, { signal })).data.data),
     meta: { silent: true },
     retry: false,
   });
@@ -29,7 +30,7 @@ export function useNotifications() {
 export function useClearNotification() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.call('clear-user-notification.php', { id }),
+    mutationFn: (id: number) => api.call(accountCalls.clearUserNotification, { id }),
     onSuccess: (body) => queryClient.setQueryData(NOTIFICATIONS_KEY, ordered(body.data.data)),
   });
 }

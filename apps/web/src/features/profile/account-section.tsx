@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CodeSchema, UpdateProfileInputSchema, type Profile } from '@meetcast/contracts';
+import { peopleCalls, CodeSchema, UpdateProfileInputSchema, type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -25,7 +25,7 @@ function EmailCodeForm({ pendingEmail }: { pendingEmail: string }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
   const confirm = useMutation({
-    mutationFn: () => api.call('confirm-email-change.php', { code }),
+    mutationFn: () => api.call(peopleCalls.confirmEmailChange, { code }),
     onSuccess: (body) => {
       toast.success(body.message);
       setCode('');
@@ -79,7 +79,7 @@ export function AccountSection({ profile }: { profile: Profile }) {
 
   const save = useMutation({
     mutationFn: (values: FormOutput) =>
-      api.call('update-profile.php', {
+      api.call(peopleCalls.updateProfile, {
         username: values.username,
         email: values.email === profile.email ? undefined : values.email,
       }),

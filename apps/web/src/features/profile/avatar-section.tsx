@@ -1,4 +1,4 @@
-import { type Profile } from '@meetcast/contracts';
+import { peopleCalls, type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -13,7 +13,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const apply = useApplyProfile();
   const remove = useMutation({
-    mutationFn: () => api.call('remove-avatar.php', {}),
+    mutationFn: () => api.call(peopleCalls.removeAvatar, {}),
     onSuccess: (body) => {
       toast.success(body.message);
       apply(body.data.data);
@@ -27,7 +27,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
         tooLarge={t('avatar.too_large')}
         preview={<Avatar name={profile.username} path={profile.avatar} className="size-20 text-2xl" />}
         upload={async (file) => {
-          const body = await api.call('upload-avatar.php', { file });
+          const body = await api.call(peopleCalls.uploadAvatar, { file });
           apply(body.data.data);
           return body;
         }}

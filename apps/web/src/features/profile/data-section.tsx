@@ -1,5 +1,5 @@
 import { DownloadIcon } from 'lucide-react';
-import { type Profile } from '@meetcast/contracts';
+import { peopleCalls, type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,7 @@ function DeleteAccountDialog({
   const [error, setError] = useState<string | undefined>();
   const remove = useMutation({
     mutationFn: () =>
-      api.call('delete-account.php', profile.has_password ? { password: secret } : { confirm_email: secret }),
+      api.call(peopleCalls.deleteAccount, profile.has_password ? { password: secret } : { confirm_email: secret }),
     meta: { silent: true },
     onSuccess: (body) => {
       toast.success(body.message);
@@ -85,7 +85,7 @@ export function DataSection({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const [isDeleting, setIsDeleting] = useState(false);
   const download = useMutation({
-    mutationFn: () => api.call('export-my-data.php', {}),
+    mutationFn: () => api.call(peopleCalls.exportMyData, {}),
     onSuccess: (body) =>
       downloadFile(body.data.filename, JSON.stringify(body.data.data, null, 2), 'application/json;charset=utf-8'),
   });

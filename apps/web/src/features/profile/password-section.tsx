@@ -1,4 +1,4 @@
-import { PasswordSchema, type Profile } from '@meetcast/contracts';
+import { peopleCalls, PasswordSchema, type Profile } from '@meetcast/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SIGN_IN_METHODS_QUERY_KEY } from '../auth';
 import { useState } from 'react';
@@ -23,7 +23,7 @@ export function PasswordSection({ profile }: { profile: Profile }) {
   const [problems, setProblems] = useState<Problem[]>([]);
   const change = useMutation({
     mutationFn: () =>
-      api.call('change-password.php', { current_password: profile.has_password ? current : undefined, password }),
+      api.call(peopleCalls.changePassword, { current_password: profile.has_password ? current : undefined, password }),
     onSuccess: (body) => {
       toast.success(body.message);
       setCurrent('');

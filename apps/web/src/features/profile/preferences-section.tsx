@@ -1,4 +1,11 @@
-import { LANGUAGES, REMINDER_MINUTES_MAX, isLanguage, type Language, type Profile } from '@meetcast/contracts';
+import {
+  peopleCalls,
+  LANGUAGES,
+  REMINDER_MINUTES_MAX,
+  isLanguage,
+  type Language,
+  type Profile,
+} from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +38,7 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
 
   const save = useMutation({
     mutationFn: () =>
-      api.call('update-profile.php', {
+      api.call(peopleCalls.updateProfile, {
         language: isLanguage(language) ? language : undefined,
         time_zone: timeZone,
         default_meeting_password: withPassword,

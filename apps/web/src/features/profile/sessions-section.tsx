@@ -1,3 +1,4 @@
+import { peopleCalls } from '@meetcast/contracts';
 import { MonitorIcon } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -18,11 +19,12 @@ export function SessionsSection() {
   const { signOut } = useSession();
   const sessions = useQuery({
     queryKey: SESSIONS_KEY,
-    queryFn: async ({ signal }) => (await api.call('get-sessions.php', {}, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(peopleCalls.getSessions, {}, { signal })).data.data,
     staleTime: 0,
   });
   const revoke = useMutation({
-    mutationFn: (session: { id: number; is_current: boolean }) => api.call('revoke-session.php', { id: session.id }),
+    mutationFn: (session: { id: number; is_current: boolean }) =>
+      api.call(peopleCalls.revokeSession, { id: session.id }),
     onSuccess: (body, session) => {
       if (session.is_current) {
         void signOut();

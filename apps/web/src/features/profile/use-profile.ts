@@ -1,4 +1,4 @@
-import { type Profile } from '@meetcast/contracts';
+import { peopleCalls, type Profile } from '@meetcast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { useSession } from '../session';
@@ -8,7 +8,7 @@ export const PROFILE_KEY = ['profile'] as const;
 export function useProfile() {
   return useQuery({
     queryKey: PROFILE_KEY,
-    queryFn: async ({ signal }) => (await api.call('get-profile.php', {}, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(peopleCalls.getProfile, {}, { signal })).data.data,
   });
 }
 

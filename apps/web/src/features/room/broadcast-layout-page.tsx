@@ -1,4 +1,4 @@
-import { type BroadcastOverlay } from '@meetcast/contracts';
+import { streamingCalls, type BroadcastOverlay } from '@meetcast/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { api } from '../../lib/api';
@@ -47,7 +47,7 @@ function useOverlay(meetId: string, grant: string) {
     let isActive = true;
     const load = () =>
       api
-        .call('get-broadcast.php', { meetId, grant }, { withToken: false })
+        .call(streamingCalls.getBroadcast, { meetId, grant }, { withToken: false })
         .then((body) => isActive && setOverlay(body.data.data?.overlay ?? NO_OVERLAY))
         .catch(() => undefined);
     void load();

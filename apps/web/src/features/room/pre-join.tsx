@@ -1,5 +1,5 @@
 import { MicIcon, MicOffIcon, VideoIcon, VideoOffIcon } from 'lucide-react';
-import { JOIN_KEY_HEADER, PASSWORD_FLAG, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
+import { roomCalls, JOIN_KEY_HEADER, PASSWORD_FLAG, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
@@ -108,7 +108,7 @@ export function PreJoin({
     const showJoining = setTimeout(() => setIsJoining(true), joinKey ? JOINING_SHOWN_AFTER_MS : 0);
     try {
       const answer = await api.call(
-        'join-room.php',
+        roomCalls.joinRoom,
         {
           meetId: meeting.slug,
           display_name: user ? undefined : name.trim(),

@@ -1,4 +1,4 @@
-import { type RoomMeeting } from '@meetcast/contracts';
+import { roomCalls, type RoomMeeting } from '@meetcast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,7 +30,7 @@ export default function RoomPage() {
   const local = useLocalMedia();
   const room = useQuery({
     queryKey: ['room', meetId],
-    queryFn: () => api.call('get-room.php', { meetId }),
+    queryFn: () => api.call(roomCalls.getRoom, { meetId }),
     retry: (count, error) => !(error instanceof ApiError && error.httpStatus < 500) && count < 2,
     staleTime: 30_000,
     // An instant meeting whose host is away: ask again until they start it, then the guest goes in.

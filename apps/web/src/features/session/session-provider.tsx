@@ -1,4 +1,4 @@
-import { type User } from '@meetcast/contracts';
+import { accountCalls, type User } from '@meetcast/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
@@ -24,7 +24,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const token = readSessionToken();
     if (!token) return;
     const controller = new AbortController();
-    api.call('tokenverify.php', { token }, { signal: controller.signal }).then(
+    api.call(accountCalls.tokenverify, { token }, { signal: controller.signal }).then(
       (body) => setState({ status: 'signed-in', token, user: body.data.data }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
@@ -47,7 +47,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     const token = readSessionToken();
-    if (token) await api.call('logout.php', { token }).catch(() => undefined);
+    if (token) await api.call(accountCalls.logout, { token }).catch(() => undefined);
     clearSessionCookies();
     queryClient.clear();
     setState({ status: 'signed-out' });

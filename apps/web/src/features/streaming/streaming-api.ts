@@ -1,4 +1,4 @@
-import { type OAuthStreamPlatform } from '@meetcast/contracts';
+import { streamingCalls, type OAuthStreamPlatform } from '@meetcast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import type { FinishConnectionFields } from './stream-callback';
@@ -10,7 +10,7 @@ export const RECORDINGS_KEY = ['recordings'] as const;
 export function useStreamConnections() {
   return useQuery({
     queryKey: STREAM_CONNECTIONS_KEY,
-    queryFn: async ({ signal }) => (await api.call('get-stream-connections.php', {}, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(streamingCalls.getStreamConnections, {}, { signal })).data.data,
     // A connection made in another tab (the Live panel links there) shows when the host comes back.
     refetchOnWindowFocus: true,
   });
@@ -25,7 +25,7 @@ export function useRefreshStreamConnections() {
 export function useRecordings(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: RECORDINGS_KEY,
-    queryFn: async ({ signal }) => (await api.call('get-recordings.php', {}, { signal })).data.data,
+    queryFn: async ({ signal }) => (await api.call(streamingCalls.getRecordings, {}, { signal })).data.data,
     enabled: options.enabled ?? true,
     meta: { silent: true },
   });
@@ -45,10 +45,10 @@ export interface RtmpDestinationEdit extends Omit<RtmpDestinationValues, 'stream
 
 export const streamingApi = {
   /** The provider's consent page to send the browser to. */
-  start: (platform: OAuthStreamPlatform) => api.call('start-stream-connection.php', { platform }),
-  finish: (fields: FinishConnectionFields) => api.call('finish-stream-connection.php', { ...fields }),
-  addRtmp: (values: RtmpDestinationValues) => api.call('add-rtmp-destination.php', { ...values }),
-  editRtmp: (values: RtmpDestinationEdit) => api.call('edit-rtmp-destination.php', { ...values }),
-  testRtmp: (id: number) => api.call('test-rtmp-destination.php', { id }),
-  remove: (id: number) => api.call('remove-stream-connection.php', { id }),
+  start: (platform: OAuthStreamPlatform) => api.call(streamingCalls.startStreamConnection, { platform }),
+  finish: (fields: FinishConnectionFields) => api.call(streamingCalls.finishStreamConnection, { ...fields }),
+  addRtmp: (values: RtmpDestinationValues) => api.call(streamingCalls.addRtmpDestination, { ...values }),
+  editRtmp: (values: RtmpDestinationEdit) => api.call(streamingCalls.editRtmpDestination, { ...values }),
+  testRtmp: (id: number) => api.call(streamingCalls.testRtmpDestination, { id }),
+  remove: (id: number) => api.call(streamingCalls.removeStreamConnection, { id }),
 };

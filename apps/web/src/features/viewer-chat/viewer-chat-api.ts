@@ -1,5 +1,4 @@
-import { type ViewerChatState } from '@meetcast/contracts';
-import type { CallName } from '@meetcast/contracts';
+import { streamingCalls, type CallAnswering, type ViewerChatState } from '@meetcast/contracts';
 import { api, type WebCallInput } from '../../lib/api';
 
 const TOKEN_KEY = 'meetcastViewerChatToken';
@@ -29,7 +28,7 @@ export function rememberGuestName(name: string) {
 /** The server-sealed per-browser identity, asked for once and kept in localStorage. */
 export async function ensureViewerToken(): Promise<string> {
   const body = await api.call(
-    'get-viewer-chat-identity.php',
+    streamingCalls.getViewerChatIdentity,
     { viewer_token: storedViewerToken() },
     { withToken: false },
   );
@@ -48,12 +47,15 @@ export async function fetchViewerChat(
   credentials: ChatCredentials,
   signal?: AbortSignal,
 ): Promise<ViewerChatState | null> {
-  return (await api.call('get-viewer-chat.php', fieldsOf(credentials, {}), { signal })).data.data;
+  return (await api.call(streamingCalls.getViewerChat, fieldsOf(credentials, {}), { signal })).data.data;
 }
 
 export async function postViewerChat(credentials: ChatCredentials, text: string, displayName: string | undefined) {
   if (displayName !== undefined && !storedViewerToken()) await ensureViewerToken();
-  const body = await api.call('post-viewer-chat.php', fieldsOf(credentials, { text, display_name: displayName }));
+  const body = await api.call(
+    streamingCalls.postViewerChat,
+    fieldsOf(credentials, { text, display_name: displayName }),
+  );
   return body.data.data;
 }
 
@@ -66,20 +68,22 @@ export type ModerationAction =
 
 /** One moderation call; the server's translated message comes back for the toast. */
 export async function moderate(credentials: ChatCredentials, action: ModerationAction): Promise<string> {
-  const call = <Name extends CallName>(name: Name, extra: Omit<WebCallInput<Name>, 'meetId'>) =>
-    api.call(name, fieldsOf(credentials, extra) as WebCallInput<Name>).then((body) => body.message);
+  const call = <Call extends CallAnswering<{ message: string }>>(
+    definition: Call,
+    extra: Omit<WebCallInput<Call>, 'meetId'>,
+  ) => api.call(definition, fieldsOf(credentials, extra) as WebCallInput<Call>).then((body) => body.message);
   switch (action.kind) {
     case 'delete':
-      return call('delete-viewer-chat-message.php', { id: action.id });
+      return call(streamingCalls.deleteViewerChatMessage, { id: action.id });
     case 'pin':
-      return call('pin-viewer-chat-message.php', { id: action.id });
+      return call(streamingCalls.pinViewerChatMessage, { id: action.id });
     case 'banner':
-      return call('show-viewer-chat-banner.php', { id: action.id });
+      return call(streamingCalls.showViewerChatBanner, { id: action.id });
     case 'slow-mode':
-      return call('set-viewer-chat-slow-mode.php', { seconds: action.seconds });
+      return call(streamingCalls.setViewerChatSlowMode, { seconds: action.seconds });
     case 'timeout':
-      return call('moderate-viewer-chat.php', { id: action.id, action: 'timeout', minutes: 10 });
+      return call(streamingCalls.moderateViewerChat, { id: action.id, action: 'timeout', minutes: 10 });
     default:
-      return call('moderate-viewer-chat.php', { id: action.id, action: action.kind });
+      return call(streamingCalls.moderateViewerChat, { id: action.id, action: action.kind });
   }
 }

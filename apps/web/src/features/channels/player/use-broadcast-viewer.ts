@@ -1,4 +1,4 @@
-import { BroadcastViewerSchema, type BroadcastViewer } from '@meetcast/contracts';
+import { streamingCalls, BroadcastViewerSchema, type BroadcastViewer } from '@meetcast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../../lib/api';
@@ -14,7 +14,7 @@ const inlinedViewer = (meetId: string) => readPageData(PAGE_DATA.broadcastViewer
 const broadcastViewerQuery = (meetId: string) => ({
   queryKey: ['broadcast-viewer', meetId],
   queryFn: async ({ signal }: { signal: AbortSignal }): Promise<BroadcastViewer> =>
-    (await api.call('get-broadcast-viewer.php', { meetId }, { signal, withToken: false })).data.data,
+    (await api.call(streamingCalls.getBroadcastViewer, { meetId }, { signal, withToken: false })).data.data,
   retry: false,
 });
 
