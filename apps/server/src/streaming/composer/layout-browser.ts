@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHROMIUM_DEFAULT_PATH, CHROMIUM_FLAGS } from '@meetcast/contracts/chromium-flags';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -7,6 +7,10 @@ import { SOUND_BUFFER_MS, type VirtualScreen } from './virtual-screen.js';
 
 /** The layout page without a meeting: loaded, waiting to be told which meeting to draw. */
 const STANDBY_PATH = '/broadcast-layout';
+/** Waits between launches of a browser that died under a running stage, the last one repeated. */
+const RELAUNCH_WAITS_MS = [0, 1000, 2000, 5000];
+/** The profile's single-instance locks: a browser killed outright leaves them naming its dead pid. */
+const PROFILE_LOCKS = ['SingletonLock', 'SingletonSocket', 'SingletonCookie'];
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? CHROMIUM_DEFAULT_PATH;
 
@@ -22,6 +26,8 @@ export class LayoutBrowser {
   private isClosed = false;
   /** Set while the page waits on the standby page of this address. */
   private standbyBaseUrl: string | undefined;
+  /** What the page shows: a browser that dies is started again onto it. */
+  private shown: { url: string } | { standbyBaseUrl: string } | undefined;
 
   constructor(
     /** The composer's folder; the browser profile lives in it, which is how leftovers are found. */
@@ -40,7 +46,9 @@ export class LayoutBrowser {
     writeFileSync(launcher, boundLauncherScript(CHROMIUM));
     // Its owner alone: DATA_DIR holds nothing other users may read or run.
     chmodSync(launcher, 0o700);
-    this.browser = await chromium.launchPersistentContext(join(this.folder, 'profile'), {
+    const profile = join(this.folder, 'profile');
+    for (const lock of PROFILE_LOCKS) rmSync(join(profile, lock), { force: true });
+    const browser = await chromium.launchPersistentContext(profile, {
       executablePath: launcher,
       headless: false,
       env: {
@@ -67,6 +75,10 @@ export class LayoutBrowser {
       ],
       viewport: null,
     });
+    this.browser = browser;
+    // Chromium killed or crashed as a whole (not just the page): the stage's screen would film an empty
+    // desktop for the rest of the broadcast. It is started again onto what it showed.
+    browser.on('close', () => void this.relaunch(browser));
     if (this.isClosed) {
       // Stopped while Chromium was coming up: it must not outlive its stage.
       await this.browser.close().catch(() => undefined);
@@ -90,6 +102,7 @@ export class LayoutBrowser {
       await this.page?.goto(`${pageBaseUrl}${STANDBY_PATH}`, { waitUntil: 'domcontentloaded', timeout: 20_000 });
       await this.page?.waitForSelector('[data-broadcast-standby]', { timeout: 20_000, state: 'attached' });
       this.standbyBaseUrl = pageBaseUrl;
+      this.shown = { standbyBaseUrl: pageBaseUrl };
     } catch (error) {
       // Not fatal: the meeting's layout is then loaded the usual way.
       this.log(`layout standby not reached: ${String(error)}`);
@@ -98,6 +111,7 @@ export class LayoutBrowser {
 
   /** Opens the meeting's layout (the browser may have been started long before, as a spare). */
   async open(url: string) {
+    this.shown = { url };
     const base = this.standbyBaseUrl;
     this.standbyBaseUrl = undefined;
     if (base && url.startsWith(`${base}/`)) {
@@ -116,6 +130,37 @@ export class LayoutBrowser {
   /** Resolves once the layout says it is drawing the meeting (it sets `data-ready` on its root). */
   async ready(ms: number) {
     await this.page?.waitForSelector('[data-broadcast-layout][data-ready="true"]', { timeout: ms, state: 'attached' });
+  }
+
+  /** The browser is gone while its stage runs: launch it again and show what it showed. */
+  private async relaunch(gone: BrowserContext) {
+    if (this.isClosed || this.browser !== gone) return;
+    this.browser = undefined;
+    this.page = undefined;
+    this.standbyBaseUrl = undefined;
+    for (const waitMs of RELAUNCH_WAITS_MS) {
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      if (this.isClosed) return;
+      this.log('layout browser exited; starting it again');
+      try {
+        await this.start();
+        await this.showAgain();
+        this.log('layout browser started again');
+        return;
+      } catch (error) {
+        this.log(`layout browser not started again: ${String(error)}`);
+        // A half-started browser must not be left behind by the next attempt.
+        const failed = this.browser as BrowserContext | undefined;
+        this.browser = undefined;
+        await failed?.close().catch(() => undefined);
+      }
+    }
+  }
+
+  private async showAgain() {
+    const shown = this.shown;
+    if (shown && 'url' in shown) await this.page?.goto(shown.url, { waitUntil: 'domcontentloaded', timeout: 20_000 });
+    else if (shown) await this.standby(shown.standbyBaseUrl);
   }
 
   async stop() {
