@@ -3,12 +3,15 @@ import { eq, streamConnections } from '@meetcast/db';
 import { followConsent } from '@meetcast/testkit/fake-oauth';
 import type { ApiAnswer, SignedIn, TestServer } from './test-server.js';
 
+/** What the connect flow needs of a server: its API (an in-process test server, or a server process). */
+type Api = Pick<TestServer, 'post'>;
+
 export type ConnectionAnswer = ApiAnswer<{ data: StreamConnection }>;
 
 /** start-stream-connection.php, then the platform's consent page as a browser would use it. */
 export async function startAndConsent(
-  server: TestServer,
-  who: SignedIn,
+  server: Api,
+  who: Pick<SignedIn, 'token'>,
   platform: 'youtube' | 'twitch',
   decision: 'allow' | 'deny' = 'allow',
 ): Promise<URL> {
@@ -18,7 +21,7 @@ export async function startAndConsent(
 }
 
 /** What /connect-stream posts back: the redirect's code (or error) and state. */
-export function finishFields(who: SignedIn, platform: 'youtube' | 'twitch', redirect: URL) {
+export function finishFields(who: Pick<SignedIn, 'token'>, platform: 'youtube' | 'twitch', redirect: URL) {
   const query = redirect.searchParams;
   return {
     token: who.token,
@@ -31,8 +34,8 @@ export function finishFields(who: SignedIn, platform: 'youtube' | 'twitch', redi
 
 /** The whole connect flow: start, consent, finish. */
 export async function connectPlatform(
-  server: TestServer,
-  who: SignedIn,
+  server: Api,
+  who: Pick<SignedIn, 'token'>,
   platform: 'youtube' | 'twitch',
   decision: 'allow' | 'deny' = 'allow',
 ): Promise<ConnectionAnswer> {
@@ -41,7 +44,7 @@ export async function connectPlatform(
 }
 
 /** connectPlatform for a test that needs it to work. */
-export async function connected(server: TestServer, who: SignedIn, platform: 'youtube' | 'twitch') {
+export async function connected(server: Api, who: Pick<SignedIn, 'token'>, platform: 'youtube' | 'twitch') {
   const answer = await connectPlatform(server, who, platform);
   if (answer.httpStatus !== 200 || !answer.body.data) throw new Error(`connect failed: ${answer.body.message}`);
   return answer.body.data.data;

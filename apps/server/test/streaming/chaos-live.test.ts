@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import {
   leftoversOf,
   mediaDuration,
   stagesOf,
+  startLayoutPage,
   treeOf,
   videoTimestamps,
   type StageOnDisk,
@@ -35,19 +36,6 @@ const OUTAGE_MS = 90_000;
 const BACK_LIVE_WITHIN_MS = 35_000;
 /** Between two video packets at 24-30 fps: more than this is a frame lost (or a hole). */
 const FRAME_GAP_S = 0.1;
-
-/** A stand-in for the web app's layout page that counts its openings: a picture and a tone. */
-function startLayoutPage(opened: { count: number }): Promise<Server> {
-  const html =
-    '<!doctype html><html><body data-broadcast-layout data-ready="true" data-broadcast-standby ' +
-    'style="background:#2a6"><script>const sound = new AudioContext(); const tone = sound.createOscillator();' +
-    'tone.connect(sound.destination); tone.start();</script></body></html>';
-  const server = createServer((request, response) => {
-    if (request.url?.startsWith('/broadcast-layout/')) opened.count += 1;
-    response.writeHead(200, { 'content-type': 'text/html' }).end(html);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 /**
  * The faults of a live show (issue 43), with the real composer (Xvfb, PulseAudio, Chromium, the

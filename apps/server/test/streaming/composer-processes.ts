@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
 /**
@@ -127,3 +128,17 @@ export function mediaDuration(file: string) {
       .trim(),
   );
 }
+
+/** A stand-in for the web app's layout page that counts its openings: a picture and a tone. */
+export function startLayoutPage(opened: { count: number }): Promise<Server> {
+  const html =
+    '<!doctype html><html><body data-broadcast-layout data-ready="true" data-broadcast-standby ' +
+    'style="background:#2a6"><script>const sound = new AudioContext(); const tone = sound.createOscillator();' +
+    'tone.connect(sound.destination); tone.start();</script></body></html>';
+  const server = createServer((request, response) => {
+    if (request.url?.startsWith('/broadcast-layout/')) opened.count += 1;
+    response.writeHead(200, { 'content-type': 'text/html' }).end(html);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { broadcastDestinations, eq, liveBroadcasts, type BroadcastRow, type DestinationRow } from '@meetcast/db';
@@ -16,7 +15,7 @@ import type { ComposerStage } from './composer-stage.js';
 import { BroadcastEncode } from './broadcast-encode.js';
 import { writeBroadcastQuality } from './broadcast-quality.js';
 import { Pusher, type PusherState } from './pusher.js';
-import { Recorder } from './recorder.js';
+import { Recorder, recordingNameFor } from './recorder.js';
 import { DestinationWriter, type RunningDestination } from './running-destination.js';
 import { ViewerFeed } from './viewer-feed.js';
 import { backoffDelay, type BackoffSchedule } from '../../platform/backoff.js';
@@ -131,7 +130,7 @@ export class BroadcastSession {
     took('viewer feed ready');
     if (broadcast.record) {
       mkdirSync(this.options.recordingsDir, { recursive: true });
-      this.recordingName = newRecordingName(broadcast);
+      this.recordingName = recordingNameFor(broadcast.id, this.options.recordingsDir);
       this.recorder = new Recorder(
         this.ledger,
         this.encode.fanOut,
@@ -370,9 +369,4 @@ export class BroadcastSession {
     await this.options.stage.stop();
     await Promise.all(this.finishing);
   }
-}
-
-/** The random part is what lets someone fetch it (recording-files.ts). */
-function newRecordingName(broadcast: BroadcastRow) {
-  return `${broadcast.id}-${randomBytes(16).toString('hex')}.mp4`;
 }

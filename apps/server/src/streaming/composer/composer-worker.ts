@@ -45,6 +45,8 @@ export class ComposerWorker {
   /** The stage kept ready, and its start (which may still be running; undefined if it failed). */
   private spare: { stage: ComposerStage; started: Promise<ComposerStage | undefined> } | undefined;
   private isClosed = false;
+  /** Workers of this machine, on this DATA_DIR, whose process is gone: their broadcasts are orphans. */
+  private readonly deadWorkers = new Set<string>();
 
   constructor(
     private readonly context: AppContext,
@@ -112,16 +114,10 @@ export class ComposerWorker {
   }
 
   private async claimOne() {
-    const stale = new Date(Date.now() - HEARTBEAT_STALE_MS);
     const [candidate] = await this.context.db
       .select()
       .from(liveBroadcasts)
-      .where(
-        and(
-          inArray(liveBroadcasts.state, ['starting', 'live']),
-          or(isNull(liveBroadcasts.composerId), lt(liveBroadcasts.composerHeartbeatAt, stale)),
-        ),
-      )
+      .where(and(inArray(liveBroadcasts.state, ['starting', 'live']), this.claimable()))
       .orderBy(asc(liveBroadcasts.id))
       .limit(1);
     if (!candidate || this.sessions.has(candidate.id)) return;
@@ -143,7 +139,7 @@ export class ComposerWorker {
       this.context,
       candidate.id,
       { composerId: this.id, composerHeartbeatAt: new Date(), quality: quality.name },
-      or(isNull(liveBroadcasts.composerId), lt(liveBroadcasts.composerHeartbeatAt, stale)),
+      this.claimable(),
     );
     if (!claimed) return;
     this.context.log.info({ broadcastId: claimed.id, quality: quality.name }, 'composer: claimed');
@@ -178,6 +174,20 @@ export class ComposerWorker {
         this.context.log.error({ err: error, broadcastId: claimed.id }, 'composer: start failed');
         void session.fail('broadcasts.composer_failed');
       },
+    );
+  }
+
+  /**
+   * A broadcast no worker runs: none claimed it, its composer has been silent for
+   * HEARTBEAT_STALE_MS, or its composer was a process of this machine that is gone (a server
+   * restarted after a crash takes its broadcasts back at once instead of 15 s later).
+   */
+  private claimable() {
+    const stale = new Date(Date.now() - HEARTBEAT_STALE_MS);
+    return or(
+      isNull(liveBroadcasts.composerId),
+      lt(liveBroadcasts.composerHeartbeatAt, stale),
+      ...(this.deadWorkers.size > 0 ? [inArray(liveBroadcasts.composerId, [...this.deadWorkers])] : []),
     );
   }
 
@@ -229,6 +239,7 @@ export class ComposerWorker {
       // A worker still running here (another server process on the same DATA_DIR) keeps its composers.
       if (pid > 0 && existsSync(`/proc/${pid}`)) continue;
       const folder = join(this.rootFolder, name);
+      this.deadWorkers.add(name);
       killWorkerLeftovers(folder);
       rmSync(folder, { recursive: true, force: true });
     }

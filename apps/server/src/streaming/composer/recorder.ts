@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ProcessLedger } from './child-processes.js';
 import { EncodeReader } from './encode-reader.js';
@@ -18,6 +19,12 @@ const run = promisify(execFile);
  */
 export class Recorder {
   private readonly reader: EncodeReader;
+  /**
+   * Parts already written for this file by an earlier composer of the same broadcast (one that
+   * died, or a server killed and started again): this recorder writes the parts after them, and the
+   * recording is joined from all of them.
+   */
+  private readonly earlierParts: number;
 
   constructor(
     ledger: ProcessLedger,
@@ -26,6 +33,8 @@ export class Recorder {
     private readonly file: string,
     log: (message: string) => void,
   ) {
+    this.earlierParts = countParts(file);
+    if (this.earlierParts > 0) log(`recording continues after ${this.earlierParts} earlier part(s)`);
     this.reader = new EncodeReader(
       ledger,
       source,
@@ -38,7 +47,7 @@ export class Recorder {
           ...['-bsf:a', 'aac_adtstoasc', '-movflags', '+frag_keyframe+empty_moov+default_base_moof'],
           // Each fragment reaches the disk when it is made, not when ffmpeg's buffer fills: what was
           // recorded before an ffmpeg dies stays (at a low bitrate a buffer held several fragments).
-          ...['-flush_packets', '1', '-f', 'mp4', this.partFile(attempt)],
+          ...['-flush_packets', '1', '-f', 'mp4', this.partFile(this.earlierParts + attempt)],
         ],
         // A recording is never worth stalling the encode: a disk that cannot keep up loses bytes.
         backlog: { maxBytes: 16 * 1024 * 1024, then: 'drop' },
@@ -60,7 +69,7 @@ export class Recorder {
   /** Ends the recording; answers its length in seconds, or undefined when nothing usable was written. */
   async finish(): Promise<number | undefined> {
     await this.reader.stop();
-    const parts = Array.from({ length: this.reader.runs }, (_, run) => this.partFile(run));
+    const parts = Array.from({ length: this.earlierParts + this.reader.runs }, (_, run) => this.partFile(run));
     const written = parts.filter((part) => existsSync(part) && statSync(part).size > 0);
     if (written.length === 0) return undefined;
     try {
@@ -104,4 +113,23 @@ export class Recorder {
       rmSync(folder, { recursive: true, force: true });
     }
   }
+}
+
+/** `{dir}/{name}.part.mp4`, `.part2.mp4`, … that exist, counted from the first without a gap. */
+function countParts(file: string) {
+  let count = 0;
+  while (existsSync(file.replace(/\.mp4$/, `.part${count === 0 ? '' : count + 1}.mp4`))) count += 1;
+  return count;
+}
+
+/**
+ * The recording's name for a broadcast: `{broadcast id}-{32 random hex}.mp4` (the random part is what
+ * lets someone fetch it, recording-files.ts), or the name an earlier composer of the same broadcast
+ * was writing parts under in this folder, so that a composer taking over continues that recording.
+ */
+export function recordingNameFor(broadcastId: number, folder: string) {
+  const earlier = existsSync(folder)
+    ? readdirSync(folder).find((name) => new RegExp(`^${broadcastId}-[0-9a-f]{32}\\.part\\.mp4$`).test(name))
+    : undefined;
+  return earlier ? basename(earlier.replace(/\.part\.mp4$/, '.mp4')) : `${broadcastId}-${randomBytes(16).toString('hex')}.mp4`;
 }
