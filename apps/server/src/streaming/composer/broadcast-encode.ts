@@ -7,8 +7,14 @@ import { MediaFanOut } from './media-fan-out.js';
 import type { VirtualScreen } from './virtual-screen.js';
 import { backoffDelay, type BackoffSchedule } from '../../platform/backoff.js';
 
-/** Times an encoder that exits by itself is started again before the broadcast fails. */
+/** Times in a row an encoder that exits by itself is started again before the broadcast fails. */
 const MAX_RESTARTS = 3;
+/**
+ * An encoder that delivered this long was not a crash loop: its death starts the count again. Counted
+ * over the whole broadcast, the fourth encoder death of a one-hour show (a killed ffmpeg, an OOM kill)
+ * ended it, however far apart they were.
+ */
+const STABLE_MS = 10_000;
 const RESTART: BackoffSchedule = { firstMs: 1000, maxMs: 1000, factor: 1 };
 
 export interface EncodeHooks {
@@ -59,7 +65,13 @@ export class BroadcastEncode {
       const lighter = watch.observe(reading);
       if (lighter && this.encoder === encoder && !this.isStopped) void this.stepDown(encoder, lighter);
     });
-    encoder.once('data', () => this.hooks.log(`encoder first bytes, ${Date.now() - startedAt} ms after its start`));
+    encoder.once('data', () => {
+      this.hooks.log(`encoder first bytes, ${Date.now() - startedAt} ms after its start`);
+      const stable = setTimeout(() => {
+        if (this.encoder === encoder) this.restarts = 0;
+      }, STABLE_MS);
+      stable.unref();
+    });
     encoder.on('data', (chunk) => this.fanOut.write(chunk));
     // A replaced encoder's last bytes may arrive after its successor started: they would cut into its stream.
     encoder.on('flv', (chunk) => {
