@@ -73,8 +73,7 @@ describe('chaos while live (real composer)', () => {
 
   /** The API says live, and every receiver it calls live is getting media. */
   async function expectApiMatchesReceivers(live: Platform[]) {
-    const broadcast = await broadcastOf();
-    expect(broadcast.state).toBe('live');
+    await waitFor(async () => (await broadcastOf()).state === 'live', 60_000, 'the broadcast live in the API');
     for (const platform of live) {
       await waitFor(async () => (await stateOf(platform)) === 'live', 60_000, `${platform} live in the API`);
       expect(await receiving(receivers[platform]), `${platform} receiving`).toBe(true);
