@@ -47,8 +47,14 @@ export class LightJanusSocket {
   ) {}
 
   /** Opens `url` (our proxy, with its grant in the query) for `peer`, and attaches `plugin`. */
-  static async open(url: string, peer: RTCPeerConnection, plugin: string): Promise<LightJanusSocket> {
-    const socket = new WebSocket(url, 'janus-protocol');
+  static async open(
+    url: string,
+    peer: RTCPeerConnection,
+    plugin: string,
+    /** Request headers, e.g. the X-Forwarded-For a proxy would add for a viewer of its own address. */
+    headers: Record<string, string> = {},
+  ): Promise<LightJanusSocket> {
+    const socket = new WebSocket(url, 'janus-protocol', { headers });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);

@@ -19,6 +19,8 @@ export interface ManagedJanusOptions {
   binary?: string;
   rtpPortRange: string;
   nat11Mapping: string | undefined;
+  /** Given secrets instead of random ones: a test runs instances it names in JANUS_URL with one secret. */
+  secrets?: { apiSecret: string; adminKey: string };
 }
 
 /** Asks the kernel for a free loopback port. */
@@ -73,8 +75,8 @@ function killStale(folder: string) {
  * restart so that live rooms can be created again.
  */
 export class ManagedJanus extends EventEmitter<{ restarted: [url: string]; exited: [] }> {
-  readonly adminKey = randomBytes(24).toString('base64url');
-  readonly apiSecret = randomBytes(24).toString('base64url');
+  readonly adminKey: string;
+  readonly apiSecret: string;
   private child: ChildProcess | undefined;
   private port: number | undefined;
   private starting: Promise<string> | undefined;
@@ -85,6 +87,8 @@ export class ManagedJanus extends EventEmitter<{ restarted: [url: string]; exite
 
   constructor(private readonly options: ManagedJanusOptions) {
     super();
+    this.adminKey = options.secrets?.adminKey ?? randomBytes(24).toString('base64url');
+    this.apiSecret = options.secrets?.apiSecret ?? randomBytes(24).toString('base64url');
   }
 
   get url(): string | undefined {

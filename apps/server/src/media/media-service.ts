@@ -107,7 +107,8 @@ export class MediaService {
     }
   }
 
-  private client(target: JanusTarget): Promise<JanusClient> {
+  /** The connection to an instance (one per instance, made on first use). */
+  client(target: JanusTarget): Promise<JanusClient> {
     const cached = this.clients.get(target.url);
     if (cached) return cached;
     const client = new JanusClient(target.url, { apiSecret: target.apiSecret, adminKey: target.adminKey });

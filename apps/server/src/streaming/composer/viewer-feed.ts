@@ -1,7 +1,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
-import { JanusError, STREAMING_NO_SUCH_MOUNTPOINT, type JanusClient } from '../../media/janus-client.js';
+import { JanusError, STREAMING_NO_SUCH_MOUNTPOINT } from '../../media/janus-client.js';
+import { mountpointPlaces, type MountpointPlace } from '../viewers/audience-instances.js';
 import { liveStreamFolder, mountpointId } from '../viewers/viewer-keys.js';
 import type { ProcessLedger } from './child-processes.js';
 import { EncodeReader } from './encode-reader.js';
@@ -19,13 +20,14 @@ const MOUNTPOINT_CHECK_MS = 5000;
 /**
  * What the public channel page plays (ADR 011), fed by the broadcast's one encode: a Janus
  * Streaming mountpoint for WebRTC viewers (the H.264 copied, AAC turned into Opus, RTP into the
- * mountpoint's loopback ports) and HLS segments under DATA_DIR for viewers WebRTC cannot reach.
- * Both exist only while the broadcast runs.
+ * mountpoint's ports) on every Janus instance of the installation (ADR 036: the room's, and every
+ * other JANUS_URL one), and HLS segments under DATA_DIR for viewers WebRTC cannot reach. All exist
+ * only while the broadcast runs.
  */
 export class ViewerFeed {
   private readers: EncodeReader[] = [];
-  private mountpoint: { client: JanusClient; id: number; secret: string } | undefined;
-  private webRtcReader: EncodeReader | undefined;
+  /** Per instance (its URL): the mountpoint made there and the ffmpeg sending it RTP. */
+  private readonly mountpoints = new Map<string, { place: MountpointPlace; id: number; reader: EncodeReader }>();
   private mountpointCheck: PeriodicJob | undefined;
 
   constructor(
@@ -66,28 +68,42 @@ export class ViewerFeed {
     });
   }
 
-  /** Creates the mountpoint again (Janus picks new ports, so the RTP reader starts again too) once it is gone. */
+  /** Creates a mountpoint again (Janus picks new ports, so its RTP reader starts again too) once it is gone. */
   private async keepMountpoint(meeting: { id: number; name: string }) {
-    const place = await this.context.media.streamingFor(meeting);
     const id = mountpointId(this.context.config, this.broadcastId);
-    const isThere = await place.client.mountpointViewers(id, place.secret).then(
-      () => true,
-      (error: unknown) => {
-        if (error instanceof JanusError && error.code === STREAMING_NO_SUCH_MOUNTPOINT) return false;
-        throw error;
-      },
-    );
-    if (isThere || this.mountpointCheck === undefined) return;
-    this.log('the WebRTC mountpoint is gone (Janus restarted?): creating it again');
-    const stale = this.webRtcReader;
-    this.readers = this.readers.filter((reader) => reader !== stale);
-    await stale?.stop();
-    await this.startWebRtc(meeting);
+    for (const place of await mountpointPlaces(this.context, meeting)) {
+      const isThere = await place.client.mountpointViewers(id, place.secret).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof JanusError && error.code === STREAMING_NO_SUCH_MOUNTPOINT) return false;
+          throw error;
+        },
+      );
+      if (isThere || this.mountpointCheck === undefined) continue;
+      this.log(`the WebRTC mountpoint on ${place.target.url} is gone (Janus restarted?): creating it again`);
+      await this.startMountpoint(place, meeting);
+    }
   }
 
   private async startWebRtc(meeting: { id: number; name: string }) {
-    const place = await this.context.media.streamingFor(meeting);
+    const places = await mountpointPlaces(this.context, meeting);
+    const results = await Promise.allSettled(places.map((place) => this.startMountpoint(place, meeting)));
+    // The room's instance is the one every viewer can be sent to: without it there is no WebRTC.
+    if (results[0]?.status === 'rejected') throw results[0].reason;
+    results.forEach((result, index) => {
+      if (result.status === 'rejected')
+        this.log(`no WebRTC mountpoint on ${places[index]!.target.url}: ${String(result.reason)}`);
+    });
+  }
+
+  private async startMountpoint(place: MountpointPlace, meeting: { id: number; name: string }) {
     const id = mountpointId(this.context.config, this.broadcastId);
+    const stale = this.mountpoints.get(place.target.url);
+    this.mountpoints.delete(place.target.url);
+    if (stale) {
+      this.readers = this.readers.filter((reader) => reader !== stale.reader);
+      await stale.reader.stop();
+    }
     // A broadcast taken over from a dead composer finds its mountpoint still there: start afresh.
     await place.client.destroyMountpoint(id, place.secret).catch(() => undefined);
     const ports = await place.client.createMountpoint({
@@ -97,13 +113,13 @@ export class ViewerFeed {
       pin: place.pin,
       iface: place.iface,
     });
-    this.mountpoint = { client: place.client, id, secret: place.secret };
     const rtp = (port: number) => `rtp://${place.rtpHost}:${port}?pkt_size=1200`;
-    this.webRtcReader = this.reader('WebRTC viewer feed', [
+    const reader = this.reader('WebRTC viewer feed', [
       ...['-map', '0:v:0', '-c:v', 'copy', '-f', 'rtp', '-payload_type', '96', rtp(ports.video)],
       ...['-map', '0:a:0', '-c:a', 'libopus', '-b:a', '96k', '-ar', '48000', '-ac', '2'],
       ...['-f', 'rtp', '-payload_type', '111', rtp(ports.audio)],
     ]);
+    this.mountpoints.set(place.target.url, { place, id, reader });
   }
 
   private startHls() {
@@ -131,9 +147,11 @@ export class ViewerFeed {
     const readers = this.readers;
     this.readers = [];
     await Promise.all(readers.map((reader) => reader.stop()));
-    const mountpoint = this.mountpoint;
-    this.mountpoint = undefined;
-    await mountpoint?.client.destroyMountpoint(mountpoint.id, mountpoint.secret).catch(() => undefined);
+    const mountpoints = [...this.mountpoints.values()];
+    this.mountpoints.clear();
+    await Promise.all(
+      mountpoints.map(({ place, id }) => place.client.destroyMountpoint(id, place.secret).catch(() => undefined)),
+    );
     rmSync(this.hlsFolder, { recursive: true, force: true });
   }
 }

@@ -29,7 +29,10 @@ export class ViewerConnections {
    */
   reserve(grant: string, address: string, broadcastId: number): (() => void) | undefined {
     const places: [string, number][] = [
-      [`grant:${grant}`, this.limits.perGrant],
+      // Viewers asking in the same second get the same grant (it names only the broadcast and its
+      // expiry second, ADR 034): a grant is one viewer only at one address, or a shared link's burst
+      // of viewers would be refused but for the first two.
+      [`grant:${grant}@${address}`, this.limits.perGrant],
       [`address:${address}`, this.limits.perAddress],
       [`broadcast:${broadcastId}`, this.limits.perBroadcast],
     ];

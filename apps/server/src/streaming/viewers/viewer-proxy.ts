@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.js';
 import { clientAddress } from '../../http/client-address.js';
 import type { AppEventMap } from '../../platform/app-events.js';
 import { refuseUpgrade, relayJanusSocket, type JanusRelay } from '../../media/janus-relay.js';
+import { AudienceBalance, watchInstances } from './audience-instances.js';
 import { watchableBroadcasts } from './viewer-audience.js';
 import { VIEWER_CONNECTIONS_PER_GRANT, ViewerConnections } from './viewer-connections.js';
 import { filterViewerMessage, type ViewerFilterContext } from './viewer-filter.js';
@@ -33,6 +34,7 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     maxPayload: 128 * 1024,
     handleProtocols: (protocols) => (protocols.has('janus-protocol') ? 'janus-protocol' : false),
   });
+  const balance = new AudienceBalance();
   const connections = new ViewerConnections({
     perGrant: VIEWER_CONNECTIONS_PER_GRANT,
     ...context.config.viewerLimits,
@@ -50,11 +52,13 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
       refuseUpgrade(socket, 401, 'Unauthorized');
       return;
     }
-    const release = connections.reserve(grant, clientAddress(request, context.config.trustProxy), broadcastId);
-    if (!release) {
+    const reservation = connections.reserve(grant, clientAddress(request, context.config.trustProxy), broadcastId);
+    if (!reservation) {
       refuseUpgrade(socket, 429, 'Too Many Requests');
       return;
     }
+    // The reservation, and once placed, the instance's place too.
+    let release = reservation;
     try {
       const broadcast = (await watchableBroadcasts(context, [broadcastId])).get(broadcastId);
       if (!broadcast) {
@@ -62,12 +66,18 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
         refuseUpgrade(socket, 401, 'Unauthorized');
         return;
       }
-      const placed = await context.media.placedStreaming(broadcast.meetingId);
-      if (!placed) {
+      // The least loaded of the instances holding the broadcast's mountpoint (ADR 036).
+      const placement = balance.pick(await watchInstances(context, broadcast.meetingId));
+      if (!placement) {
         release();
         refuseUpgrade(socket, 503, 'Service Unavailable');
         return;
       }
+      const placed = placement.instance;
+      release = () => {
+        reservation();
+        placement.release();
+      };
       socket.once('close', release);
       server.handleUpgrade(request, socket, head, (browser) => {
         const room = {

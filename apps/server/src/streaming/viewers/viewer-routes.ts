@@ -14,6 +14,7 @@ import { recordingUrl } from '../broadcast-view.js';
 import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience.js';
 import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
 import { PublicCache, type CacheSubject } from './public-cache.js';
+import { watchInstances } from './audience-instances.js';
 import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
@@ -67,10 +68,16 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
   const countViewers = async (broadcastId: number, meetingId: number): Promise<number | null> => {
     let webRtcViewers: number | null = null;
     try {
-      const placed = await context.media.placedStreaming(meetingId);
-      webRtcViewers = placed
-        ? await placed.client.mountpointViewers(mountpointId(context.config, broadcastId), placed.secret)
-        : null;
+      // The audience of every instance serving the broadcast (ADR 036); one that does not answer counts none.
+      const counts = await Promise.all(
+        (await watchInstances(context, meetingId)).map((instance) =>
+          instance.client
+            .mountpointViewers(mountpointId(context.config, broadcastId), instance.secret)
+            .catch(() => null),
+        ),
+      );
+      const known = counts.filter((count) => count !== null);
+      webRtcViewers = known.length > 0 ? known.reduce((sum, count) => sum + count, 0) : null;
     } catch {
       webRtcViewers = null;
     }
