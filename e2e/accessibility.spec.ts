@@ -1,3 +1,4 @@
+import { meetingCalls } from '@meetcast/contracts';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -89,10 +90,10 @@ for (const variant of VARIANTS) {
           title: 'Offsite',
           start_time: today,
           end_time: today + 86_400,
-          is_all_day: 1,
+          is_all_day: 1 as const,
           color: '#f59e0b',
         };
-        expect((await apiPost('add-event.php', { token: host.token, ...offsite })).httpStatus).toBe(200);
+        expect((await apiPost(meetingCalls.addEvent, { token: host.token, ...offsite })).httpStatus).toBe(200);
         await adminSession(page);
         await sweep(page, variant, half.paths);
       });

@@ -1,3 +1,4 @@
+import { accountCalls, adminCalls } from '@meetcast/contracts';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, readCode, test } from './fixtures';
@@ -50,7 +51,7 @@ test.describe('admin area', () => {
       await expect(page, path).toHaveURL('/');
     }
     // The server refuses the token as well, whatever the browser does.
-    const answer = await apiPost('admin-get-users.php', { token: account.token });
+    const answer = await apiPost(adminCalls.getUsers, { token: account.token });
     expect(answer.httpStatus).toBe(403);
   });
 
@@ -134,8 +135,8 @@ test.describe('admin area', () => {
 
     await detail.getByRole('button', { name: 'Disable' }).click();
     await confirm(page, `Disable Ann ${tag}?`, 'Disable', /1 account disabled/);
-    expect((await apiPost('tokenverify.php', { token: ann.token })).httpStatus).toBe(401);
-    const refused = await apiPost('login.php', { email: ann.email, password: ann.password });
+    expect((await apiPost(accountCalls.tokenverify, { token: ann.token })).httpStatus).toBe(401);
+    const refused = await apiPost(accountCalls.login, { email: ann.email, password: ann.password });
     expect(refused.body.message).toBe('This account has been disabled. Please contact your administrator.');
     await detail.getByRole('button', { name: 'Enable' }).click();
     await confirm(page, `Enable Ann ${tag}?`, 'Enable', /1 account enabled/);

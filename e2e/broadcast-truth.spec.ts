@@ -1,3 +1,4 @@
+import { peopleCalls, streamingCalls } from '@meetcast/contracts';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
@@ -27,12 +28,12 @@ test.describe('one truth about a broadcast', () => {
     { tag: '@composer' },
     async ({ browser, signUp }) => {
       const host = await signUp({ username: 'Tara Truth' });
-      const channel = await callAs<{ id: number; slug: string }>(host, 'create-channel.php', {
+      const channel = await callAs(host, peopleCalls.createChannel, {
         name: 'Truth TV',
         slug: uniqueSlug('truth'),
       });
       const startsAt = Math.floor(Date.now() / 1000) + 3600;
-      const scheduled = await callAs<{ url_slug: string; name: string }>(host, 'schedule-broadcast.php', {
+      const scheduled = await callAs(host, peopleCalls.scheduleBroadcast, {
         id: channel.id,
         name: 'Truth Hour',
         start_time: startsAt,
@@ -54,7 +55,7 @@ test.describe('one truth about a broadcast', () => {
         await channelPage.reload();
         await expectShown(channelPage, 'upcoming', 'Upcoming');
 
-        const started = await apiPost('start-broadcast.php', {
+        const started = await apiPost(streamingCalls.startBroadcast, {
           token: host.token,
           meetId: scheduled.url_slug,
           destinations: '[]',
@@ -66,7 +67,7 @@ test.describe('one truth about a broadcast', () => {
         await expectShown(channelPage, 'live', 'Live now');
         await expect(watch.getByTestId('live-video')).toBeVisible({ timeout: 60_000 });
 
-        const stopped = await apiPost('stop-broadcast.php', { token: host.token, meetId: scheduled.url_slug });
+        const stopped = await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: scheduled.url_slug });
         expect(stopped.httpStatus).toBe(200);
         // Ended while the host is still in the room: a replay at once, listed among the past broadcasts.
         await expectShown(watch, 'replay', 'Replay');
@@ -77,7 +78,7 @@ test.describe('one truth about a broadcast', () => {
         await expect(past).toContainText('Replay');
         await expect(channelPage.getByText('No broadcast yet.')).toHaveCount(0);
       } finally {
-        await apiPost('stop-broadcast.php', { token: host.token, meetId: scheduled.url_slug });
+        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: scheduled.url_slug });
         await leave(tara);
       }
       // The host left: the card does not flip back to "Upcoming · Starting now…".

@@ -1,13 +1,6 @@
+import { meetingCalls } from '@meetcast/contracts';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
-
-interface ListedEvent {
-  id: number;
-  title: string;
-  start_time: number;
-  end_time: number;
-  is_all_day: boolean;
-}
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -36,8 +29,7 @@ test.describe('Calendar', () => {
     const event = page.locator('.fc-event').filter({ hasText: 'Dentist' });
     await expect(event).toBeVisible();
 
-    const listed = async () =>
-      (await apiPost<{ data: ListedEvent[] }>('get-events.php', { token: account.token })).body.data?.data ?? [];
+    const listed = async () => (await apiPost(meetingCalls.getEvents, { token: account.token })).body.data?.data ?? [];
     const [created] = await listed();
     expect(created).toMatchObject({
       title: 'Dentist',

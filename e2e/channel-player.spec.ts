@@ -1,3 +1,4 @@
+import { streamingCalls } from '@meetcast/contracts';
 import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
@@ -31,7 +32,7 @@ test.describe('channel player', () => {
       const lateContext = await browser.newContext();
       try {
         await inCall(petra);
-        const started = await apiPost('start-broadcast.php', {
+        const started = await apiPost(streamingCalls.startBroadcast, {
           token: host.token,
           meetId: meeting.slug,
           destinations: '[]',
@@ -105,7 +106,7 @@ test.describe('channel player', () => {
         }, meeting.slug);
 
         // Stop: both pages turn to the recording by themselves; it plays and seeks.
-        const stopped = await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+        const stopped = await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
         expect(stopped.httpStatus).toBe(200);
         const replay = viewer.getByTestId('replay-video');
         await expect(replay).toBeVisible({ timeout: 90_000 });
@@ -134,7 +135,7 @@ test.describe('channel player', () => {
           .poll(() => replay.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
           .toBeGreaterThan(seekedTo + 0.5);
       } finally {
-        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
         await viewerContext.close();
         await hlsContext.close();
         await lateContext.close();

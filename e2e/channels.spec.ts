@@ -1,3 +1,4 @@
+import { peopleCalls, streamingCalls } from '@meetcast/contracts';
 import { expect, test } from './fixtures';
 import { FAKE_PNG, callAs, realPng, uniqueSlug } from './support/people';
 
@@ -12,7 +13,7 @@ test.describe('channels', () => {
   }) => {
     const other = await signUp({ username: 'Taken Tom' });
     const takenSlug = uniqueSlug('taken');
-    await callAs(other, 'create-channel.php', { name: 'Tom TV', slug: takenSlug });
+    await callAs(other, peopleCalls.createChannel, { name: 'Tom TV', slug: takenSlug });
 
     await signIn(page, account, '/my-channel');
     await expect(page.getByRole('heading', { name: 'You have no channel yet' })).toBeVisible({ timeout: 30_000 });
@@ -45,12 +46,12 @@ test.describe('channels', () => {
     await expect(page.getByRole('link', { name: 'Recipes' })).toHaveAttribute('href', 'https://recipes.example.com');
     await expect(page.getByText('No broadcast is scheduled.')).toBeVisible();
 
-    const rtmp = await callAs<{ data: { id: number } }>(account, 'add-rtmp-destination.php', {
+    const rtmp = await callAs(account, streamingCalls.addRtmpDestination, {
       name: 'Kitchen RTMP',
       url: 'rtmp://127.0.0.1:1935/live',
       stream_key: 'kitchen-key',
     });
-    await callAs(account, 'add-rtmp-destination.php', {
+    await callAs(account, streamingCalls.addRtmpDestination, {
       name: 'Garden RTMP',
       url: 'rtmp://127.0.0.1:1935/live',
       stream_key: 'garden-key',
@@ -114,7 +115,7 @@ test.describe('channels', () => {
     signUp,
     signIn,
   }) => {
-    const channel = await callAs<{ id: number; slug: string }>(account, 'create-channel.php', {
+    const channel = await callAs(account, peopleCalls.createChannel, {
       name: 'Pixel Studio',
       slug: uniqueSlug('pixel'),
     });
@@ -152,14 +153,14 @@ test.describe('channels', () => {
   }) => {
     const owner = await signUp({ username: 'Olga Owner' });
     const slug = uniqueSlug('astro');
-    const channel = await callAs<{ id: number }>(owner, 'create-channel.php', {
+    const channel = await callAs(owner, peopleCalls.createChannel, {
       name: `Astronomy ${slug}`,
       slug,
       description: 'Looking up at night.',
       category: 'science',
     });
     const start = Math.floor(Date.now() / 1000) + 2 * 86_400;
-    const broadcast = await callAs<{ url_slug: string }>(owner, 'schedule-broadcast.php', {
+    const broadcast = await callAs(owner, peopleCalls.scheduleBroadcast, {
       id: channel.id,
       name: 'Meteor shower',
       start_time: start,
@@ -195,7 +196,7 @@ test.describe('channels', () => {
     const owner = await signUp({ username: 'Felix Owner' });
     const visitor = await signUp({ username: 'Vera Visitor' });
     const slug = uniqueSlug('follow');
-    await callAs(owner, 'create-channel.php', { name: `Birds ${slug}`, slug, category: 'science' });
+    await callAs(owner, peopleCalls.createChannel, { name: `Birds ${slug}`, slug, category: 'science' });
 
     await page.goto(`/channel/${slug}`);
     await page.getByRole('link', { name: 'Follow' }).click();

@@ -1,3 +1,4 @@
+import { peopleCalls, streamingCalls } from '@meetcast/contracts';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
 import { callAs, uniqueSlug } from './support/people';
@@ -107,18 +108,18 @@ test.describe('streaming', () => {
     account,
     signIn,
   }) => {
-    const channel = await callAs<{ id: number }>(account, 'create-channel.php', {
+    const channel = await callAs(account, peopleCalls.createChannel, {
       name: 'Ana cooks',
       slug: uniqueSlug('ana'),
     });
     const start = Math.floor(Date.now() / 1000) + 3600;
-    await callAs(account, 'schedule-broadcast.php', {
+    await callAs(account, peopleCalls.scheduleBroadcast, {
       id: channel.id,
       name: 'Pasta night',
       start_time: start,
       end_time: start + 3600,
     });
-    await callAs(account, 'add-rtmp-destination.php', {
+    await callAs(account, streamingCalls.addRtmpDestination, {
       name: 'Restream',
       url: 'rtmp://127.0.0.1:1935/live',
       stream_key: 'restream-key',
@@ -182,7 +183,7 @@ test.describe('streaming', () => {
 
         const page = rita.page;
         // My Channel lists the account's recordings once there is a channel.
-        await callAs(host, 'create-channel.php', { name: 'Rita records', slug: uniqueSlug('rita') });
+        await callAs(host, peopleCalls.createChannel, { name: 'Rita records', slug: uniqueSlug('rita') });
         await page.goto('/my-channel');
         await page.getByRole('button', { name: `Play the recording of ${meeting.name}` }).click();
         const dialog = page.getByRole('dialog', { name: /Recording:/ });
@@ -198,7 +199,7 @@ test.describe('streaming', () => {
         await leave(rita);
       } finally {
         // A failed step must not leave the composer busy for the next test (or this one's retry).
-        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
       }
     },
   );

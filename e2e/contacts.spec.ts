@@ -1,9 +1,10 @@
+import { accountCalls, meetingCalls, peopleCalls } from '@meetcast/contracts';
 import { expect, test, type Account } from './fixtures';
 import { callAs } from './support/people';
 import { uniqueEmail } from './support/api';
 
 async function firstContactId(account: Account) {
-  const answer = await callAs<{ data: { id: number }[] }>(account, 'get-contacts.php', {});
+  const answer = await callAs(account, peopleCalls.getContacts, {});
   return answer.data[0]?.id;
 }
 
@@ -36,7 +37,11 @@ test.describe('contacts', () => {
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('row', { name: /Grace Hopper/ })).toBeVisible();
 
-    await callAs(account, 'add-contact.php', { name: 'Alan Turing', email: 'alan@example.com', company: 'Bletchley' });
+    await callAs(account, peopleCalls.addContact, {
+      name: 'Alan Turing',
+      email: 'alan@example.com',
+      company: 'Bletchley',
+    });
     await page.reload();
     await expect(page.getByRole('rowheader')).toHaveText([/Alan Turing/, /Grace Hopper/]);
     // A second address that is already in the book is refused by the server, with its message.
@@ -87,21 +92,21 @@ test.describe('contacts', () => {
     account,
     signIn,
   }) => {
-    await callAs(account, 'add-contact.php', { name: 'Only One' });
+    await callAs(account, peopleCalls.addContact, { name: 'Only One' });
     await signIn(page, account, '/contacts');
     await expect(page.getByText('1 contact · page 1 of 1', { exact: true })).toBeVisible();
-    for (const name of ['Second', 'Third', 'Fourth', 'Fifth']) await callAs(account, 'add-contact.php', { name });
+    for (const name of ['Second', 'Third', 'Fourth', 'Fifth']) await callAs(account, peopleCalls.addContact, { name });
     await page.goto('/contacts?lng=pl');
     await expect(page.getByText('5 kontaktów · strona 1 z 1', { exact: true })).toBeVisible();
-    await callAs(account, 'delete-contact.php', { id: (await firstContactId(account)) ?? 0 });
-    await callAs(account, 'delete-contact.php', { id: (await firstContactId(account)) ?? 0 });
-    await callAs(account, 'delete-contact.php', { id: (await firstContactId(account)) ?? 0 });
+    await callAs(account, peopleCalls.deleteContact, { id: (await firstContactId(account)) ?? 0 });
+    await callAs(account, peopleCalls.deleteContact, { id: (await firstContactId(account)) ?? 0 });
+    await callAs(account, peopleCalls.deleteContact, { id: (await firstContactId(account)) ?? 0 });
     await page.goto('/contacts?lng=ru');
     await expect(page.getByText('2 контакта · страница 1 из 1', { exact: true })).toBeVisible();
   });
 
   test('imports a file with good and bad rows and shows what happened to each', async ({ page, account, signIn }) => {
-    await callAs(account, 'add-contact.php', { name: 'Existing Erin', email: 'erin@example.com' });
+    await callAs(account, peopleCalls.addContact, { name: 'Existing Erin', email: 'erin@example.com' });
     await signIn(page, account, '/contacts');
     await page.getByRole('button', { name: 'Import' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import contacts' });
@@ -144,10 +149,10 @@ test.describe('contacts', () => {
     signIn,
   }) => {
     const friend = await signUp({ username: 'Friendly Fran' });
-    await callAs(account, 'add-contact.php', { name: 'Fran', email: friend.email });
-    await callAs(account, 'add-contact.php', { name: 'Outsider', email: uniqueEmail('outsider') });
+    await callAs(account, peopleCalls.addContact, { name: 'Fran', email: friend.email });
+    await callAs(account, peopleCalls.addContact, { name: 'Outsider', email: uniqueEmail('outsider') });
     const start = Math.floor(Date.now() / 1000) + 3600;
-    await callAs(account, 'add-meeting.php', {
+    await callAs(account, meetingCalls.addMeeting, {
       name: 'Quarterly review',
       slug: `review-${Date.now().toString(36)}`,
       is_schedule: 1,
@@ -173,7 +178,7 @@ test.describe('contacts', () => {
     await page.getByRole('row', { name: /Fran/ }).getByRole('button', { name: 'Call now' }).click();
     await expect(page).toHaveURL(/\/room\/[a-z]{3}-[a-z]{4}-[a-z]{3}/);
     const slug = new URL(page.url()).pathname.split('/').pop() ?? '';
-    const notes = await callAs<{ data: { text: string }[] }>(friend, 'get-user-notification.php');
+    const notes = await callAs(friend, accountCalls.getUserNotification);
     expect(notes.data[0]?.text).toContain(`/room/${slug}`);
   });
 });

@@ -1,3 +1,4 @@
+import { meetingCalls, peopleCalls } from '@meetcast/contracts';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
@@ -82,7 +83,7 @@ test.describe('everyday dialogs', () => {
     account,
   }) => {
     const taken = uniqueSlug('taken');
-    await callAs(account, 'add-instant-meeting.php', { name: 'Taken', slug: taken });
+    await callAs(account, meetingCalls.addInstantMeeting, { name: 'Taken', slug: taken });
 
     const instant = await openDialog(page, 'Instant Meeting');
     const instantLink = instant.getByLabel('Meeting link');
@@ -110,7 +111,7 @@ test.describe('everyday dialogs', () => {
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await reload;
     await expect(page.locator('.Toastify__toast--success')).toHaveText('Your meeting has been scheduled.');
-    const check = await apiPost('check-meet-name.php', {
+    const check = await apiPost(meetingCalls.checkMeetName, {
       token: account.token,
       name: name.toLowerCase().replace(/ /g, '-'),
     });
@@ -135,7 +136,7 @@ test.describe('everyday dialogs', () => {
   });
 
   test('the broadcast dialog uses the meetings date picker, dark in dark mode', async ({ page, account, signIn }) => {
-    await callAs(account, 'create-channel.php', { name: 'Picker TV', slug: uniqueSlug('picker') });
+    await callAs(account, peopleCalls.createChannel, { name: 'Picker TV', slug: uniqueSlug('picker') });
     await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
     await signIn(page, account, '/my-channel');
     await page.getByRole('button', { name: 'Schedule a broadcast' }).click();

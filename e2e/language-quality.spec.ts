@@ -1,3 +1,4 @@
+import { meetingCalls } from '@meetcast/contracts';
 import { expect, test } from './fixtures';
 import { callAs } from './support/people';
 
@@ -60,7 +61,7 @@ test('times read one way per language: 5:00 PM – 6:00 PM, 17:00 – 18:00', as
   start.setUTCDate(start.getUTCDate() + 2);
   start.setUTCHours(17, 0, 0, 0);
   const seconds = Math.floor(start.getTime() / 1000);
-  await callAs(account, 'add-meeting.php', {
+  await callAs(account, meetingCalls.addMeeting, {
     name: 'Evening sync',
     is_schedule: 1,
     start_time: seconds,

@@ -1,3 +1,4 @@
+import { streamingCalls } from '@meetcast/contracts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,7 +134,7 @@ test.describe('live streaming', () => {
         expect(probeDuration(file)).toBeGreaterThan(liveSeconds - 2);
       } finally {
         // A failed step must not leave the composer busy for the next test (or this one's retry).
-        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
         await leave(stella, gus);
         await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
         await inside.close();

@@ -1,3 +1,4 @@
+import { meetingCalls, peopleCalls } from '@meetcast/contracts';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiPost, type Account } from './support/api';
@@ -20,7 +21,7 @@ const tomorrowAtTen = () => {
 
 async function addMeeting(account: Account, fields: Record<string, string | number>) {
   const start = tomorrowAtTen();
-  const answer = await apiPost<{ id: number; slug: string }>('add-meeting.php', {
+  const answer = await apiPost(meetingCalls.addMeeting, {
     token: account.token,
     name: 'API meeting',
     is_schedule: 1,
@@ -139,7 +140,7 @@ test.describe('Schedule a meeting', () => {
     expect(sent.get('start_time')).toMatch(/^\d+$/);
     await reload; // scheduling success reloads the page
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    const check = await apiPost('check-meet-name.php', { token: account.token, name: free });
+    const check = await apiPost(meetingCalls.checkMeetName, { token: account.token, name: free });
     expect(check.httpStatus).toBe(409);
   });
 
@@ -197,7 +198,7 @@ test.describe('Instant meeting', () => {
     account,
     signIn,
   }) => {
-    const profile = await apiPost('update-profile.php', { token: account.token, default_meeting_password: 1 });
+    const profile = await apiPost(peopleCalls.updateProfile, { token: account.token, default_meeting_password: true });
     expect(profile.httpStatus).toBe(200);
     await signIn(page, account);
     await page

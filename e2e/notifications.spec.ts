@@ -1,3 +1,4 @@
+import { accountCalls } from '@meetcast/contracts';
 import { expect, test } from './fixtures';
 import { apiPost, notifyUser } from './support/api';
 
@@ -30,7 +31,7 @@ test.describe('notifications', () => {
     await panel.getByRole('menuitem', { name: 'Clear this notification' }).click();
     await expect(panel.getByText('No data available')).toBeVisible();
 
-    const list = await apiPost<{ data: unknown[] }>('get-user-notification.php', { token: account.token });
+    const list = await apiPost(accountCalls.getUserNotification, { token: account.token });
     expect(list.body.data?.data).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { accountCalls, peopleCalls } from '@meetcast/contracts';
 import { expect, test } from './fixtures';
 import { apiPost, logIn, readCode, uniqueEmail, mailsTo } from './support/api';
 import { FAKE_PNG, callAs, realPng } from './support/people';
@@ -25,12 +26,7 @@ test.describe('profile', () => {
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await expect(page.getByText('Your profile was saved.').first()).toBeVisible();
     // The toast seen may still be the username's: the server is asked until the second save is there.
-    const preferences = async () =>
-      (
-        await callAs<{
-          data: { time_zone: string; reminder_minutes: number; default_meeting_password: boolean };
-        }>(account, 'get-profile.php')
-      ).data;
+    const preferences = async () => (await callAs(account, peopleCalls.getProfile)).data;
     await expect
       .poll(preferences)
       .toMatchObject({ time_zone: 'Europe/Paris', reminder_minutes: 30, default_meeting_password: true });
@@ -69,7 +65,7 @@ test.describe('profile', () => {
     await page.getByRole('button', { name: 'Confirm the new address' }).click();
     await expect(page.getByText(`Your e-mail address is now ${newEmail}.`)).toBeVisible();
     await expect(page.getByLabel('E-mail address')).toHaveValue(newEmail);
-    expect((await apiPost('login.php', { email: newEmail, password: account.password })).httpStatus).toBe(200);
+    expect((await apiPost(accountCalls.login, { email: newEmail, password: account.password })).httpStatus).toBe(200);
     // The notice to the old address is mailed after the answer; give the mail sink a moment.
     await expect
       .poll(async () => (await mailsTo(account.email)).some((mail) => /changed/.test(mail.subject)))
@@ -107,13 +103,13 @@ test.describe('profile', () => {
     await expect(page.getByText('Your password was changed. Every other session was signed out.')).toBeVisible();
     await expect(sessions.getByRole('listitem')).toHaveCount(1);
     for (const session of [other, third]) {
-      expect((await apiPost('tokenverify.php', { token: session.token })).httpStatus).toBe(401);
+      expect((await apiPost(accountCalls.tokenverify, { token: session.token })).httpStatus).toBe(401);
     }
-    expect((await apiPost('tokenverify.php', { token: account.token })).httpStatus).toBe(200);
+    expect((await apiPost(accountCalls.tokenverify, { token: account.token })).httpStatus).toBe(200);
   });
 
   test('downloads my data and deletes the account after the password', async ({ page, account, signIn }) => {
-    await callAs(account, 'add-contact.php', { name: 'Kept Contact' });
+    await callAs(account, peopleCalls.addContact, { name: 'Kept Contact' });
     await signIn(page, account, '/profile');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download my data (JSON)' }).click();
@@ -135,6 +131,8 @@ test.describe('profile', () => {
     await dialog.getByLabel('Your password').fill(account.password);
     await dialog.getByRole('button', { name: 'Delete for good' }).click();
     await expect(page).toHaveURL('/login');
-    expect((await apiPost('login.php', { email: account.email, password: account.password })).httpStatus).toBe(401);
+    expect((await apiPost(accountCalls.login, { email: account.email, password: account.password })).httpStatus).toBe(
+      401,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { streamingCalls } from '@meetcast/contracts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -142,7 +143,7 @@ test.describe('behind the TLS reverse proxy of deploy/Caddyfile', () => {
         // The guest's part is proven; the composer that goes live next needs the processor more.
         await guestContext.close();
 
-        const started = await apiPost('start-broadcast.php', {
+        const started = await apiPost(streamingCalls.startBroadcast, {
           token: host.token,
           meetId: meeting.slug,
           destinations: '[]',
@@ -159,7 +160,7 @@ test.describe('behind the TLS reverse proxy of deploy/Caddyfile', () => {
         await expect
           .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 30_000 })
           .toBeGreaterThan(playedFrom + 1);
-        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
 
         // Every page, script, API call and WebSocket (the call's, the realtime one, the player's)
         // went through the proxy encrypted; media flows to Janus over DTLS-SRTP, outside HTTP.

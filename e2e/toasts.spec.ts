@@ -1,3 +1,4 @@
+import { peopleCalls } from '@meetcast/contracts';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { uniqueEmail } from './support/api';
@@ -42,7 +43,7 @@ for (const theme of ['light', 'dark'] as const) {
   test(`success, error and plain toasts reach 4.5:1 in the ${theme} theme`, async ({ page, account, signIn }) => {
     test.slow();
     const taken = uniqueEmail('taken');
-    await callAs(account, 'add-contact.php', { name: 'Already here', email: taken });
+    await callAs(account, peopleCalls.addContact, { name: 'Already here', email: taken });
     await page.addInitScript((chosen) => localStorage.setItem('theme', chosen), theme);
     await signIn(page, account, '/contacts');
 

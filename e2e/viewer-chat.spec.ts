@@ -1,3 +1,4 @@
+import { streamingCalls } from '@meetcast/contracts';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from '@playwright/test';
 import { expect, test, useSessionCookie } from './fixtures';
@@ -64,7 +65,11 @@ test.describe('viewer chat', () => {
       await useSessionCookie(veraContext, vera.token);
       try {
         await inCall(hana);
-        const started = await apiPost('start-broadcast.php', { token: host.token, meetId: meeting.slug, record: 1 });
+        const started = await apiPost(streamingCalls.startBroadcast, {
+          token: host.token,
+          meetId: meeting.slug,
+          record: 1,
+        });
         expect(started.httpStatus).toBe(200);
 
         // A guest names themselves and posts; the link is a plain, user-content link, never HTML.
@@ -111,7 +116,7 @@ test.describe('viewer chat', () => {
         await expect(guestChat.getByText('You have been banned from this chat.')).toBeVisible();
         await expect(guestChat.getByLabel('Message', { exact: true })).toHaveCount(0);
         const viewerToken = await guest.evaluate(() => localStorage.getItem('meetcastViewerChatToken'));
-        const again = await apiPost('post-viewer-chat.php', {
+        const again = await apiPost(streamingCalls.postViewerChat, {
           meetId: meeting.slug,
           viewer_token: viewerToken ?? '',
           display_name: 'Another Name',
@@ -130,7 +135,7 @@ test.describe('viewer chat', () => {
           });
         }
       } finally {
-        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
         await guestContext.close();
         await veraContext.close();
         await leave(hana);

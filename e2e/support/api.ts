@@ -1,3 +1,4 @@
+import { accountCalls, requestBodyOf, type CallDefinition, type InputOf, type OutputOf } from '@meetcast/contracts';
 import { APP_URL, HOOK_URL, MAIL_API_URL } from './ports';
 
 export interface ApiBody<T = unknown> {
@@ -5,6 +6,15 @@ export interface ApiBody<T = unknown> {
   message: string;
   data?: T;
 }
+
+/** The `data` of a call's answer, as its output schema describes it. */
+export type DataOf<Call extends CallDefinition> = OutputOf<Call> extends { data?: infer Data } ? Data : undefined;
+
+/**
+ * A call's fields as a test sends them: the contract's names and types, any of them left out (a test
+ * may probe what the server answers without one).
+ */
+export type TestInput<Call extends CallDefinition> = Partial<InputOf<Call>>;
 
 export interface SessionUser {
   id: number;
@@ -22,15 +32,25 @@ export interface Account {
   user: SessionUser;
 }
 
-/** A form post to /api/{name}, the way the web client and the acceptance tests call. */
-export async function apiPost<T = unknown>(
-  name: string,
-  fields: Record<string, string | number> = {},
-): Promise<{ httpStatus: number; body: ApiBody<T> }> {
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
-  const response = await fetch(`${APP_URL}/api/${name}`, { method: 'POST', body: form });
-  return { httpStatus: response.status, body: (await response.json()) as ApiBody<T> };
+/**
+ * Posts a call of the table of calls (`apiPost(accountCalls.login, { email, password })`) the way the
+ * web client does: to /api/{its name}, a form, or JSON when a field holds a list or an object. A
+ * success answer is parsed by the call's output schema, so a test sees the contract's types and an
+ * answer that breaks the contract fails here.
+ */
+export async function apiPost<Call extends CallDefinition>(
+  call: Call,
+  fields: TestInput<Call> = {},
+): Promise<{ httpStatus: number; body: ApiBody<DataOf<Call>> }> {
+  const { body, headers } = requestBodyOf(fields);
+  const response = await fetch(`${APP_URL}/api/${call.name}`, { method: 'POST', body, headers });
+  const answer = (await response.json()) as ApiBody<DataOf<Call>>;
+  if (response.ok && answer.status === 'success') {
+    const parsed = call.output.safeParse(answer);
+    if (!parsed.success) throw new Error(`${call.name} answered outside its output schema: ${parsed.error.message}`);
+    return { httpStatus: response.status, body: parsed.data as ApiBody<DataOf<Call>> };
+  }
+  return { httpStatus: response.status, body: answer };
 }
 
 interface MailSummary {
@@ -69,17 +89,17 @@ export async function createAccount(options: Partial<Pick<Account, 'username' | 
   const password = options.password ?? 'correct horse battery';
   const username = options.username ?? 'Sam Example';
   const before = (await mailsTo(email)).length;
-  const signup = await apiPost('signup.php', { username, email, password });
+  const signup = await apiPost(accountCalls.signup, { username, email, password });
   if (signup.body.status !== 'success') throw new Error(`signup failed: ${signup.body.message}`);
   const code = await readCode(email, { after: before });
-  const confirmed = await apiPost<{ token: string; data: SessionUser }>('confirm-signup.php', { email, code });
+  const confirmed = await apiPost(accountCalls.confirmSignup, { email, code });
   if (!confirmed.body.data) throw new Error(`confirmation failed: ${confirmed.body.message}`);
   return { username, email, password, token: confirmed.body.data.token, user: confirmed.body.data.data } as Account;
 }
 
 /** Signs in an existing account through the API. */
 export async function logIn(email: string, password: string): Promise<Account> {
-  const login = await apiPost<{ token: string; data: SessionUser }>('login.php', { email, password });
+  const login = await apiPost(accountCalls.login, { email, password });
   if (!login.body.data) throw new Error(`login failed: ${login.body.message}`);
   const user = login.body.data.data;
   return { username: user.username, email, password, token: login.body.data.token, user };

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { apiPost, type Account } from './api';
+import type { CallDefinition } from '@meetcast/contracts';
+import { apiPost, type Account, type DataOf, type TestInput } from './api';
 
 /** A real picture, made on the spot: a 640×480 PNG. */
 export async function realPng(): Promise<Buffer> {
@@ -15,15 +16,11 @@ export const FAKE_PNG = {
   buffer: Buffer.from('This is a text file, not a picture.'),
 };
 
-/** A call made as `account`, with its token. */
-export async function callAs<T = unknown>(
-  account: Account,
-  name: string,
-  fields: Record<string, string | number> = {},
-) {
-  const answer = await apiPost<T>(name, { token: account.token, ...fields });
-  if (answer.body.status !== 'success') throw new Error(`${name} failed: ${answer.body.message}`);
-  return answer.body.data as T;
+/** A call made as `account`, with its token: the `data` of its answer; a refusal throws. */
+export async function callAs<Call extends CallDefinition>(account: Account, call: Call, fields: TestInput<Call> = {}) {
+  const answer = await apiPost(call, { token: account.token, ...fields });
+  if (answer.body.status !== 'success') throw new Error(`${call.name} failed: ${answer.body.message}`);
+  return answer.body.data as DataOf<Call>;
 }
 
 export const uniqueSlug = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e4)}`;

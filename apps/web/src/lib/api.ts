@@ -1,4 +1,4 @@
-import type { CallDefinition, InputOf, OutputOf } from '@meetcast/contracts';
+import { requestBodyOf, type CallDefinition, type InputOf, type OutputOf } from '@meetcast/contracts';
 import i18n from '../i18n/i18n';
 import { readSessionToken } from './session-cookie';
 
@@ -42,33 +42,12 @@ export type CallFieldsOf<Input> = {
 /** The input of a call (`roomCalls.getRoom`) as a page passes it to `api.call`. */
 export type WebCallInput<Call extends CallDefinition> = CallFieldsOf<InputOf<Call>>;
 
-const isStructured = (value: unknown) => typeof value === 'object' && value !== null && !(value instanceof Blob);
-
-/**
- * The request body the contract accepts for these fields: a form (multipart when a file is among them),
- * or JSON when a field holds a list or an object (`destinations`, `links`): the server takes those as
- * they are instead of as JSON text inside a form field.
- */
-function toBody(fields: Record<string, unknown>): { body: BodyInit; headers: Record<string, string> } {
-  const present = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null);
-  const hasFile = present.some(([, value]) => value instanceof Blob);
-  if (!hasFile && present.some(([, value]) => isStructured(value))) {
-    return { body: JSON.stringify(Object.fromEntries(present)), headers: { 'content-type': 'application/json' } };
-  }
-  const body = hasFile ? new FormData() : new URLSearchParams();
-  for (const [key, value] of present) {
-    if (value instanceof Blob) (body as FormData).append(key, value);
-    else body.append(key, isStructured(value) ? JSON.stringify(value) : String(value as string | number | boolean));
-  }
-  return { body, headers: {} };
-}
-
 /** POSTs the input to `/api/{name}` with the session token (as the field `token`) and the language. */
 async function send(name: string, input: object, options: CallOptions): Promise<Response> {
   const fields: Record<string, unknown> = { ...input };
   if (options.withToken !== false && fields.token === undefined) fields.token = readSessionToken();
   if (fields.lng === undefined && i18n.resolvedLanguage) fields.lng = i18n.resolvedLanguage;
-  const { body, headers } = toBody(fields);
+  const { body, headers } = requestBodyOf(fields);
   try {
     return await fetch(`${API_BASE}/${name}`, {
       method: 'POST',

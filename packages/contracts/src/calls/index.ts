@@ -14,3 +14,4 @@ export * as meetingCalls from './meeting-calls.js';
 export * as peopleCalls from './people-calls.js';
 export * as roomCalls from './room-calls.js';
 export * as streamingCalls from './streaming-calls.js';
+export { requestBodyOf } from './request-body.js';
