@@ -8,6 +8,12 @@ const TEST_KIT_ONLY = {
   group: ['**/apps/server/test/**'],
   message: 'Stand-ins shared outside the server come from @meetcast/testkit.',
 };
+/** Outside the server, its code is reached through its public entries only. */
+const SERVER_ENTRIES_ONLY = {
+  group: ['**/apps/server/src/**'],
+  message:
+    "Use the server's public entries: @meetcast/server, @meetcast/server/tooling, @meetcast/server/composer-parts.",
+};
 
 export default tseslint.config(
   {
@@ -73,24 +79,11 @@ export default tseslint.config(
   },
   {
     // The stand-ins that tests, the end-to-end suite and the benches share live in the test kit
-    // (packages/testkit, ADR 029); apps/server/test holds the server's own tests only.
+    // (packages/testkit, ADR 029); apps/server/test holds the server's own tests only, and the
+    // server's code is reached through its public entries (a bench server starts the real server
+    // through `@meetcast/server`).
     files: ['e2e/**/*.ts', 'bench/**/*.ts', 'playwright.config.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [TEST_KIT_ONLY] }] },
-  },
-  {
-    // A bench server starts the real server through its public entry (`@meetcast/server`).
-    files: ['bench/servers/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            TEST_KIT_ONLY,
-            { group: ['**/apps/server/src/**'], message: "Use the server's public entry, @meetcast/server." },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [TEST_KIT_ONLY, SERVER_ENTRIES_ONLY] }] },
   },
   {
     // The shared packages depend on no app: the test kit stands in for the world around the server,
@@ -137,7 +130,7 @@ export default tseslint.config(
         'error',
         {
           selector: 'Literal[value=/^[a-z-]+\\.php$/]',
-          message: 'Pass the call\'s definition from @meetcast/contracts (e.g. roomCalls.getRoom), not its name.',
+          message: "Pass the call's definition from @meetcast/contracts (e.g. roomCalls.getRoom), not its name.",
         },
       ],
     },

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../apps/server/src/media/managed-janus.js';
+import { freePort } from '@meetcast/server/tooling';
 import { percentile } from './percentile.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
-import { freePort } from '../apps/server/src/media/managed-janus.js';
+import { freePort } from '@meetcast/server/tooling';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { delayFrom, readCode, FRAME } from './timestamp-code.js';
-import { stopChild } from '../../apps/server/src/streaming/composer/child-processes.js';
+import { stopChild } from '@meetcast/server/tooling';
 
 /** More than an RTMP handshake and its commands (about 4 kB): media is arriving. */
 const MEDIA_BYTES = 16 * 1024;

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { E2E_PORTS } from './ports';
-import { freePort } from '../../apps/server/src/media/managed-janus.js';
-import { killWorkerLeftovers } from '../../apps/server/src/streaming/composer/child-processes.js';
+import { freePort, killWorkerLeftovers } from '@meetcast/server/tooling';
 
 /**
  * A whole installation for the scale-out test: two server processes on one PostgreSQL database and

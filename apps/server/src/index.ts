@@ -1,9 +1,9 @@
 /**
  * The server's public entry (`@meetcast/server`), for programs that run the real server in their
  * own process (the end-to-end suite, the benches): it is built as `main.ts` builds it, and their data
- * is prepared the way the server's own features prepare it. Loading it loads the whole server: a bench
- * that measures one part of the composer alone, or a helper that needs one small function, imports
- * that file directly.
+ * is prepared the way the server's own features prepare it. Loading it loads the whole server: a helper
+ * that needs a process helper imports `@meetcast/server/tooling`, a bench that measures one part of the
+ * composer alone `@meetcast/server/composer-parts`.
  */
 export { createAccount } from './accounts/account-service.js';
 export { buildApp, type BuiltApp } from './app.js';
