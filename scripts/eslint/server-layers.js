@@ -30,7 +30,7 @@ export const SERVER_LAYERS = [
     ],
   },
   { name: 'administration', entries: ['admin'] },
-  { name: 'composition', entries: ['app.ts', 'main.ts', 'index.ts', 'cli'] },
+  { name: 'composition', entries: ['app.ts', 'main.ts', 'index.ts', 'tooling.ts', 'composer-parts.ts', 'cli'] },
 ];
 
 /** The layer of a file under apps/server/src (by its first folder, or its own name at the top). */
