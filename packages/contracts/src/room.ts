@@ -157,10 +157,14 @@ export type LobbyEntry = z.infer<typeof LobbyEntrySchema>;
 
 const ParticipantRef = z.object({ participant_id: z.string().min(1).max(40) });
 
+export const ROOM_CHAT_TEXT_MAX = 2000;
+/** One line of the room's chat as a participant writes it. */
+export const RoomChatTextSchema = userText({ max: ROOM_CHAT_TEXT_MAX });
+
 /** What a participant's browser sends, each acknowledged with a RoomAck. */
 export const RoomClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('media.state'), audio: z.boolean(), video: z.boolean(), screen: z.boolean() }),
-  z.object({ type: z.literal('chat.send'), text: userText({ max: 2000 }) }),
+  z.object({ type: z.literal('chat.send'), text: RoomChatTextSchema }),
   z.object({ type: z.literal('hand.set'), raised: z.boolean() }),
   z.object({ type: z.literal('reaction.send'), emoji: z.enum(REACTIONS) }),
   z.object({ type: z.literal('room.leave') }),

@@ -1,14 +1,17 @@
 import {
   adminCalls,
+  AdminReplyContactInputSchema,
   CONTACT_MESSAGE_STATUSES,
   type AdminContactMessage,
   type ContactMessageStatus,
 } from '@meetcast/contracts';
 import { useId, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { cn } from '../../lib/cn';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useAdminAction } from './admin-api';
 import { INPUT_CLASSES } from './admin-table';
 import { useFormat } from './format';
@@ -21,6 +24,7 @@ interface ContactMessageDialogProps {
 }
 
 const REPLY_LIMIT = 10_000;
+const ReplySchema = AdminReplyContactInputSchema.pick({ subject: true, message: true });
 
 /** A Contact Us message: read it, set its status, answer it by e-mail, or delete it. */
 export function ContactMessageDialog({ message, onClose, confirm }: ContactMessageDialogProps) {
@@ -49,15 +53,17 @@ function MessageBody({ message, onClose, confirm }: ContactMessageDialogProps & 
   const update = useAdminAction(adminCalls.updateContactMessage);
   const reply = useAdminAction(adminCalls.replyContactMessage);
   const remove = useAdminAction(adminCalls.deleteContactMessage);
-  const [subject, setSubject] = useState(() => t('contacts.reply_subject', { subject: message.subject }));
-  const [text, setText] = useState('');
+  const form = useSchemaForm(ReplySchema, {
+    defaultValues: { subject: t('contacts.reply_subject', { subject: message.subject }), message: '' },
+  });
+  const text = useWatch({ control: form.control, name: 'message' });
   const [status, setStatus] = useState<ContactMessageStatus>(message.status);
 
-  const onReply = async () => {
-    await reply.mutateAsync({ id: message.id, subject: subject.trim(), message: text });
-    setText('');
+  const onReply = form.handleSubmit(async (values) => {
+    await reply.mutateAsync({ ...values, id: message.id });
+    form.resetField('message');
     setStatus('answered');
-  };
+  });
 
   return (
     <div className="space-y-5">
@@ -111,10 +117,8 @@ function MessageBody({ message, onClose, confirm }: ContactMessageDialogProps & 
 
       <form
         className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-700"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void onReply().catch(() => undefined);
-        }}
+        // A failed reply was already shown by its toast; the text stays for another try.
+        onSubmit={(event) => void onReply(event).catch(() => undefined)}
       >
         <h3 className="text-sm font-semibold text-slate-900 dark:text-white">
           {t('contacts.reply_heading', { email: message.email })}
@@ -122,23 +126,16 @@ function MessageBody({ message, onClose, confirm }: ContactMessageDialogProps & 
         <label htmlFor={ids.subject} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
           {t('contacts.columns.subject')}
         </label>
-        <input
-          id={ids.subject}
-          value={subject}
-          maxLength={200}
-          onChange={(event) => setSubject(event.target.value)}
-          className={cn(INPUT_CLASSES, 'w-full')}
-        />
+        <input id={ids.subject} maxLength={200} {...form.register('subject')} className={cn(INPUT_CLASSES, 'w-full')} />
         <label htmlFor={ids.reply} className="block text-xs font-medium text-slate-600 dark:text-slate-400">
           {t('contacts.reply_label')}
         </label>
         <textarea
           id={ids.reply}
-          value={text}
           required
           rows={6}
           maxLength={REPLY_LIMIT}
-          onChange={(event) => setText(event.target.value)}
+          {...form.register('message')}
           className={cn(INPUT_CLASSES, 'h-auto w-full py-2')}
         />
         <div className="flex justify-end">

@@ -1,16 +1,34 @@
-import { DEFAULT_EVENT_COLOR, EVENT_DESCRIPTION_MAX, EVENT_TITLE_MAX, type CalendarEvent } from '@meetcast/contracts';
-import { useState, type FormEvent } from 'react';
+import {
+  AddEventInputSchema,
+  DEFAULT_EVENT_COLOR,
+  EVENT_DESCRIPTION_MAX,
+  EVENT_TITLE_MAX,
+  type CalendarEvent,
+} from '@meetcast/contracts';
+import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { TextField } from '../../components/text-field';
 import { DateTimeField } from '../../components/date-time-field';
 import { TextAreaField } from '../../components/form-controls';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { fromWall, toWall } from '../../lib/zoned-time';
 import type { EventFields } from './calendar-api';
 
 const DAY_MS = 86_400_000;
 export const EVENT_COLORS = ['#4f46e5', '#0ea5e9', '#10b981', '#f59e0b', '#ef4444', '#ec4899', '#64748b'];
+
+/** The call's fields, with the times as the wall-clock dates the pickers hold (null until chosen). */
+const FormSchema = AddEventInputSchema.pick({ title: true, description: true, color: true })
+  .required()
+  .extend({ is_all_day: z.boolean(), start: z.date().nullable(), end: z.date().nullable() })
+  .superRefine(({ start, end }, context) => {
+    if (!start || !end) context.addIssue({ code: 'custom', path: ['end'], message: 'times_required' });
+    else if (end < start) context.addIssue({ code: 'custom', path: ['end'], message: 'end_before_start' });
+  });
+type FormOutput = z.output<typeof FormSchema>;
 
 export interface EventDraft {
   /** The event being edited, or a new one with a chosen slot. */
@@ -37,34 +55,33 @@ export function EventDialog({
   onClose(): void;
 }) {
   const { t } = useTranslation('calendar');
-  const [title, setTitle] = useState(draft.event?.title ?? '');
-  const [description, setDescription] = useState(draft.event?.description ?? '');
-  const [isAllDay, setIsAllDay] = useState(draft.isAllDay);
-  const [color, setColor] = useState(draft.event?.color ?? DEFAULT_EVENT_COLOR);
-  const [start, setStart] = useState<Date | null>(toWall(draft.start, zone));
-  // All-day events end at midnight after their last day; the dialog shows the last day itself.
-  const [end, setEnd] = useState<Date | null>(
-    draft.isAllDay ? new Date(toWall(draft.end, zone).getTime() - DAY_MS) : toWall(draft.end, zone),
-  );
-  const [errors, setErrors] = useState<{ title?: string; end?: string }>({});
+  const form = useSchemaForm(FormSchema, {
+    defaultValues: {
+      title: draft.event?.title ?? '',
+      description: draft.event?.description ?? '',
+      is_all_day: draft.isAllDay,
+      color: draft.event?.color ?? DEFAULT_EVENT_COLOR,
+      start: toWall(draft.start, zone),
+      // All-day events end at midnight after their last day; the dialog shows the last day itself.
+      end: draft.isAllDay ? new Date(toWall(draft.end, zone).getTime() - DAY_MS) : toWall(draft.end, zone),
+    },
+  });
+  const { errors } = form.formState;
+  const isAllDay = useWatch({ control: form.control, name: 'is_all_day' });
+  const endError =
+    errors.end?.message === 'end_before_start' ? t('event.end_before_start') : errors.end && t('event.times_required');
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found: typeof errors = {};
-    if (!title.trim()) found.title = t('event.title_required');
-    if (!start || !end) found.end = t('event.times_required');
-    else if (end < start) found.end = t('event.end_before_start');
-    setErrors(found);
-    if (found.title || found.end || !start || !end) return;
+  function save({ title, description, color, is_all_day: allDay, start, end }: FormOutput) {
+    if (!start || !end) return;
     const dayStart = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate());
-    const startWall = isAllDay ? dayStart(start) : start;
-    const endWall = isAllDay ? new Date(dayStart(end).getTime() + DAY_MS) : end;
+    const startWall = allDay ? dayStart(start) : start;
+    const endWall = allDay ? new Date(dayStart(end).getTime() + DAY_MS) : end;
     onSave({
-      title: title.trim(),
+      title,
       description,
       start_time: fromWall(startWall, zone),
       end_time: fromWall(endWall, zone),
-      is_all_day: isAllDay ? 1 : 0,
+      is_all_day: allDay ? 1 : 0,
       color,
     });
   }
@@ -75,43 +92,51 @@ export function EventDialog({
       onOpenChange={(isOpen) => !isOpen && onClose()}
       title={draft.event ? t('event.edit_title') : t('event.new_title')}
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={form.handleSubmit(save)} noValidate className="space-y-4">
         <TextField
           label={t('event.title')}
-          name="title"
-          value={title}
           maxLength={EVENT_TITLE_MAX}
-          onChange={(event) => setTitle(event.target.value)}
-          error={errors.title}
+          error={errors.title && t('event.title_required')}
+          {...form.register('title')}
           autoFocus
         />
         <label className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
-          <input type="checkbox" checked={isAllDay} onChange={(event) => setIsAllDay(event.target.checked)} />
+          <input type="checkbox" {...form.register('is_all_day')} />
           {t('event.all_day')}
         </label>
         <div className="grid gap-4 sm:grid-cols-2">
-          <DateTimeField
-            label={t('event.start')}
+          <Controller
+            control={form.control}
             name="start"
-            value={start}
-            onChange={setStart}
-            isDateOnly={isAllDay}
+            render={({ field }) => (
+              <DateTimeField
+                label={t('event.start')}
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                isDateOnly={isAllDay}
+              />
+            )}
           />
-          <DateTimeField
-            label={t('event.end')}
+          <Controller
+            control={form.control}
             name="end"
-            value={end}
-            onChange={setEnd}
-            isDateOnly={isAllDay}
-            error={errors.end}
+            render={({ field }) => (
+              <DateTimeField
+                label={t('event.end')}
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                isDateOnly={isAllDay}
+                error={endError}
+              />
+            )}
           />
         </div>
         <TextAreaField
           label={t('event.description')}
-          name="description"
-          value={description}
           maxLength={EVENT_DESCRIPTION_MAX}
-          onChange={(event) => setDescription(event.target.value)}
+          {...form.register('description')}
         />
         <fieldset>
           <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">{t('event.color')}</legend>
@@ -120,10 +145,8 @@ export function EventDialog({
               <label key={swatch} className="cursor-pointer">
                 <input
                   type="radio"
-                  name="color"
                   value={swatch}
-                  checked={color === swatch}
-                  onChange={() => setColor(swatch)}
+                  {...form.register('color')}
                   className="peer sr-only"
                   aria-label={swatch}
                 />

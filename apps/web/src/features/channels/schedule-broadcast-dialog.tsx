@@ -1,14 +1,17 @@
-import { peopleCalls } from '@meetcast/contracts';
+import { peopleCalls, ScheduleBroadcastInputSchema } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { z } from 'zod';
 import { Button } from '../../components/button';
 import { DateTimeField } from '../../components/date-time-field';
 import { Dialog, DialogClose } from '../../components/dialog';
 import { TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
 import { api } from '../../lib/api';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from '../../lib/zoned-time';
 import { GoLivePlanFields, useGoLivePlan } from '../live-studio';
 import { useCurrentUser } from '../session';
@@ -22,7 +25,19 @@ function nextHour(offsetHours: number, zone: string) {
   return toWall((Math.floor(now / HOUR) + 1 + offsetHours) * HOUR, zone);
 }
 
-type Problem = 'name' | 'start' | 'start_past' | 'end';
+/** The call's name and description, and its times as the wall-clock dates the pickers hold. */
+const scheduleForm = (zone: string) =>
+  ScheduleBroadcastInputSchema.pick({ name: true, description: true })
+    .required()
+    .extend({ start: z.date().nullable(), end: z.date().nullable() })
+    .superRefine(({ start, end }, context) => {
+      const problem = (path: 'start' | 'end', message: 'start' | 'start_past' | 'end') =>
+        context.addIssue({ code: 'custom', path: [path], message });
+      // A minute of slack: a start picked as "now" stays valid while the form is filled in.
+      if (!start) problem('start', 'start');
+      else if (fromWall(start, zone) * 1000 < Date.now() - 60_000) problem('start', 'start_past');
+      if (!end || (start && end <= start)) problem('end', 'end');
+    });
 
 /** Schedules a broadcast on the owner's channel: a real meeting; followers are notified. */
 export function ScheduleBroadcastDialog({
@@ -66,22 +81,22 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
   const refresh = useRefreshChannels();
   const user = useCurrentUser();
   const zone = isKnownTimeZone(user?.time_zone) ? user.time_zone : browserTimeZone();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [start, setStart] = useState<Date | null>(() => nextHour(0, zone));
-  const [end, setEnd] = useState<Date | null>(() => nextHour(1, zone));
-  const [problems, setProblems] = useState<Problem[]>([]);
+  const [schema] = useState(() => scheduleForm(zone));
+  const form = useSchemaForm(schema, {
+    defaultValues: { name: '', description: '', start: nextHour(0, zone), end: nextHour(1, zone) },
+  });
+  const { errors } = form.formState;
+  const name = useWatch({ control: form.control, name: 'name' });
   // Optional: where it goes live by itself at its time, once the owner is in the room.
   const goLive = useGoLivePlan(name);
   const { plan } = goLive;
 
   const schedule = useMutation({
     mutationKey: ['schedule-broadcast'],
-    mutationFn: () =>
+    mutationFn: ({ start, end, ...values }: z.output<typeof schema>) =>
       api.call(peopleCalls.scheduleBroadcast, {
+        ...values,
         id: channelId,
-        name,
-        description,
         start_time: start ? fromWall(start, zone) : 0,
         end_time: end ? fromWall(end, zone) : 0,
         destinations: plan.kind === 'ready' ? plan.destinations : [],
@@ -93,68 +108,60 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
       onDone();
     },
   });
-
-  const validate = (): Problem[] => {
-    const found: Problem[] = [];
-    if (!name.trim()) found.push('name');
-    if (!start) found.push('start');
-    else if (fromWall(start, zone) * 1000 < Date.now() - 60_000) found.push('start_past');
-    if (!end || (start && end <= start)) found.push('end');
-    return found;
-  };
+  const submit = form.handleSubmit((values) => {
+    if (plan.kind !== 'invalid') schedule.mutate(values);
+  });
 
   return (
     <form
       noValidate
       className="space-y-4"
       onSubmit={(event) => {
-        event.preventDefault();
-        const found = validate();
-        setProblems(found);
         goLive.check();
-        if (found.length === 0 && plan.kind !== 'invalid') schedule.mutate();
+        void submit(event);
       }}
     >
       <TextField
         label={t('schedule.name')}
-        value={name}
         maxLength={120}
-        onChange={(event) => {
-          setName(event.target.value);
-          onTyped();
-        }}
-        error={problems.includes('name') ? t('schedule.errors.name') : undefined}
+        error={errors.name && t('schedule.errors.name')}
+        {...form.register('name', { onChange: onTyped })}
       />
       <TextAreaField
         label={t('schedule.about')}
         rows={3}
         maxLength={2000}
-        value={description}
-        onChange={(event) => {
-          setDescription(event.target.value);
-          onTyped();
-        }}
+        {...form.register('description', { onChange: onTyped })}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <DateTimeField
-          label={t('schedule.start')}
-          name="start_time"
-          value={start}
-          onChange={setStart}
-          error={
-            problems.includes('start')
-              ? t('schedule.errors.start')
-              : problems.includes('start_past')
-                ? t('schedule.errors.start_past')
-                : undefined
-          }
+        <Controller
+          control={form.control}
+          name="start"
+          render={({ field }) => (
+            <DateTimeField
+              label={t('schedule.start')}
+              name="start_time"
+              value={field.value}
+              onChange={field.onChange}
+              error={
+                errors.start &&
+                (errors.start.message === 'start_past' ? t('schedule.errors.start_past') : t('schedule.errors.start'))
+              }
+            />
+          )}
         />
-        <DateTimeField
-          label={t('schedule.end')}
-          name="end_time"
-          value={end}
-          onChange={setEnd}
-          error={problems.includes('end') ? t('schedule.errors.end') : undefined}
+        <Controller
+          control={form.control}
+          name="end"
+          render={({ field }) => (
+            <DateTimeField
+              label={t('schedule.end')}
+              name="end_time"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.end && t('schedule.errors.end')}
+            />
+          )}
         />
       </div>
       <section

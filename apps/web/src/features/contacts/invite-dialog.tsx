@@ -1,14 +1,18 @@
-import { peopleCalls, type Contact } from '@meetcast/contracts';
+import { InviteContactInputSchema, peopleCalls, type Contact } from '@meetcast/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
+import type { z } from 'zod';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { SelectField } from '../../components/form-controls';
 import { Spinner } from '../../components/spinner';
 import { api } from '../../lib/api';
+import { useSchemaForm } from '../../lib/use-schema-form';
+
+const FormSchema = InviteContactInputSchema.pick({ meeting_id: true });
 
 function InviteForm({
   contact,
@@ -20,27 +24,21 @@ function InviteForm({
   onClose(): void;
 }) {
   const { t } = useTranslation('contacts');
-  const [meetingId, setMeetingId] = useState('');
+  const form = useSchemaForm(FormSchema, { defaultValues: { meeting_id: '' } });
+  const meetingId = useWatch({ control: form.control, name: 'meeting_id' });
   const invite = useMutation({
-    mutationFn: () => api.call(peopleCalls.inviteContact, { id: contact.id, meeting_id: meetingId }),
+    mutationFn: (values: z.output<typeof FormSchema>) =>
+      api.call(peopleCalls.inviteContact, { ...values, id: contact.id }),
     onSuccess: (body) => {
       toast.success(body.message);
       onClose();
     },
   });
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (meetingId) invite.mutate();
-      }}
-      className="space-y-4"
-    >
+    <form noValidate onSubmit={form.handleSubmit((values) => invite.mutate(values))} className="space-y-4">
       <SelectField
         label={t('invite.meeting')}
-        value={meetingId}
-        onChange={(event) => setMeetingId(event.target.value)}
+        {...form.register('meeting_id')}
         options={[{ value: '', label: t('invite.choose') }, ...options]}
       />
       <div className="flex justify-end gap-2">

@@ -1,12 +1,12 @@
-import { STREAMING_LIMITS, type LiveBroadcast } from '@meetcast/contracts';
-import { useState, type FormEvent } from 'react';
+import { STREAMING_LIMITS, SetBroadcastOverlayInputSchema, type LiveBroadcast } from '@meetcast/contracts';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useSetOverlay, type OverlayValues } from './live-api';
 
-/** The server's rule: an http(s) address or a path on this site. */
-const isLogoAddress = (value: string) => value === '' || /^(https?:\/\/|\/)/.test(value);
+const FormSchema = SetBroadcastOverlayInputSchema.pick({ logo_url: true, banner: true, ticker: true }).required();
+const EMPTY: OverlayValues = { logo_url: '', banner: '', ticker: '' };
 
 const fromBroadcast = (overlay: LiveBroadcast['overlay']): OverlayValues => ({
   logo_url: overlay.logo_url ?? '',
@@ -18,30 +18,20 @@ const fromBroadcast = (overlay: LiveBroadcast['overlay']): OverlayValues => ({
 export function OverlayForm({ broadcast }: { broadcast: LiveBroadcast }) {
   const { t } = useTranslation('streaming');
   const overlay = useSetOverlay(broadcast.url_slug);
-  const [values, setValues] = useState(() => fromBroadcast(broadcast.overlay));
-  const [isChecking, setIsChecking] = useState(false);
-  const trimmed = { logo_url: values.logo_url.trim(), banner: values.banner.trim(), ticker: values.ticker.trim() };
+  const form = useSchemaForm(FormSchema, { defaultValues: fromBroadcast(broadcast.overlay) });
   const logoError =
-    isChecking && !isLogoAddress(trimmed.logo_url)
-      ? t('overlay.errors.logo_url', { https: 'https://', http: 'http://', slash: '/' })
-      : undefined;
+    form.formState.errors.logo_url && t('overlay.errors.logo_url', { https: 'https://', http: 'http://', slash: '/' });
   const hasOverlay = Object.values(broadcast.overlay).some((value) => value);
-  const set = (field: keyof OverlayValues) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setIsChecking(true);
-    if (!isLogoAddress(trimmed.logo_url)) return;
-    overlay.mutate(trimmed);
-  };
-  const onClear = () => {
-    const empty = { logo_url: '', banner: '', ticker: '' };
-    overlay.mutate(empty, { onSuccess: () => setValues(empty) });
-  };
+  const onClear = () => overlay.mutate(EMPTY, { onSuccess: () => form.reset(EMPTY) });
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-label={t('overlay.title')} className="space-y-3">
+    <form
+      noValidate
+      onSubmit={form.handleSubmit((values) => overlay.mutate(values))}
+      aria-label={t('overlay.title')}
+      className="space-y-3"
+    >
       <TextField
         label={t('overlay.logo_url')}
         hint={t('overlay.logo_hint', { example: 'https://…' })}
@@ -49,23 +39,20 @@ export function OverlayForm({ broadcast }: { broadcast: LiveBroadcast }) {
         dir="ltr"
         inputMode="url"
         maxLength={STREAMING_LIMITS.logoUrl}
-        value={values.logo_url}
         error={logoError}
-        onChange={set('logo_url')}
+        {...form.register('logo_url')}
       />
       <TextField
         label={t('overlay.banner')}
         dir="auto"
         maxLength={STREAMING_LIMITS.overlayText}
-        value={values.banner}
-        onChange={set('banner')}
+        {...form.register('banner')}
       />
       <TextField
         label={t('overlay.ticker')}
         dir="auto"
         maxLength={STREAMING_LIMITS.overlayText}
-        value={values.ticker}
-        onChange={set('ticker')}
+        {...form.register('ticker')}
       />
       <div className="flex flex-wrap justify-end gap-2">
         <Button size="sm" variant="secondary" onClick={onClear} disabled={!hasOverlay || overlay.isPending}>

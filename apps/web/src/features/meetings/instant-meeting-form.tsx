@@ -1,15 +1,18 @@
-import { MEETING_NAME_MAX, meetingRoomPath } from '@meetcast/contracts';
-import { useState, type FormEvent } from 'react';
+import { AddInstantMeetingInputSchema, MEETING_NAME_MAX, meetingRoomPath } from '@meetcast/contracts';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { TextField } from '../../components/text-field';
 import { dismissFormError, showFormError } from '../../lib/form-toast';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { meetingsApi } from './meetings-api';
-import { SlugField, useProposedSlug } from './slug-field';
+import { MeetingSlugSchema, SlugField, useProposedSlug } from './slug-field';
 import type { useSlugCheck } from './use-slug-check';
 
 export const INSTANT_FORM_ID = 'instant-meeting-form';
 const FORM = 'instant-meeting';
+
+const FormSchema = AddInstantMeetingInputSchema.pick({ name: true }).extend({ slug: MeetingSlugSchema });
 
 /**
  * "Enter your meeting name": name and slug (checked like the scheduling form); Start Meeting, in the
@@ -29,42 +32,43 @@ export function InstantMeetingForm({
 }) {
   const { t } = useTranslation('meetings');
   const navigate = useNavigate();
-  const [name, setName] = useState('');
+  const form = useSchemaForm(FormSchema, { defaultValues: { name: '', slug: '' } });
   const proposal = useProposedSlug(slugCheck);
   const slug = proposal.slug;
+  // The slug is proposed from the name or typed, and checked with the server, by `useProposedSlug`.
+  useEffect(() => form.setValue('slug', slug), [form, slug]);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (slugCheck.error) return;
-    if (!name.trim() || !slug.trim()) {
-      showFormError(FORM, t('form.invalid_data'));
-      return;
-    }
-    onBusyChange(true);
-    try {
-      const answer = await meetingsApi.addInstantMeeting(name, slug);
-      dismissFormError(FORM);
-      onStarted();
-      void navigate(meetingRoomPath({ url_slug: answer.data.url_slug, password: answer.data.password }));
-    } catch (failure) {
-      showFormError(FORM, failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      onBusyChange(false);
-    }
-  }
+  const onSubmit = form.handleSubmit(
+    async ({ name, slug: chosen }) => {
+      if (slugCheck.error) return;
+      onBusyChange(true);
+      try {
+        const answer = await meetingsApi.addInstantMeeting(name, chosen);
+        dismissFormError(FORM);
+        onStarted();
+        void navigate(meetingRoomPath({ url_slug: answer.data.url_slug, password: answer.data.password }));
+      } catch (failure) {
+        showFormError(FORM, failure instanceof Error ? failure.message : String(failure));
+      } finally {
+        onBusyChange(false);
+      }
+    },
+    () => {
+      if (!slugCheck.error) showFormError(FORM, t('form.invalid_data'));
+    },
+  );
 
   return (
-    <form id={INSTANT_FORM_ID} onSubmit={onSubmit} noValidate className="space-y-4">
+    <form id={INSTANT_FORM_ID} onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
       <TextField
         label={t('form.name')}
-        name="name"
-        value={name}
         maxLength={MEETING_NAME_MAX}
-        onChange={(event) => {
-          setName(event.target.value);
-          onDirtyChange(true);
-          proposal.onNameChange(event.target.value);
-        }}
+        {...form.register('name', {
+          onChange: (event: { target: { value: string } }) => {
+            onDirtyChange(true);
+            proposal.onNameChange(event.target.value);
+          },
+        })}
         autoFocus
       />
       <SlugField

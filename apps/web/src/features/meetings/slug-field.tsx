@@ -1,9 +1,12 @@
-import { SLUG_MAX, SLUG_MIN } from '@meetcast/contracts';
+import { AddMeetingInputSchema, SLUG_MAX, SLUG_MIN } from '@meetcast/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../components/text-field';
 import { roomAddressPreview } from './meetings-api';
 import type { useSlugCheck } from './use-slug-check';
+
+/** The calls' slug, which must hold something; the server judges the rest as it is typed (`useSlugCheck`). */
+export const MeetingSlugSchema = AddMeetingInputSchema.shape.slug.refine((slug) => slug.trim() !== '');
 
 /** Latin letters that do not decompose into a base letter and an accent. */
 const LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };

@@ -1,7 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { peopleCalls, CodeSchema, UpdateProfileInputSchema, type Profile } from '@meetcast/contracts';
+import {
+  ConfirmEmailChangeInputSchema,
+  peopleCalls,
+  UpdateProfileInputSchema,
+  type Profile,
+} from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -10,6 +15,7 @@ import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
 import { api } from '../../lib/api';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useApplyProfile } from './use-profile';
 
 const FormSchema = z.object({
@@ -19,16 +25,18 @@ const FormSchema = z.object({
 type FormInput = z.input<typeof FormSchema>;
 type FormOutput = z.output<typeof FormSchema>;
 
+const CodeFormSchema = ConfirmEmailChangeInputSchema.pick({ code: true });
+
 function EmailCodeForm({ pendingEmail }: { pendingEmail: string }) {
   const { t } = useTranslation('profile');
   const apply = useApplyProfile();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const form = useSchemaForm(CodeFormSchema, { defaultValues: { code: '' } });
+  const error = form.formState.errors.code && t('account.code_error');
   const confirm = useMutation({
-    mutationFn: () => api.call(peopleCalls.confirmEmailChange, { code }),
+    mutationFn: (values: z.output<typeof CodeFormSchema>) => api.call(peopleCalls.confirmEmailChange, values),
     onSuccess: (body) => {
       toast.success(body.message);
-      setCode('');
+      form.reset({ code: '' });
       apply(body.data.data);
     },
   });
@@ -36,15 +44,7 @@ function EmailCodeForm({ pendingEmail }: { pendingEmail: string }) {
     <form
       noValidate
       className="mt-5 space-y-3 rounded-xl border border-primary-200 bg-primary-50 p-4 dark:border-primary-900 dark:bg-primary-950/40"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!CodeSchema.safeParse(code).success) {
-          setError(t('account.code_error'));
-          return;
-        }
-        setError(undefined);
-        confirm.mutate();
-      }}
+      onSubmit={form.handleSubmit((values) => confirm.mutate(values))}
     >
       <p className="text-sm text-slate-800 dark:text-slate-200">{t('account.pending', { email: pendingEmail })}</p>
       <div className="flex flex-wrap items-end gap-2">
@@ -54,9 +54,8 @@ function EmailCodeForm({ pendingEmail }: { pendingEmail: string }) {
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
-          value={code}
           error={error}
-          onChange={(event) => setCode(event.target.value.trim())}
+          {...form.register('code')}
         />
         <Button type="submit" isLoading={confirm.isPending} className={error ? 'mb-6' : ''}>
           {t('account.confirm')}

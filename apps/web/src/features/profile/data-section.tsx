@@ -1,9 +1,10 @@
 import { DownloadIcon } from 'lucide-react';
-import { peopleCalls, type Profile } from '@meetcast/contracts';
+import { DeleteAccountInputSchema, peopleCalls, type Profile } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { z } from 'zod';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { Panel } from '../../components/form-controls';
@@ -11,6 +12,15 @@ import { TextField } from '../../components/text-field';
 import { api } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
 import { clearSessionCookies } from '../../lib/session-cookie';
+import { useSchemaForm } from '../../lib/use-schema-form';
+
+/** The password, or for an account without one its e-mail address, typed to confirm. */
+const deleteForm = (hasPassword: boolean) =>
+  z.object({
+    secret: (hasPassword ? DeleteAccountInputSchema.shape.password : DeleteAccountInputSchema.shape.confirm_email)
+      .unwrap()
+      .min(1),
+  });
 
 function DeleteAccountDialog({
   profile,
@@ -22,10 +32,11 @@ function DeleteAccountDialog({
   onOpenChange(open: boolean): void;
 }) {
   const { t } = useTranslation('profile');
-  const [secret, setSecret] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const schema = useMemo(() => deleteForm(profile.has_password), [profile.has_password]);
+  const form = useSchemaForm(schema, { defaultValues: { secret: '' } });
+  const { errors } = form.formState;
   const remove = useMutation({
-    mutationFn: () =>
+    mutationFn: ({ secret }: z.output<typeof schema>) =>
       api.call(peopleCalls.deleteAccount, profile.has_password ? { password: secret } : { confirm_email: secret }),
     meta: { silent: true },
     onSuccess: (body) => {
@@ -34,38 +45,32 @@ function DeleteAccountDialog({
       // A full load: every cached query of the deleted account goes with the page.
       window.location.assign('/login');
     },
-    onError: (failure) => setError(failure.message),
+    onError: (failure) => form.setError('secret', { type: 'server', message: failure.message }),
   });
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
-        setSecret('');
-        setError(undefined);
+        form.reset({ secret: '' });
         onOpenChange(next);
       }}
       title={t('delete.title')}
       description={t('delete.warning')}
     >
-      <form
-        noValidate
-        className="space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!secret) {
-            setError(profile.has_password ? t('delete.password_required') : t('delete.email_required'));
-            return;
-          }
-          remove.mutate();
-        }}
-      >
+      <form noValidate className="space-y-4" onSubmit={form.handleSubmit((values) => remove.mutate(values))}>
         <TextField
           label={profile.has_password ? t('delete.password') : t('delete.type_email', { email: profile.email })}
           type={profile.has_password ? 'password' : 'email'}
           autoComplete={profile.has_password ? 'current-password' : 'off'}
-          value={secret}
-          error={error}
-          onChange={(event) => setSecret(event.target.value)}
+          error={
+            errors.secret &&
+            (errors.secret.type === 'server'
+              ? errors.secret.message
+              : profile.has_password
+                ? t('delete.password_required')
+                : t('delete.email_required'))
+          }
+          {...form.register('secret')}
         />
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>

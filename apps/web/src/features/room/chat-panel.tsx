@@ -1,7 +1,12 @@
-import type { ChatMessage } from '@meetcast/contracts';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { ROOM_CHAT_TEXT_MAX, RoomChatTextSchema, type ChatMessage } from '@meetcast/contracts';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Button } from '../../components/button';
+import { useSchemaForm } from '../../lib/use-schema-form';
+
+/** An empty line is not sent (and says nothing). */
+const FormSchema = z.object({ text: RoomChatTextSchema });
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]])/g;
 
@@ -34,8 +39,8 @@ export function ChatPanel({
   onSend: (text: string) => Promise<boolean>;
 }) {
   const { t, i18n } = useTranslation('room');
-  const [draft, setDraft] = useState('');
-  const [error, setError] = useState<string>();
+  const form = useSchemaForm(FormSchema, { defaultValues: { text: '' } });
+  const error = form.formState.errors.root?.message;
   const listRef = useRef<HTMLOListElement>(null);
   const inputId = useId();
   const time = new Intl.DateTimeFormat(i18n.resolvedLanguage, { hour: '2-digit', minute: '2-digit' });
@@ -44,14 +49,10 @@ export function ChatPanel({
     listRef.current?.lastElementChild?.scrollIntoView({ block: 'end' });
   }, [messages.length]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const text = draft.trim();
-    if (!text) return;
-    setError(undefined);
-    if (await onSend(text)) setDraft('');
-    else setError(t('chat.not_sent'));
-  };
+  const onSubmit = form.handleSubmit(async ({ text }) => {
+    if (await onSend(text)) form.reset({ text: '' });
+    else form.setError('root', { message: t('chat.not_sent') });
+  });
 
   return (
     <section aria-label={t('chat.title')} className="flex h-full min-h-0 flex-col">
@@ -85,12 +86,11 @@ export function ChatPanel({
         <div className="flex gap-2">
           <input
             id={inputId}
-            value={draft}
-            maxLength={2000}
+            maxLength={ROOM_CHAT_TEXT_MAX}
             dir="auto"
             autoComplete="off"
             placeholder={t('chat.placeholder')}
-            onChange={(event) => setDraft(event.target.value)}
+            {...form.register('text')}
             className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900"
           />
           <Button type="submit" size="md">

@@ -1,13 +1,19 @@
-import { VIEWER_CHAT_LIMITS, type ViewerChatState } from '@meetcast/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { PostViewerChatInputSchema, VIEWER_CHAT_LIMITS, type ViewerChatState } from '@meetcast/contracts';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Button } from '../../components/button';
 import { ApiError } from '../../lib/api';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { formatSeconds } from './message-item';
 import { rememberGuestName, storedGuestName } from './viewer-chat-api';
 
 const FIELD =
   'min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100';
+
+/** A guest must give a name; an account posts under its username (an empty line is not sent either way). */
+const GuestMessageSchema = PostViewerChatInputSchema.pick({ text: true, display_name: true }).required();
+const AccountMessageSchema = GuestMessageSchema.extend({ display_name: z.string().transform(() => undefined) });
 
 /** Where a viewer writes: guests also give the name they chat under (remembered in this browser). */
 export function ChatComposer({
@@ -18,37 +24,29 @@ export function ChatComposer({
   onSend: (text: string, displayName: string | undefined) => Promise<void>;
 }) {
   const { t, i18n } = useTranslation('viewer-chat');
-  const [draft, setDraft] = useState('');
-  const [name, setName] = useState(storedGuestName);
-  const [error, setError] = useState<string>();
-  const [isSending, setIsSending] = useState(false);
+  const { self } = state;
+  const form = useSchemaForm(self.is_guest ? GuestMessageSchema : AccountMessageSchema, {
+    defaultValues: { text: '', display_name: storedGuestName() },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const error = errors.display_name ? t('name_required') : errors.root?.message;
   const messageId = useId();
   const nameId = useId();
   const errorId = useId();
-  const { self } = state;
 
   if (self.is_banned) return <Notice text={t('banned')} />;
   // The server only reports a time-out that is still running when the chat was read.
   if (self.muted_until) return <Notice text={t('muted')} />;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const text = draft.trim();
-    const displayName = self.is_guest ? name.trim() : undefined;
-    if (self.is_guest && !displayName) return setError(t('name_required'));
-    if (!text) return;
-    setError(undefined);
-    setIsSending(true);
+  const onSubmit = form.handleSubmit(async ({ text, display_name: displayName }) => {
     try {
       await onSend(text, displayName);
       if (displayName) rememberGuestName(displayName);
-      setDraft('');
+      form.resetField('text');
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : t('not_sent'));
-    } finally {
-      setIsSending(false);
+      form.setError('root', { message: failure instanceof ApiError ? failure.message : t('not_sent') });
     }
-  };
+  });
 
   return (
     <form
@@ -62,11 +60,10 @@ export function ChatComposer({
           </label>
           <input
             id={nameId}
-            value={name}
             maxLength={VIEWER_CHAT_LIMITS.displayName}
             dir="auto"
             autoComplete="nickname"
-            onChange={(event) => setName(event.target.value)}
+            {...form.register('display_name')}
             className={FIELD}
           />
         </div>
@@ -77,16 +74,15 @@ export function ChatComposer({
       <div className="flex gap-2">
         <input
           id={messageId}
-          value={draft}
           maxLength={VIEWER_CHAT_LIMITS.text}
           dir="auto"
           autoComplete="off"
           placeholder={t('placeholder')}
           aria-describedby={error ? errorId : undefined}
-          onChange={(event) => setDraft(event.target.value)}
+          {...form.register('text')}
           className={`${FIELD} flex-1`}
         />
-        <Button type="submit" size="md" isLoading={isSending}>
+        <Button type="submit" size="md" isLoading={isSubmitting}>
           {t('send')}
         </Button>
       </div>
