@@ -77,7 +77,8 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     ...env,
   });
   const built = await buildApp(config, database.handle);
-  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  // HOST lets the network tests reach it from a namespace; everyone else keeps it on the loopback.
+  await built.app.listen({ port: 0, host: env.HOST ?? '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
 
   const post: TestServer['post'] = async (name, fields = {}, headers = {}) => {

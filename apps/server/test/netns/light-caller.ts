@@ -1,0 +1,156 @@
+/**
+ * One participant without a browser for the network tests (ADR 035), run as its own process so that
+ * it can run inside a network namespace (`ip netns exec … node --import tsx light-caller.ts '<json>'`).
+ * It joins as the room page does (join-room.php, the room's Socket.IO connection, /janus), publishes a
+ * moving VP8 test pattern that ffmpeg encodes in real time, subscribes to the first other publisher,
+ * and prints one JSON line a second on stdout: video RTP packets received, and the candidate pairs
+ * its two connections use. werift takes the first TURN address it is given only, so the caller picks
+ * the transport (a browser tries them all).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import {
+  JoinRoomOutputSchema,
+  ROOM_MESSAGE,
+  ROOM_NAMESPACE,
+  ROOM_PROTOCOL_VERSION,
+  type RoomClientMessage,
+} from '@meetcast/contracts';
+import { io } from 'socket.io-client';
+import { MediaStreamTrack, RTCPeerConnection, useVP8 } from 'werift';
+import { LightJanusSocket } from '@meetcast/testkit/light-janus-socket';
+
+export interface CallerOptions {
+  baseUrl: string;
+  slug: string;
+  name: string;
+  token?: string;
+  /** Which of the TURN addresses the join hands out werift uses; `none`: no TURN at all. */
+  turn: 'udp' | 'tcp' | 'none';
+  /** Only relayed candidates (a browser told `iceTransportPolicy: 'relay'`). */
+  relayOnly?: boolean;
+}
+
+export interface CallerReport {
+  event: 'joined' | 'publishing' | 'subscribed' | 'stats' | 'error';
+  participantId?: string;
+  received?: number;
+  publisher?: string;
+  subscriber?: string;
+  message?: string;
+}
+
+const report = (line: CallerReport) => process.stdout.write(`${JSON.stringify(line)}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function pairOf(peer: RTCPeerConnection | undefined): string | undefined {
+  const local = peer?.iceTransports[0]?.getSelectedCandidatePair()?.local.candidate;
+  // `candidate:<foundation> <component> <protocol> <priority> <address> <port> typ <type> …`
+  return local ? / typ (\w+)/.exec(local)?.[1] : undefined;
+}
+
+async function main(options: CallerOptions) {
+  const response = await fetch(`${options.baseUrl}/api/join-room.php`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      meetId: options.slug,
+      display_name: options.name,
+      browser_id: randomUUID(),
+      ...(options.token ? { token: options.token } : {}),
+    }),
+  });
+  const joined = JoinRoomOutputSchema.parse(await response.json()).data;
+  if (!joined.media) throw new Error(`not admitted (${joined.state})`);
+  report({ event: 'joined', participantId: joined.participant_id });
+
+  const room = io(`${options.baseUrl}${ROOM_NAMESPACE}`, {
+    auth: { grant: joined.grant, protocol: ROOM_PROTOCOL_VERSION },
+    transports: ['websocket'],
+  });
+  room.on('connect', () =>
+    room.emit(ROOM_MESSAGE, { type: 'media.state', audio: false, video: true, screen: false } satisfies RoomClientMessage),
+  );
+
+  const turn = joined.media.ice_servers.find((server) => server.urls.endsWith(`transport=${options.turn}`));
+  if (options.turn !== 'none' && !turn) throw new Error(`the join handed out no TURN over ${options.turn}`);
+  const newPeer = () =>
+    new RTCPeerConnection({
+      codecs: { video: [useVP8()], audio: [] },
+      // A STUN address where nothing listens keeps werift from asking one on the internet.
+      iceServers: [{ urls: 'stun:127.0.0.1:9' }, ...(turn ? [turn] : [])],
+      iceStunGatherTimeout: 0.1,
+      iceTransportPolicy: options.relayOnly ? 'relay' : 'all',
+      iceUseIpv6: false,
+    });
+  const mediaUrl = `${options.baseUrl.replace(/^http/, 'ws')}${joined.media.path}?grant=${encodeURIComponent(joined.grant)}`;
+
+  const publisher = newPeer();
+  const video = new MediaStreamTrack({ kind: 'video' });
+  publisher.addTransceiver(video, { direction: 'sendonly' });
+  const publishing = await LightJanusSocket.open(mediaUrl, publisher, 'janus.plugin.videoroom');
+  await publishing.message({ request: 'join', ptype: 'publisher', display: 'camera' });
+  await publisher.setLocalDescription(await publisher.createOffer());
+  const configured = await publishing.message(
+    { request: 'configure', audio: false, video: true },
+    { type: 'offer', sdp: publisher.localDescription!.sdp },
+  );
+  if (!configured.jsep) throw new Error('Janus did not answer the offer');
+  await publisher.setRemoteDescription(configured.jsep);
+  const rtp = createSocket('udp4');
+  rtp.on('message', (packet) => video.writeRtp(packet));
+  await new Promise<void>((resolve) => rtp.bind(0, '127.0.0.1', resolve));
+  const encoder: ChildProcess = spawn(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=15'],
+      ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '300k', '-g', '15'],
+      ...['-f', 'rtp', `rtp://127.0.0.1:${rtp.address().port}?pkt_size=1200`],
+    ],
+    { stdio: 'ignore' },
+  );
+  report({ event: 'publishing' });
+
+  let subscriber: RTCPeerConnection | undefined;
+  let received = 0;
+  const stats = setInterval(
+    () => report({ event: 'stats', received, publisher: pairOf(publisher), subscriber: pairOf(subscriber) }),
+    1000,
+  );
+  const stop = () => {
+    clearInterval(stats);
+    encoder.kill('SIGKILL');
+    room.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
+    room.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+
+  // The first other publisher in the room is subscribed to, as the page does.
+  for (;;) {
+    const listed = await publishing.message({ request: 'listparticipants' });
+    const participants = (listed.plugindata?.data.participants ?? []) as { id: number; display?: string; publisher: boolean }[];
+    const other = participants.find(
+      (p) => p.publisher && p.display !== undefined && !p.display.startsWith(`${joined.participant_id}:`),
+    );
+    if (other) {
+      subscriber = newPeer();
+      subscriber.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => (received += 1)));
+      const watching = await LightJanusSocket.open(mediaUrl, subscriber, 'janus.plugin.videoroom');
+      const offer = await watching.message({ request: 'join', ptype: 'subscriber', streams: [{ feed: other.id }] });
+      if (!offer.jsep) throw new Error('no offer for the subscription');
+      await subscriber.setRemoteDescription(offer.jsep);
+      await subscriber.setLocalDescription(await subscriber.createAnswer());
+      await watching.message({ request: 'start' }, { type: 'answer', sdp: subscriber.localDescription!.sdp });
+      report({ event: 'subscribed' });
+      return;
+    }
+    await sleep(300);
+  }
+}
+
+main(JSON.parse(process.argv[2] ?? '{}') as CallerOptions).catch((error: unknown) => {
+  report({ event: 'error', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});
