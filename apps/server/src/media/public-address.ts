@@ -41,7 +41,10 @@ export function isPublicAddress(address: string): boolean {
  * when it is or resolves to a public address that is none of this machine's own — the machine then
  * sits behind 1:1 NAT (a cloud machine). A private address is a proxy in front of us, not our NAT.
  */
-export async function publicAddressFromUrl(publicUrl: string, own: string[] = ownAddresses()): Promise<string | undefined> {
+export async function publicAddressFromUrl(
+  publicUrl: string,
+  own: string[] = ownAddresses(),
+): Promise<string | undefined> {
   const host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '');
   let address = host;
   if (isIP(host) === 0) {

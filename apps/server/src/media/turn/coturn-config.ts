@@ -47,7 +47,13 @@ export function writeCoturnConfig(settings: CoturnSettings): string {
     `max-port=${maxPort}`,
     ...(settings.externalIp ? [`external-ip=${settings.externalIp}`] : []),
     ...(settings.tls
-      ? [`tls-listening-port=${settings.tls.port}`, `cert=${settings.tls.cert}`, `pkey=${settings.tls.key}`, 'no-tlsv1', 'no-tlsv1_1']
+      ? [
+          `tls-listening-port=${settings.tls.port}`,
+          `cert=${settings.tls.cert}`,
+          `pkey=${settings.tls.key}`,
+          'no-tlsv1',
+          'no-tlsv1_1',
+        ]
       : ['no-tls', 'no-dtls']),
     'no-cli',
     'no-software-attribute',

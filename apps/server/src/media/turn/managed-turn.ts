@@ -131,13 +131,16 @@ export class ManagedTurn {
 
   private scheduleRestart() {
     if (this.restartTimer) return;
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      this.ensureStarted().catch(() => {
-        this.failures += 1;
-        this.scheduleRestart();
-      });
-    }, backoffDelay(this.failures, TURN_RESTARTS));
+    this.restartTimer = setTimeout(
+      () => {
+        this.restartTimer = undefined;
+        this.ensureStarted().catch(() => {
+          this.failures += 1;
+          this.scheduleRestart();
+        });
+      },
+      backoffDelay(this.failures, TURN_RESTARTS),
+    );
     this.restartTimer.unref();
   }
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/media/managed-janus.js';
-import { insertMeeting } from '../room-helpers.js';
-import { startTestServer, type SignedIn, type TestServer } from '../test-server.js';
-import { CallerProcess } from './caller-process.js';
-import { canMakeNetworks, NetworkLab, type Place } from './network-lab.js';
+import { CallerProcess } from '@meetcast/testkit/netns/caller-process';
+import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
+import { freePort } from '../src/media/managed-janus.js';
+import { insertMeeting } from './room-helpers.js';
+import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
 
 /** Video both ways: 15 fps make 15+ packets a second; 60 is several seconds of picture. */
 const PACKETS = 60;
@@ -51,7 +51,7 @@ describe.skipIf(!canMakeNetworks)('participants on hostile networks (network nam
 
   /** The host on this machine's own network, publishing first; then `guest`; both see each other. */
   async function videoBothWays(guest: (slug: string) => CallerProcess) {
-    const meeting = await insertMeeting(server, { hostId: host.user.id, isSchedule: 0 });
+    const meeting = await insertMeeting(server, { hostId: host.user.id, isSchedule: 0, state: 'live' });
     const hostSide = call({ slug: meeting.slug, name: 'Host Here', token: host.token, turn: 'none' });
     await hostSide.until((r) => r.event === 'publishing', 30_000, 'the host publishes');
     const far = guest(meeting.slug);
@@ -62,9 +62,7 @@ describe.skipIf(!canMakeNetworks)('participants on hostile networks (network nam
 
   it('(a) a participant whose UDP is dropped gets video both ways through TURN over TCP', async () => {
     const started = Date.now();
-    const { far } = await videoBothWays((slug) =>
-      call({ slug, name: 'No Udp', turn: 'tcp' }, places.udpBlocked),
-    );
+    const { far } = await videoBothWays((slug) => call({ slug, name: 'No Udp', turn: 'tcp' }, places.udpBlocked));
     // Both of its connections go through the relay: no UDP left the namespace.
     expect(far.latest).toMatchObject({ publisher: 'relay', subscriber: 'relay' });
     console.info(`udp blocked, TURN over TCP: video both ways in ${Date.now() - started} ms`);

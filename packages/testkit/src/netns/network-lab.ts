@@ -75,6 +75,13 @@ export class NetworkLab {
     return link;
   }
 
+  /** A participant on an open network of its own (UDP and all), the baseline of the benches. */
+  open(): Place {
+    const namespace = this.namespace('open');
+    const link = this.connectToHost(namespace);
+    return { namespace, serverAddress: link.hostAddress, gateway: link.hostAddress };
+  }
+
   /** A participant whose network drops every UDP packet in and out (a corporate firewall). */
   udpBlocked(): Place {
     const namespace = this.namespace('noudp');

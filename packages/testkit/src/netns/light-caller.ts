@@ -1,7 +1,8 @@
 /**
- * One participant without a browser for the network tests (ADR 035), run as its own process so that
- * it can run inside a network namespace (`ip netns exec … node --import tsx light-caller.ts '<json>'`).
- * It joins as the room page does (join-room.php, the room's Socket.IO connection, /janus), publishes a
+ * One participant without a browser for the network tests and benches (ADR 035), run as its own
+ * process so that it can run inside a network namespace (`ip netns exec … node --import tsx
+ * light-caller.ts '<json>'`). It joins a live meeting as the room page does for media (join-room.php,
+ * then /janus with the join's grant and ICE servers; no room connection: it needs none), publishes a
  * moving VP8 test pattern that ffmpeg encodes in real time, subscribes to the first other publisher,
  * and prints one JSON line a second on stdout: video RTP packets received, and the candidate pairs
  * its two connections use. werift takes the first TURN address it is given only, so the caller picks
@@ -10,16 +11,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import {
-  JoinRoomOutputSchema,
-  ROOM_MESSAGE,
-  ROOM_NAMESPACE,
-  ROOM_PROTOCOL_VERSION,
-  type RoomClientMessage,
-} from '@meetcast/contracts';
-import { io } from 'socket.io-client';
+import { JoinRoomOutputSchema } from '@meetcast/contracts';
 import { MediaStreamTrack, RTCPeerConnection, useVP8 } from 'werift';
-import { LightJanusSocket } from '@meetcast/testkit/light-janus-socket';
+import { LightJanusSocket } from '../light-janus-socket.js';
 
 export interface CallerOptions {
   baseUrl: string;
@@ -36,6 +30,8 @@ export interface CallerReport {
   event: 'joined' | 'publishing' | 'subscribed' | 'stats' | 'error';
   participantId?: string;
   received?: number;
+  /** From the join request to the first video packet received from the other participant. */
+  firstVideoMs?: number;
   publisher?: string;
   subscriber?: string;
   message?: string;
@@ -51,6 +47,7 @@ function pairOf(peer: RTCPeerConnection | undefined): string | undefined {
 }
 
 async function main(options: CallerOptions) {
+  const startedAt = performance.now();
   const response = await fetch(`${options.baseUrl}/api/join-room.php`, {
     method: 'POST',
     body: new URLSearchParams({
@@ -63,14 +60,6 @@ async function main(options: CallerOptions) {
   const joined = JoinRoomOutputSchema.parse(await response.json()).data;
   if (!joined.media) throw new Error(`not admitted (${joined.state})`);
   report({ event: 'joined', participantId: joined.participant_id });
-
-  const room = io(`${options.baseUrl}${ROOM_NAMESPACE}`, {
-    auth: { grant: joined.grant, protocol: ROOM_PROTOCOL_VERSION },
-    transports: ['websocket'],
-  });
-  room.on('connect', () =>
-    room.emit(ROOM_MESSAGE, { type: 'media.state', audio: false, video: true, screen: false } satisfies RoomClientMessage),
-  );
 
   const turn = joined.media.ice_servers.find((server) => server.urls.endsWith(`transport=${options.turn}`));
   if (options.turn !== 'none' && !turn) throw new Error(`the join handed out no TURN over ${options.turn}`);
@@ -113,15 +102,15 @@ async function main(options: CallerOptions) {
 
   let subscriber: RTCPeerConnection | undefined;
   let received = 0;
+  let firstVideoMs: number | undefined;
   const stats = setInterval(
-    () => report({ event: 'stats', received, publisher: pairOf(publisher), subscriber: pairOf(subscriber) }),
+    () =>
+      report({ event: 'stats', received, firstVideoMs, publisher: pairOf(publisher), subscriber: pairOf(subscriber) }),
     1000,
   );
   const stop = () => {
     clearInterval(stats);
     encoder.kill('SIGKILL');
-    room.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
-    room.close();
     process.exit(0);
   };
   process.once('SIGTERM', stop);
@@ -130,13 +119,22 @@ async function main(options: CallerOptions) {
   // The first other publisher in the room is subscribed to, as the page does.
   for (;;) {
     const listed = await publishing.message({ request: 'listparticipants' });
-    const participants = (listed.plugindata?.data.participants ?? []) as { id: number; display?: string; publisher: boolean }[];
+    const participants = (listed.plugindata?.data.participants ?? []) as {
+      id: number;
+      display?: string;
+      publisher: boolean;
+    }[];
     const other = participants.find(
       (p) => p.publisher && p.display !== undefined && !p.display.startsWith(`${joined.participant_id}:`),
     );
     if (other) {
       subscriber = newPeer();
-      subscriber.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => (received += 1)));
+      subscriber.onTrack.subscribe((track) =>
+        track.onReceiveRtp.subscribe(() => {
+          received += 1;
+          firstVideoMs ??= Math.round(performance.now() - startedAt);
+        }),
+      );
       const watching = await LightJanusSocket.open(mediaUrl, subscriber, 'janus.plugin.videoroom');
       const offer = await watching.message({ request: 'join', ptype: 'subscriber', streams: [{ feed: other.id }] });
       if (!offer.jsep) throw new Error('no offer for the subscription');
