@@ -1,7 +1,15 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { liveBroadcasts } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallerProcess } from '@meetcast/testkit/netns/caller-process';
 import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
 import { freePort } from '../src/media/managed-janus.js';
+import { ProcessLedger } from '../src/streaming/composer/child-processes.js';
+import { MediaFanOut } from '../src/streaming/composer/media-fan-out.js';
+import { ViewerFeed } from '../src/streaming/composer/viewer-feed.js';
 import { insertMeeting } from './room-helpers.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
 
@@ -76,5 +84,40 @@ describe.skipIf(!canMakeNetworks)('participants on hostile networks (network nam
     );
     expect(far.latest).toMatchObject({ publisher: 'relay', subscriber: 'relay' });
     console.info(`symmetric NAT, TURN over UDP: video both ways in ${Date.now() - started} ms`);
+  }, 120_000);
+
+  it('(d) a channel viewer whose UDP is dropped plays the broadcast over WebRTC through TURN over TCP', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
+    const { context } = server.built;
+    const [broadcast] = await context.db
+      .insert(liveBroadcasts)
+      .values({ meetingId: meeting.id, state: 'live', startedAt: new Date() })
+      .returning();
+    // The composer's encode stood in for by ffmpeg's test pattern, into the broadcast's viewer feed.
+    const fanOut = new MediaFanOut();
+    const encode = spawn(
+      'ffmpeg',
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=15'],
+        ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-g', '15'],
+        ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', '-flush_packets', '1', 'pipe:1'],
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    encode.stdout.on('data', (chunk: Buffer) => fanOut.write(chunk));
+    const ledger = new ProcessLedger(mkdtempSync(join(tmpdir(), 'meetcast-netns-viewer-')), 'test');
+    const feed = new ViewerFeed(context, ledger, fanOut, broadcast!.id, () => undefined);
+    try {
+      const started = Date.now();
+      await feed.start(meeting);
+      const viewer = call({ slug: meeting.slug, name: 'Viewer', turn: 'tcp', role: 'viewer' }, places.udpBlocked);
+      await viewer.receivesMore(PACKETS, 45_000, 'the viewer receives the broadcast’s video');
+      expect(viewer.latest).toMatchObject({ subscriber: 'relay' });
+      console.info(`udp blocked viewer, TURN over TCP: video in ${Date.now() - started} ms`);
+    } finally {
+      encode.kill('SIGKILL');
+      await feed.stop();
+    }
   }, 120_000);
 });

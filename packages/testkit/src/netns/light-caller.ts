@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { JoinRoomOutputSchema } from '@meetcast/contracts';
-import { MediaStreamTrack, RTCPeerConnection, useVP8 } from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, useH264, useOPUS, useVP8 } from 'werift';
 import { LightJanusSocket } from '../light-janus-socket.js';
 
 export interface CallerOptions {
@@ -24,6 +24,8 @@ export interface CallerOptions {
   turn: 'udp' | 'tcp' | 'none';
   /** Only relayed candidates (a browser told `iceTransportPolicy: 'relay'`). */
   relayOnly?: boolean;
+  /** `viewer`: watches the meeting's broadcast as the channel page does (get-broadcast-viewer.php, /janus-watch). */
+  role?: 'caller' | 'viewer';
 }
 
 export interface CallerReport {
@@ -46,7 +48,65 @@ function pairOf(peer: RTCPeerConnection | undefined): string | undefined {
   return local ? / typ (\w+)/.exec(local)?.[1] : undefined;
 }
 
+interface IceServer {
+  urls: string;
+  username?: string;
+  credential?: string;
+}
+
+function peerFor(options: CallerOptions, iceServers: IceServer[], codecs: RTCPeerConnection['config']['codecs']) {
+  const turn = iceServers.find((server) => server.urls.endsWith(`transport=${options.turn}`));
+  if (options.turn !== 'none' && !turn) throw new Error(`no TURN over ${options.turn} was handed out`);
+  return new RTCPeerConnection({
+    codecs,
+    // A STUN address where nothing listens keeps werift from asking one on the internet.
+    iceServers: [{ urls: 'stun:127.0.0.1:9' }, ...(turn ? [turn] : [])],
+    iceStunGatherTimeout: 0.1,
+    iceTransportPolicy: options.relayOnly ? 'relay' : 'all',
+    iceUseIpv6: false,
+  });
+}
+
+/** A channel-page viewer: the broadcast's WebRTC grant and ICE servers, then watch, answer, start. */
+async function watch(options: CallerOptions) {
+  const startedAt = performance.now();
+  const response = await fetch(`${options.baseUrl}/api/get-broadcast-viewer.php`, {
+    method: 'POST',
+    body: new URLSearchParams({ meetId: options.slug }),
+  });
+  const view = (
+    (await response.json()) as {
+      data: { data: { webrtc: { url: string; grant: string; ice_servers: IceServer[] } | null } };
+    }
+  ).data.data;
+  if (!view.webrtc) throw new Error('the broadcast offers no WebRTC');
+  const peer = peerFor(options, view.webrtc.ice_servers, {
+    video: [useH264({ parameters: 'profile-level-id=42e01f;packetization-mode=1' })],
+    audio: [useOPUS()],
+  });
+  let received = 0;
+  let firstVideoMs: number | undefined;
+  peer.onTrack.subscribe((track) => {
+    if (track.kind !== 'video') return;
+    track.onReceiveRtp.subscribe(() => {
+      received += 1;
+      firstVideoMs ??= Math.round(performance.now() - startedAt);
+    });
+  });
+  const url = `${options.baseUrl.replace(/^http/, 'ws')}${view.webrtc.url}?grant=${encodeURIComponent(view.webrtc.grant)}`;
+  const janus = await LightJanusSocket.open(url, peer, 'janus.plugin.streaming');
+  const offer = await janus.message({ request: 'watch' });
+  if (!offer.jsep) throw new Error('no offer from the mountpoint');
+  await peer.setRemoteDescription(offer.jsep);
+  await peer.setLocalDescription(await peer.createAnswer());
+  await janus.message({ request: 'start' }, { type: 'answer', sdp: peer.localDescription!.sdp });
+  report({ event: 'subscribed' });
+  setInterval(() => report({ event: 'stats', received, firstVideoMs, subscriber: pairOf(peer) }), 1000);
+  process.once('SIGTERM', () => process.exit(0));
+}
+
 async function main(options: CallerOptions) {
+  if (options.role === 'viewer') return watch(options);
   const startedAt = performance.now();
   const response = await fetch(`${options.baseUrl}/api/join-room.php`, {
     method: 'POST',
@@ -61,17 +121,8 @@ async function main(options: CallerOptions) {
   if (!joined.media) throw new Error(`not admitted (${joined.state})`);
   report({ event: 'joined', participantId: joined.participant_id });
 
-  const turn = joined.media.ice_servers.find((server) => server.urls.endsWith(`transport=${options.turn}`));
-  if (options.turn !== 'none' && !turn) throw new Error(`the join handed out no TURN over ${options.turn}`);
-  const newPeer = () =>
-    new RTCPeerConnection({
-      codecs: { video: [useVP8()], audio: [] },
-      // A STUN address where nothing listens keeps werift from asking one on the internet.
-      iceServers: [{ urls: 'stun:127.0.0.1:9' }, ...(turn ? [turn] : [])],
-      iceStunGatherTimeout: 0.1,
-      iceTransportPolicy: options.relayOnly ? 'relay' : 'all',
-      iceUseIpv6: false,
-    });
+  const iceServers = joined.media.ice_servers;
+  const newPeer = () => peerFor(options, iceServers, { video: [useVP8()], audio: [] });
   const mediaUrl = `${options.baseUrl.replace(/^http/, 'ws')}${joined.media.path}?grant=${encodeURIComponent(joined.grant)}`;
 
   const publisher = newPeer();
