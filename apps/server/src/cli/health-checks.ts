@@ -91,8 +91,32 @@ function janusInfo(url: string, apiSecret: string | undefined): Promise<string> 
   });
 }
 
-/** TURN answers a STUN binding request (UDP), or accepts a connection (TCP and TLS transports). */
+/**
+ * TURN: off; the managed coturn's binary runs (it starts with the server's first call, so it may not
+ * listen yet); or each TURN_URL answers a STUN binding request (UDP) or accepts a connection (TCP, TLS).
+ */
 export async function checkTurn(config: AppConfig): Promise<CheckResult[]> {
+  const turn = config.turn;
+  if (turn.mode === 'off') return [{ name: 'turn', ok: true, detail: 'off (TURN=off): browsers get no relay' }];
+  if (turn.mode === 'managed') {
+    const version = await binaryVersion(turn.binary, ['--version']);
+    const listening =
+      version.ok &&
+      (await tcpConnect('127.0.0.1', turn.port).then(
+        () => true,
+        () => false,
+      ));
+    const state = listening
+      ? `listening on ${turn.port}`
+      : `not listening on ${turn.port} yet (starts with the first call)`;
+    return [
+      {
+        name: 'turn',
+        ok: version.ok,
+        detail: `managed (${turn.binary}): ${version.detail}${version.ok ? `; ${state}` : ''}`,
+      },
+    ];
+  }
   return Promise.all(
     turnAddresses(config).map(async (url) => {
       const target = turnTarget(url);
