@@ -13,6 +13,10 @@ command -v pacat >/dev/null 2>&1 || missing+=(pulseaudio-utils)
 command -v ps >/dev/null 2>&1 || missing+=(procps)
 # setpriv: managed children (Janus, the composer's) die with their server process (platform/bound-children.ts).
 command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
+# The TURN relay the server starts when TURN_URL is not set (ADR 035), and iptables for the tests that
+# put a participant behind a NAT or a UDP-dropping firewall in a network namespace.
+command -v turnserver >/dev/null 2>&1 || missing+=(coturn)
+command -v iptables >/dev/null 2>&1 || missing+=(iptables)
 # The load balancer of the two-process end-to-end test.
 command -v nginx >/dev/null 2>&1 || missing+=(nginx-light)
 # nginx's RTMP module: an ingest that refuses a publisher, for the RTMP publisher's tests.

@@ -45,6 +45,9 @@ const config = loadConfig({
   // The streaming specs' receivers and the stand-ins' ingests listen on this machine.
   RTMP_ALLOW_PRIVATE: '127.0.0.1',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // Several checkouts' suites share this machine and TURN's one port; the calls reach Janus directly
+  // (ICE over TCP without UDP), and the network-namespace tests start servers with a coturn of their own.
+  TURN: process.env.TURN ?? 'off',
 });
 const { app, context } = await buildApp(config);
 

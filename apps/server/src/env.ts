@@ -27,9 +27,10 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^\d{1,5}-\d{1,5}$/)
     .default('20000-40000'),
-  /** The public address of a managed Janus behind 1:1 NAT (cloud machines). */
+  /** The public address of a managed Janus behind 1:1 NAT (cloud machines); default: PUBLIC_IP (ADR 035). */
   JANUS_NAT_1_1_MAPPING: z.preprocess(emptyToUndefined, z.string().optional()),
-  /** A TURN server handed to browsers in their join grant (`turn:host:3478`), with its credentials. */
+  /** This machine's public address when it sits behind NAT: Janus' nat_1_1_mapping, coturn's external-ip. */
+  PUBLIC_IP: z.preprocess(emptyToUndefined, z.ipv4().or(z.ipv6()).optional()),
   /** How long a meeting room may stay empty (people reconnecting) before its session ends. */
   ROOM_EMPTY_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(35),
   /**
@@ -38,9 +39,28 @@ export const EnvSchema = z.object({
    * for 5 min stops working, and a connected participant renews it every minute.
    */
   ROOM_RECONNECT_GRACE_SECONDS: z.coerce.number().int().min(1).max(240).default(120),
-  TURN_URL: z.preprocess(emptyToUndefined, z.string().optional()),
-  TURN_USERNAME: z.preprocess(emptyToUndefined, z.string().optional()),
-  TURN_CREDENTIAL: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** `off`: no TURN server at all; otherwise TURN_URL's, or the coturn this server starts (ADR 035). */
+  TURN: z.enum(['on', 'off']).default('on'),
+  /** Comma-separated `turn:`/`turns:`/`stun:` addresses of an existing TURN server (with TURN_SECRET). */
+  TURN_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\s*(turns?|stun):[^,\s]+(\s*,\s*(turns?|stun):[^,\s]+)*\s*$/, 'comma-separated turn:, turns: or stun: addresses')
+      .optional(),
+  ),
+  /** The `static-auth-secret` of TURN_URL's coturn: browsers get time-limited credentials made with it. */
+  TURN_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+  /** The managed coturn: its binary, its UDP+TCP port, its relay ports, and TLS when a certificate is given. */
+  TURN_BINARY: z.string().default('turnserver'),
+  TURN_PORT: z.coerce.number().int().min(1).max(65535).default(3478),
+  TURN_RELAY_PORT_RANGE: z
+    .string()
+    .regex(/^\d{1,5}-\d{1,5}$/)
+    .default('49152-65535'),
+  TURN_TLS_PORT: z.coerce.number().int().min(1).max(65535).default(5349),
+  TURN_TLS_CERT: z.preprocess(emptyToUndefined, z.string().optional()),
+  TURN_TLS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   OIDC_ISSUER: z.preprocess(emptyToUndefined, optionalUrl),
   OIDC_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   OIDC_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -165,8 +185,9 @@ export interface AppConfig {
     binary: string;
     rtpPortRange: string;
     nat11Mapping: string | undefined;
-    iceServers: { urls: string; username?: string; credential?: string }[];
   };
+  publicIp: string | undefined;
+  turn: TurnConfig;
   roomEmptyGraceSeconds: number;
   roomReconnectGraceSeconds: number;
   oidc:
@@ -190,6 +211,18 @@ export interface AppConfig {
   viewerLimits: { perAddress: number; perBroadcast: number };
   viewerStateMaxAgeMs: number;
 }
+
+/** Where browsers find a TURN relay (ADR 035): none, an existing server, or the coturn we start. */
+export type TurnConfig =
+  | { mode: 'off' }
+  | { mode: 'external'; urls: string[]; secret: string | undefined }
+  | {
+      mode: 'managed';
+      binary: string;
+      port: number;
+      relayPortRange: string;
+      tls: { port: number; cert: string; key: string } | undefined;
+    };
 
 export interface PlatformClient {
   clientId: string;
@@ -245,11 +278,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       adminKey: env.JANUS_ADMIN_KEY,
       binary: env.JANUS_BINARY,
       rtpPortRange: env.JANUS_RTP_PORT_RANGE,
-      nat11Mapping: env.JANUS_NAT_1_1_MAPPING,
-      iceServers: env.TURN_URL
-        ? [{ urls: env.TURN_URL, username: env.TURN_USERNAME, credential: env.TURN_CREDENTIAL }]
-        : [],
+      nat11Mapping: env.JANUS_NAT_1_1_MAPPING ?? env.PUBLIC_IP,
     },
+    publicIp: env.PUBLIC_IP,
+    turn: turnConfig(env, source),
     roomEmptyGraceSeconds: env.ROOM_EMPTY_GRACE_SECONDS,
     roomReconnectGraceSeconds: env.ROOM_RECONNECT_GRACE_SECONDS,
     oidc:
@@ -287,6 +319,37 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       perBroadcast: env.VIEWER_CONNECTIONS_PER_BROADCAST,
     },
     viewerStateMaxAgeMs: env.VIEWER_STATE_MAX_AGE_MS,
+  };
+}
+
+function turnConfig(env: Env, source: Record<string, string | undefined>): TurnConfig {
+  if (source.TURN_USERNAME || source.TURN_CREDENTIAL) {
+    throw new Error(
+      'Invalid environment: TURN_USERNAME and TURN_CREDENTIAL are gone; set TURN_SECRET, the static-auth-secret of your coturn (time-limited credentials, ADR 035)',
+    );
+  }
+  if (Boolean(env.TURN_TLS_CERT) !== Boolean(env.TURN_TLS_KEY)) {
+    throw new Error('Invalid environment: TURN_TLS_CERT and TURN_TLS_KEY go together');
+  }
+  if (env.TURN === 'off') return { mode: 'off' };
+  if (env.TURN_URL) {
+    const urls = env.TURN_URL.split(',')
+      .map((url) => url.trim())
+      .filter(Boolean);
+    if (urls.some((url) => url.startsWith('turn')) && !env.TURN_SECRET) {
+      throw new Error('Invalid environment: TURN_URL with a turn: address needs TURN_SECRET (its static-auth-secret)');
+    }
+    return { mode: 'external', urls, secret: env.TURN_SECRET };
+  }
+  return {
+    mode: 'managed',
+    binary: env.TURN_BINARY,
+    port: env.TURN_PORT,
+    relayPortRange: env.TURN_RELAY_PORT_RANGE,
+    tls:
+      env.TURN_TLS_CERT && env.TURN_TLS_KEY
+        ? { port: env.TURN_TLS_PORT, cert: resolve(env.TURN_TLS_CERT), key: resolve(env.TURN_TLS_KEY) }
+        : undefined,
   };
 }
 

@@ -60,9 +60,9 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
   beforeAll(async () => {
     server = await startTestServer(backend, {
       WEB_DIST_DIR: webDistWithIndex(),
+      TURN: 'on',
       TURN_URL: 'turn:turn.example.test:3478',
-      TURN_USERNAME: 'viewer',
-      TURN_CREDENTIAL: 'turn-secret',
+      TURN_SECRET: 'a-shared-turn-secret',
     });
     host = await server.signUp({ username: 'Viewer Host' });
   });
@@ -125,9 +125,11 @@ describe.each(BACKENDS)('broadcast viewers (%s)', (backend) => {
       expect(inPage).toMatchObject({ broadcast_id: broadcast!.id, state: 'live', hls_url: live.hls_url });
       expect(readViewerGrant(context.config, inPage!.webrtc!.grant)).toBe(broadcast!.id);
       // Viewers behind a strict NAT reach Janus through the installation's TURN server, as callers do.
-      expect(live.webrtc?.ice_servers).toEqual([
-        { urls: 'turn:turn.example.test:3478', username: 'viewer', credential: 'turn-secret' },
-      ]);
+      // Its credential is made for this answer and expires (ADR 035); the shared secret is never sent.
+      const [turn] = live.webrtc?.ice_servers ?? [];
+      expect(turn).toMatchObject({ urls: 'turn:turn.example.test:3478', username: expect.stringMatching(/^\d+:viewer-/) });
+      expect(Number(turn!.username!.split(':')[0]) * 1000).toBeGreaterThan(Date.now());
+      expect(JSON.stringify(live)).not.toContain('a-shared-turn-secret');
       expect(live.webrtc!.expires_at - Date.now() / 1000).toBeLessThanOrEqual(VIEWER_GRANT_SECONDS);
       // The grant is no Janus secret: neither the room's pin nor its secret is in any answer.
       const place = await context.media.placedStreaming(meeting.id);

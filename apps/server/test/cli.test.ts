@@ -140,7 +140,7 @@ describe('meetcast command line on PostgreSQL', { timeout: 120_000 }, () => {
     const healthy = await runCli(['health'], { ...env, COMPOSER_WORKER: 'off' });
     expect(healthy.stdout).toMatch(/^ok {3}database +postgres: SELECT 1 in \d+ ms$/m);
     expect(healthy.stdout).toMatch(/^ok {3}redis +PING answered PONG/m);
-    for (const check of ['janus', 'ffmpeg', 'chromium', 'composer', 'disk'])
+    for (const check of ['janus', 'turn', 'ffmpeg', 'chromium', 'composer', 'disk'])
       expect(healthy.stdout).toMatch(new RegExp(`^(ok  |FAIL) ${check} `, 'm'));
     expect(healthy.code, healthy.stdout).toBe(0);
 

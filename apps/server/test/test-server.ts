@@ -72,10 +72,13 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
     // The streaming tests' receivers and fake platforms' ingests listen on this machine; a test of the
     // address policy itself passes RTMP_ALLOW_PRIVATE: '' to refuse them like a real server would.
     RTMP_ALLOW_PRIVATE: '127.0.0.1',
+    // Dozens of servers cannot all start a coturn on one port: the TURN tests turn it on with a port of their own.
+    TURN: 'off',
     ...env,
   });
   const built = await buildApp(config, database.handle);
-  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  // HOST lets the network tests reach it from a namespace; everyone else keeps it on the loopback.
+  await built.app.listen({ port: 0, host: env.HOST ?? '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
 
   const post: TestServer['post'] = async (name, fields = {}, headers = {}) => {

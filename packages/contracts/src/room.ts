@@ -75,7 +75,10 @@ export const JoinRoomInputSchema = z.object({
   lng: LanguageFieldSchema,
 });
 export const JoinStateSchema = z.enum(['admitted', 'lobby']);
-/** STUN/TURN servers a browser's peer connection uses (TURN_URL …), for callers and viewers alike. */
+/**
+ * STUN/TURN servers a browser's peer connection uses, for callers and viewers alike; a TURN entry's
+ * username and credential are made for this answer and expire (the TURN REST API, ADR 035).
+ */
 export const IceServersSchema = z.array(
   z.object({ urls: z.string(), username: z.string().optional(), credential: z.string().optional() }),
 );

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { inArray, liveBroadcasts, type DatabaseHandle } from '@meetcast/db';
 import WebSocket from 'ws';
 import type { AppConfig } from '../env.js';
+import { turnAddresses } from '../media/turn/turn-relay.js';
 import { pickQuality, qualityNamed, type Quality } from '../streaming/composer/capacity.js';
 import { CHROMIUM } from '../streaming/composer/layout-browser.js';
 import { ANSWER_TIMEOUT_MS, oneShotRedis } from './cli-context.js';
@@ -90,12 +91,36 @@ function janusInfo(url: string, apiSecret: string | undefined): Promise<string> 
   });
 }
 
-/** TURN answers a STUN binding request (UDP), or accepts a connection (TCP and TLS transports). */
+/**
+ * TURN: off; the managed coturn's binary runs (it starts with the server's first call, so it may not
+ * listen yet); or each TURN_URL answers a STUN binding request (UDP) or accepts a connection (TCP, TLS).
+ */
 export async function checkTurn(config: AppConfig): Promise<CheckResult[]> {
+  const turn = config.turn;
+  if (turn.mode === 'off') return [{ name: 'turn', ok: true, detail: 'off (TURN=off): browsers get no relay' }];
+  if (turn.mode === 'managed') {
+    const version = await binaryVersion(turn.binary, ['--version']);
+    const listening =
+      version.ok &&
+      (await tcpConnect('127.0.0.1', turn.port).then(
+        () => true,
+        () => false,
+      ));
+    const state = listening
+      ? `listening on ${turn.port}`
+      : `not listening on ${turn.port} yet (starts with the first call)`;
+    return [
+      {
+        name: 'turn',
+        ok: version.ok,
+        detail: `managed (${turn.binary}): ${version.detail}${version.ok ? `; ${state}` : ''}`,
+      },
+    ];
+  }
   return Promise.all(
-    config.janus.iceServers.map(async (server) => {
-      const target = turnTarget(server.urls);
-      if (!target) return { name: 'turn', ok: false, detail: `${server.urls}: not a turn:/turns: address` };
+    turnAddresses(config).map(async (url) => {
+      const target = turnTarget(url);
+      if (!target) return { name: 'turn', ok: false, detail: `${url}: not a turn:, turns: or stun: address` };
       const started = Date.now();
       try {
         if (target.transport === 'udp') await stunBinding(target.host, target.port);
@@ -103,17 +128,17 @@ export async function checkTurn(config: AppConfig): Promise<CheckResult[]> {
         return {
           name: 'turn',
           ok: true,
-          detail: `${server.urls}: ${target.transport} answered in ${elapsed(started)}`,
+          detail: `${url}: ${target.transport} answered in ${elapsed(started)}`,
         };
       } catch (error) {
-        return { name: 'turn', ok: false, detail: `${server.urls}: ${messageOf(error)}` };
+        return { name: 'turn', ok: false, detail: `${url}: ${messageOf(error)}` };
       }
     }),
   );
 }
 
 export function turnTarget(url: string): { host: string; port: number; transport: 'udp' | 'tcp' } | undefined {
-  const match = /^(turns?):(\[[^\]]+\]|[^:?]+)(?::(\d+))?(?:\?transport=(udp|tcp))?$/i.exec(url.trim());
+  const match = /^(turns?|stun):(\[[^\]]+\]|[^:?]+)(?::(\d+))?(?:\?transport=(udp|tcp))?$/i.exec(url.trim());
   if (!match) return undefined;
   const secure = match[1]!.toLowerCase() === 'turns';
   const host = match[2]!.replace(/^\[|\]$/g, '');

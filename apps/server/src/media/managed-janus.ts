@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { spawnBound } from '../platform/bound-children.js';
 import { writeJanusConfig } from './janus-config.js';
 import { backoffDelay, type BackoffSchedule } from '../platform/backoff.js';
+import { publicAddressFromUrl } from './public-address.js';
 
 /** A Janus that keeps crashing is started again less and less often, at least every 30 s. */
 const JANUS_RESTARTS: BackoffSchedule = { firstMs: 250, maxMs: 30_000 };
@@ -18,7 +19,9 @@ export interface ManagedJanusOptions {
   log: FastifyBaseLogger;
   binary?: string;
   rtpPortRange: string;
+  /** JANUS_NAT_1_1_MAPPING or PUBLIC_IP; unset: PUBLIC_URL's host when it is public and not ours. */
   nat11Mapping: string | undefined;
+  publicUrl: string;
   /** Given secrets instead of random ones: a test runs instances it names in JANUS_URL with one secret. */
   secrets?: { apiSecret: string; adminKey: string };
 }
@@ -118,13 +121,15 @@ export class ManagedJanus extends EventEmitter<{ restarted: [url: string]; exite
     // Keep the port across restarts so that the rooms' recorded address stays right.
     const port = this.port ?? (await freePort());
     const folder = join(this.options.dataDir, 'janus');
+    const nat11Mapping = this.options.nat11Mapping ?? (await publicAddressFromUrl(this.options.publicUrl));
+    if (nat11Mapping) this.options.log.info({ nat11Mapping }, 'media: janus announces this public address');
     const configFile = writeJanusConfig({
       folder,
       port,
       adminKey: this.adminKey,
       apiSecret: this.apiSecret,
       rtpPortRange: this.options.rtpPortRange,
-      nat11Mapping: this.options.nat11Mapping,
+      nat11Mapping,
     });
     killStale(folder);
     const binary = this.options.binary ?? 'janus';

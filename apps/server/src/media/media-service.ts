@@ -6,6 +6,7 @@ import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { JanusClient, JanusError, VIDEOROOM_NO_SUCH_ROOM, VIDEOROOM_ROOM_EXISTS } from './janus-client.js';
 import { JanusRegistry, MediaUnavailableError, type JanusTarget } from './janus-registry.js';
 import { ManagedJanus } from './managed-janus.js';
+import { TurnRelay, type IceServer } from './turn/turn-relay.js';
 
 export { MediaUnavailableError, type JanusTarget } from './janus-registry.js';
 
@@ -57,6 +58,8 @@ const MAX_PUBLISHERS = 100;
 export class MediaService {
   private readonly clients = new Map<string, Promise<JanusClient>>();
   readonly managed: ManagedJanus | undefined;
+  /** The TURN relay pages are given, with credentials of their own (ADR 035). */
+  readonly turn: TurnRelay;
   private readonly registry: JanusRegistry;
   /** Requests sent to Janus for rooms and broadcasts, keep-alives aside (the join bench prints them). */
   janusRequests = 0;
@@ -80,6 +83,7 @@ export class MediaService {
         binary: config.janus.binary,
         rtpPortRange: config.janus.rtpPortRange,
         nat11Mapping: config.janus.nat11Mapping,
+        publicUrl: config.publicUrl,
       });
       this.managed.on('restarted', (url) => {
         this.recreateRooms(url).catch((error: unknown) => log.error({ err: error }, 'media: re-creating rooms failed'));
@@ -87,6 +91,12 @@ export class MediaService {
       this.managed.on('exited', () => this.forgetClients());
     }
     this.registry = new JanusRegistry(db, config, log, this.managed);
+    this.turn = new TurnRelay(config, log);
+  }
+
+  /** STUN/TURN servers for a participant or viewer's peer connections, with fresh credentials. */
+  iceServers(userId: string): Promise<IceServer[]> {
+    return this.turn.iceServers(userId);
   }
 
   /** The instances rooms may be placed on (see JanusRegistry). */
@@ -378,6 +388,6 @@ export class MediaService {
   async close(): Promise<void> {
     await this.registry.close();
     this.forgetClients();
-    await this.managed?.stop();
+    await Promise.all([this.managed?.stop(), this.turn.close()]);
   }
 }

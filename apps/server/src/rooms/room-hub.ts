@@ -204,7 +204,11 @@ export class RoomHub {
     let media: Extract<RoomServerEvent, { type: 'room.state' }>['media'] = null;
     try {
       // Placed at admission (join-room.php); the media proxy checks the room is there on connecting.
-      media = mediaAccess(this.context.config, meeting.janusRoomId ?? (await ensureMedia(this.context, meeting)).room);
+      media = await mediaAccess(
+        this.context,
+        meeting.janusRoomId ?? (await ensureMedia(this.context, meeting)).room,
+        participant.id,
+      );
     } catch {
       socket.emit(ROOM_EVENT, { type: 'error', reason: 'media_unavailable' } satisfies RoomServerEvent);
     }

@@ -10,7 +10,6 @@ import { and, eq, meetingInvitees, or, roomParticipants, users, type UserRow } f
 import { translate } from '../i18n/messages.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import type { AppContext } from '../context.js';
-import type { AppConfig } from '../env.js';
 import { forbidden, gone, unavailable } from '../http/app-error.js';
 import { JanusError } from '../media/janus-client.js';
 import { MediaUnavailableError, MeetingClosedError, type PlacedRoom } from '../media/media-service.js';
@@ -178,8 +177,8 @@ async function removedBefore(
 }
 
 /** Where a participant of a placed room opens the media connection, and with which STUN/TURN servers. */
-export function mediaAccess(config: AppConfig, janusRoom: number): MediaAccess {
-  return { path: JANUS_PATH, room: janusRoom, ice_servers: config.janus.iceServers };
+export async function mediaAccess(context: AppContext, janusRoom: number, participantId: string): Promise<MediaAccess> {
+  return { path: JANUS_PATH, room: janusRoom, ice_servers: await context.media.iceServers(participantId) };
 }
 
 /** Janus must be there before anyone is told to connect to it. */

@@ -74,7 +74,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
         role: participant.role,
         state,
         meeting: roomView,
-        media: placed === undefined ? null : mediaAccess(context.config, placed.room),
+        media: placed === undefined ? null : await mediaAccess(context, placed.room, participant.id),
       });
     },
   });

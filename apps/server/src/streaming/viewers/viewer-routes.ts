@@ -130,7 +130,7 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
         ? {
             url: VIEWER_PROXY_PATH,
             ...toWire(issueViewerGrant(context.config, broadcastId)),
-            ice_servers: context.config.janus.iceServers,
+            ice_servers: await context.media.iceServers(`viewer-${broadcastId}`),
           }
         : null;
     return { ...shown, webrtc };

@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { liveBroadcasts } from '@meetcast/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CallerProcess } from '@meetcast/testkit/netns/caller-process';
+import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
+import { freePort } from '../src/media/managed-janus.js';
+import { ProcessLedger } from '../src/streaming/composer/child-processes.js';
+import { MediaFanOut } from '../src/streaming/composer/media-fan-out.js';
+import { ViewerFeed } from '../src/streaming/composer/viewer-feed.js';
+import { insertMeeting } from './room-helpers.js';
+import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+
+/** Video both ways: 15 fps make 15+ packets a second; 60 is several seconds of picture. */
+const PACKETS = 60;
+
+// Network namespaces need root: elsewhere these tests say why they do not run.
+describe.skipIf(!canMakeNetworks)('participants on hostile networks (network namespaces; needs root)', () => {
+  const lab = new NetworkLab();
+  const callers: CallerProcess[] = [];
+  let server: TestServer;
+  let host: SignedIn;
+  let places: { udpBlocked: Place; symmetricNat: Place };
+  let port: number;
+
+  beforeAll(async () => {
+    try {
+      // Made before the server starts: its coturn may relay to this machine's addresses, these included.
+      places = { udpBlocked: lab.udpBlocked(), symmetricNat: lab.symmetricNat() };
+      server = await startTestServer('pglite', {
+        HOST: '0.0.0.0',
+        TURN: 'on',
+        TURN_PORT: String(await freePort()),
+        TURN_RELAY_PORT_RANGE: '52000-52200',
+        // Pages are told to find coturn where the namespaces reach this machine.
+        PUBLIC_URL: `http://${places.udpBlocked.serverAddress}:3000`,
+      });
+      port = Number(new URL(server.baseUrl).port);
+      host = await server.signUp({ username: 'Network Host' });
+    } catch (error) {
+      lab.close();
+      throw error;
+    }
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(callers.map((caller) => caller.stop()));
+    lab.close();
+    await server?.close();
+  });
+
+  const call = (options: Omit<ConstructorParameters<typeof CallerProcess>[0], 'baseUrl'>, place?: Place) => {
+    const baseUrl = place ? `http://${place.serverAddress}:${port}` : server.baseUrl;
+    const caller = new CallerProcess({ baseUrl, ...options }, place?.namespace);
+    callers.push(caller);
+    return caller;
+  };
+
+  /** The host on this machine's own network, publishing first; then `guest`; both see each other. */
+  async function videoBothWays(guest: (slug: string) => CallerProcess) {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, isSchedule: 0, state: 'live' });
+    const hostSide = call({ slug: meeting.slug, name: 'Host Here', token: host.token, turn: 'none' });
+    await hostSide.until((r) => r.event === 'publishing', 30_000, 'the host publishes');
+    const far = guest(meeting.slug);
+    await far.receivesMore(PACKETS, 45_000, 'the guest receives the host’s video');
+    await hostSide.receivesMore(PACKETS, 45_000, 'the host receives the guest’s video');
+    return { hostSide, far };
+  }
+
+  it('(a) a participant whose UDP is dropped gets video both ways through TURN over TCP', async () => {
+    const started = Date.now();
+    const { far } = await videoBothWays((slug) => call({ slug, name: 'No Udp', turn: 'tcp' }, places.udpBlocked));
+    // Both of its connections go through the relay: no UDP left the namespace.
+    expect(far.latest).toMatchObject({ publisher: 'relay', subscriber: 'relay' });
+    console.info(`udp blocked, TURN over TCP: video both ways in ${Date.now() - started} ms`);
+  }, 120_000);
+
+  it('(b) a participant behind a symmetric NAT gets video both ways through the relay', async () => {
+    const started = Date.now();
+    // Relay only, as a browser does when no other pair works: the point is that the relay does.
+    const { far } = await videoBothWays((slug) =>
+      call({ slug, name: 'Behind Nat', turn: 'udp', relayOnly: true }, places.symmetricNat),
+    );
+    expect(far.latest).toMatchObject({ publisher: 'relay', subscriber: 'relay' });
+    console.info(`symmetric NAT, TURN over UDP: video both ways in ${Date.now() - started} ms`);
+  }, 120_000);
+
+  it('(d) a channel viewer whose UDP is dropped plays the broadcast over WebRTC through TURN over TCP', async () => {
+    const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
+    const { context } = server.built;
+    const [broadcast] = await context.db
+      .insert(liveBroadcasts)
+      .values({ meetingId: meeting.id, state: 'live', startedAt: new Date() })
+      .returning();
+    // The composer's encode stood in for by ffmpeg's test pattern, into the broadcast's viewer feed.
+    const fanOut = new MediaFanOut();
+    const encode = spawn(
+      'ffmpeg',
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=15'],
+        ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-g', '15'],
+        ...['-c:a', 'aac', '-b:a', '64k', '-f', 'mpegts', '-flush_packets', '1', 'pipe:1'],
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    encode.stdout.on('data', (chunk: Buffer) => fanOut.write(chunk));
+    const ledger = new ProcessLedger(mkdtempSync(join(tmpdir(), 'meetcast-netns-viewer-')), 'test');
+    const feed = new ViewerFeed(context, ledger, fanOut, broadcast!.id, () => undefined);
+    try {
+      const started = Date.now();
+      await feed.start(meeting);
+      const viewer = call({ slug: meeting.slug, name: 'Viewer', turn: 'tcp', role: 'viewer' }, places.udpBlocked);
+      await viewer.receivesMore(PACKETS, 45_000, 'the viewer receives the broadcast’s video');
+      expect(viewer.latest).toMatchObject({ subscriber: 'relay' });
+      console.info(`udp blocked viewer, TURN over TCP: video in ${Date.now() - started} ms`);
+    } finally {
+      encode.kill('SIGKILL');
+      await feed.stop();
+    }
+  }, 120_000);
+});
