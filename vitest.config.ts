@@ -4,10 +4,10 @@ export default defineConfig({
   test: {
     exclude: ['**/node_modules/**', 'e2e/**'],
     pool: 'forks',
-    // Four files at a time on two cores: most server tests spend their time waiting on sockets,
+    // Three files at a time on two cores: most server tests spend their time waiting on sockets,
     // timers, databases and outages they stage (15-30 s each), not on the processor (the whole run
-    // passed at load average 25-30 with three, 2026-12-04).
-    maxWorkers: 4,
+    // passed at load average 25-30 with three, 2026-12-04; four timed out hooks at load 40-50).
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -93,6 +93,7 @@ describe('a broadcast audience over two Janus instances', () => {
         log: pino({ level: 'silent' }),
         rtpPortRange,
         nat11Mapping: undefined,
+        publicUrl: 'http://127.0.0.1',
         secrets,
       }),
   );
