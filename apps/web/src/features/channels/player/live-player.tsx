@@ -154,7 +154,7 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
       toggleMute,
       toggleFullscreen,
       toggleTheatre: theatre?.toggle,
-      seekBy: canRewind ? (seconds) => playback.seekBehind(behind - seconds) : undefined,
+      seekBy: canRewind ? playback.seekBy : undefined,
     },
     i18n.dir(),
   );

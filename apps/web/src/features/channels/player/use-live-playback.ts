@@ -20,6 +20,8 @@ const FIGURES_EVERY_MS = 1000;
 export const REWIND_WINDOW_SECONDS = 30 * 60;
 /** Closer to the edge than this is live: the rewind playlist's 4-s segments cannot play nearer. */
 export const LIVE_THRESHOLD_SECONDS = 10;
+/** A seek's position is taken as the viewer's until the figures (read every second) follow it. */
+const SEEK_SETTLE_MS = 2000;
 
 async function webRtcFigures(peer: RTCPeerConnection): Promise<PlaybackFigures> {
   const report = await peer.getStats();
@@ -150,6 +152,7 @@ export function useLivePlayback(video: RefObject<HTMLVideoElement | null>, viewe
       detach(element);
       element.removeAttribute('src');
       setMode('connecting');
+      setFigures({ latency: undefined, height: undefined });
     };
   }, [video, isLive, viewer.broadcast_id, attempt, rendition]);
 
@@ -161,12 +164,23 @@ export function useLivePlayback(video: RefObject<HTMLVideoElement | null>, viewe
     seekAndPlay(element, hls.current?.liveEdge());
   };
 
+  /** The last seek asked for: steps in quick succession add up, though the figures lag a second. */
+  const lastSeek = useRef<{ behind: number; at: number } | undefined>(undefined);
+
   /** To `behind` seconds before the live edge: a seek within the rewind window, or into it. */
-  const seekBehind = (behind: number) => {
+  const seekBehind = (wanted: number) => {
     const element = video.current;
     if (!element || rendition.kind === 'audio') return;
-    const target = Math.min(Math.max(0, behind), rewindableSeconds(latest.current));
-    if (target < LIVE_THRESHOLD_SECONDS) return backToLive();
+    let target = Math.min(Math.max(0, wanted), rewindableSeconds(latest.current));
+    if (target < LIVE_THRESHOLD_SECONDS) {
+      // Forward into the last seconds is live; back from live is at least as far as the rewind plays.
+      if (target <= behind) {
+        lastSeek.current = undefined;
+        return backToLive();
+      }
+      target = LIVE_THRESHOLD_SECONDS;
+    }
+    lastSeek.current = { behind: target, at: Date.now() };
     const now = hls.current?.latency();
     if (mode === 'dvr' && now !== undefined) {
       const earliest = element.seekable.length > 0 ? element.seekable.start(0) : 0;
@@ -177,9 +191,16 @@ export function useLivePlayback(video: RefObject<HTMLVideoElement | null>, viewe
   };
 
   /** Seconds behind live as the viewer sees it: none over WebRTC or the low-latency playlist. */
-  const behind = mode === 'dvr' ? (figures.latency ?? (rendition.kind === 'rewind' ? rendition.behind : 0)) : 0;
+  const behind =
+    rendition.kind !== 'rewind' ? 0 : mode === 'dvr' ? (figures.latency ?? rendition.behind) : rendition.behind;
+  /** Forward (positive) or back by `seconds` from where the viewer is, or was just sent. */
+  const seekBy = (seconds: number) => {
+    const recent =
+      lastSeek.current && Date.now() - lastSeek.current.at < SEEK_SETTLE_MS ? lastSeek.current.behind : undefined;
+    seekBehind((recent ?? behind) - seconds);
+  };
   const isAudioOnly = rendition.kind === 'audio';
   const setAudioOnly = (isOn: boolean) => setRendition(isOn ? { kind: 'audio' } : { kind: 'live' });
 
-  return { mode, figures, behind, backToLive, seekBehind, isAudioOnly, setAudioOnly };
+  return { mode, figures, behind, backToLive, seekBehind, seekBy, isAudioOnly, setAudioOnly };
 }
