@@ -189,6 +189,7 @@ test.describe('the watch page', () => {
             if (look === 'ar') await expect(shown.page.locator('html')).toHaveAttribute('dir', 'rtl');
             await expectWithinViewport(shown.page, shown.page.getByTestId('live-player'));
             await expect(shown.page.getByTestId('rewind-bar')).toBeVisible();
+            await expectAdvancing(shown.page);
             const file = `${SHOTS}/${name}-${look}.png`;
             await shown.page.screenshot({ path: file });
             await test.info().attach(`${name}-${look}`, { path: file, contentType: 'image/png' });

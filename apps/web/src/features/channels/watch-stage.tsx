@@ -5,7 +5,7 @@ import { cn } from '../../lib/cn';
 import { ViewerChat } from '../viewer-chat';
 import { LiveBadge } from './channel-hero';
 import type { FollowedStage } from './channel-stage';
-import { BroadcastScreen } from './player/broadcast-screen';
+import { BroadcastScreen, ViewerCount } from './player/broadcast-screen';
 import { TheatreContext, useTheatreState } from './player/theatre';
 
 /** A stage with something to play: its broadcast and the player's answer are known. */
@@ -46,8 +46,8 @@ export function WatchStage({
         {/* On a phone the player runs edge to edge and stays at the top while the page scrolls. */}
         <div data-testid="watch-player" className="sticky top-0 z-20 -mx-4 sm:mx-0 lg:static">
           {/* Never taller than the screen leaves room for: the whole player is seen without scrolling. */}
-          <div className="mx-auto w-full max-w-[calc((100dvh-8rem)*16/9)]">
-            <BroadcastScreen viewer={viewer} title={focus.name} />
+          <div className="mx-auto w-full max-w-[calc((100dvh-12rem)*16/9)]">
+            <BroadcastScreen viewer={viewer} title={focus.name} showsViewerCount={false} />
           </div>
         </div>
         <div className="min-w-0 space-y-1 text-slate-900 lg:col-start-1 dark:text-slate-100">
@@ -64,6 +64,7 @@ export function WatchStage({
             <ClockIcon className="size-4" aria-hidden="true" />
             {format.format(focus.start_time * 1000)}
           </p>
+          <ViewerCount viewer={viewer} className="text-sm text-slate-700 dark:text-slate-300" />
           {focus.description && (
             <p dir="auto" className="max-w-3xl whitespace-pre-line text-sm text-slate-700 dark:text-slate-300">
               {focus.description}
@@ -78,10 +79,7 @@ export function WatchStage({
         {chatMeetId && (
           <div
             data-testid="watch-chat"
-            className={cn(
-              'h-[28rem]',
-              isBeside && 'lg:relative lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:h-auto lg:min-h-96',
-            )}
+            className={cn('h-[28rem]', isBeside && 'lg:relative lg:col-start-2 lg:row-start-1 lg:h-auto lg:min-h-80')}
           >
             <ViewerChat
               key={chatMeetId}
