@@ -50,7 +50,9 @@ async function expectAdvancing(page: Page) {
 
 // ADR 037: a real broadcast (the composer records; no platform), its watch page as a signed-out viewer sees it.
 test.describe('the watch page', () => {
-  test.describe.configure({ timeout: 300_000 });
+  // About three minutes on a busy two-core machine: the broadcast's start, 35 s to have something to
+  // rewind, and eight page loads beside the running composer.
+  test.describe.configure({ timeout: 420_000 });
 
   test(
     'player first at 1366×800 and 390×844, chat beside or under it, unmute prompt, shortcuts, theatre, rewind and back to live, audio only',
@@ -130,7 +132,7 @@ test.describe('the watch page', () => {
           if (/\/(dvr|audio)(-\d+\.ts|\.m3u8)$/.test(request.url())) dvrRequests.push(request.url());
         });
         await expect(page.getByTestId('rewind-bar')).toBeVisible({ timeout: 30_000 });
-        await page.waitForTimeout(Math.max(0, 45_000 - (Date.now() - startedAt)));
+        await page.waitForTimeout(Math.max(0, 35_000 - (Date.now() - startedAt)));
         for (let step = 0; step < 4; step++) await page.keyboard.press('ArrowLeft');
         await expect(page.getByTestId('player-mode')).toHaveAttribute('data-mode', 'dvr', { timeout: 30_000 });
         await expectAdvancing(page);
@@ -177,6 +179,9 @@ test.describe('the watch page', () => {
         await expect.poll(() => phone.page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
         await expect.poll(async () => (await phonePlayer.boundingBox())!.y).toBeLessThanOrEqual(1);
         console.log(`390×844: player ${JSON.stringify(phoneBox)}`);
+        // Fewer viewers beside the composer while the looks load.
+        await wide.context.close();
+        await phone.context.close();
 
         // Look at it: light, dark and Arabic at both sizes.
         for (const look of ['light', 'dark', 'ar'] as const) {
