@@ -57,7 +57,10 @@ test.describe('channel player', () => {
         await player.getByRole('button', { name: 'Back to live' }).click();
         await expect(player.getByRole('button', { name: 'Pause' })).toBeVisible();
         await player.getByRole('button', { name: 'Mute', exact: true }).click();
-        await expect(player.getByRole('button', { name: 'Mute', exact: true })).toHaveAttribute('aria-pressed', 'false');
+        await expect(player.getByRole('button', { name: 'Mute', exact: true })).toHaveAttribute(
+          'aria-pressed',
+          'false',
+        );
 
         // No RTCPeerConnection at all: the HLS fallback plays the same broadcast.
         await hlsContext.addInitScript(() => {

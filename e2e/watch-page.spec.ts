@@ -110,9 +110,9 @@ test.describe('the watch page', () => {
         await page.keyboard.press('m');
         await expect.poll(() => isMuted(page)).toBe(false);
         await page.keyboard.press('f');
-        await expect.poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid'))).toBe(
-          'live-player',
-        );
+        await expect
+          .poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid')))
+          .toBe('live-player');
         await page.keyboard.press('f');
         await expect.poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
 
