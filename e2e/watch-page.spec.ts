@@ -1,4 +1,3 @@
-import { streamingCalls } from '@meetcast/contracts';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
@@ -65,7 +64,7 @@ test.describe('the watch page', () => {
       const opened: { context: { close(): Promise<void> } }[] = [];
       try {
         await inCall(wanda);
-        const started = await apiPost(streamingCalls.startBroadcast, {
+        const started = await apiPost('start-broadcast.php', {
           token: host.token,
           meetId: meeting.slug,
           destinations: '[]',
@@ -203,7 +202,7 @@ test.describe('the watch page', () => {
           }
         }
       } finally {
-        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
+        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
         for (const one of opened) await one.context.close().catch(() => undefined);
         await leave(wanda);
       }
