@@ -23,10 +23,7 @@ export default defineConfig({
   // The machine is shared and often busy: allow rendering some slack before an expectation fails.
   expect: { timeout: 20_000 },
   fullyParallel: true,
-  // Four tests at a time on two cores: one composer, one call and two page tests. Most of a test's time is
-  // waiting (pages, sockets, media, timers): the suite ran at load average 25-30 (helpers beside it) with
-  // no failure and no retry, in about the time it took alone (2026-12-04, 121 tests).
-  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 4,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
   // One retry in CI: a shared 2-core machine occasionally starves a browser; a real bug fails twice. A
   // test that passes only on its retry is named as flaky in the closing line (scripts/test-summary.mjs).
   retries: process.env.CI ? 1 : 0,
@@ -41,10 +38,13 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  // The heavy kinds are kept one at a time each: the composers (about a core each), and the calls
-  // (three or four browsers with cameras each; two calls at once took 2.5 times as long each,
-  // 2026-12-01); they run beside each other and beside the page tests. The calls under load run last,
-  // alone with the process that busy-loops beside them (e2e/fixtures.ts, `cpuHog`).
+  // The suite is sized for a two-core machine. Every test takes its share of the cores, so the heavy
+  // kinds are kept apart: the composers first, one at a time and alone (a composer beside the other
+  // tests starved both on a slower two-core machine: the same tests took 2-4 times as long and the
+  // page loads beside it timed out); then the calls one at a time beside everything else on the
+  // other worker (two calls at once took 2.5 times as long each, 2026-12-01: more time in all than
+  // one after the other); and the calls under load last, alone with the process that busy-loops
+  // beside them (e2e/fixtures.ts, `cpuHog`).
   projects: [
     { name: 'streaming', use: CHROMIUM_PROJECT, grep: COMPOSER, workers: 1 },
     {
@@ -52,6 +52,7 @@ export default defineConfig({
       use: CHROMIUM_PROJECT,
       testMatch: CALL_FILES,
       grepInvert: [COMPOSER, UNDER_LOAD],
+      dependencies: ['streaming'],
       workers: 1,
     },
     {
@@ -59,13 +60,13 @@ export default defineConfig({
       use: CHROMIUM_PROJECT,
       testIgnore: CALL_FILES,
       grepInvert: [COMPOSER, UNDER_LOAD],
-      workers: 2,
+      dependencies: ['streaming'],
     },
     {
       name: 'under-load',
       use: CHROMIUM_PROJECT,
       grep: UNDER_LOAD,
-      dependencies: ['streaming', 'chromium', 'calls'],
+      dependencies: ['chromium', 'calls'],
       workers: 1,
       metadata: { cpuHog: true },
     },
