@@ -19,6 +19,7 @@ import { buildTiles, Stage } from './stage';
 import type { LocalMedia } from './use-local-media';
 import { useRoomMedia } from './use-room-media';
 import { useRoomShortcuts } from './use-room-shortcuts';
+import { raisedHandsFirst, useHandAlerts } from './use-hand-alerts';
 import { useKnockToasts } from './use-knock-toasts';
 import { useRoomSocket } from './use-room-socket';
 
@@ -80,6 +81,8 @@ export function InCall({
     if (moderation.action === 'mute') {
       local.setAudioOn(false);
       toast.info(t('moderation.muted', { name: moderation.by }));
+    } else if (moderation.action === 'lower-hand') {
+      toast.info(t('moderation.hand_lowered', { name: moderation.by }));
     } else {
       void local.setVideoOn(false);
       toast.info(t('moderation.video_stopped', { name: moderation.by }));
@@ -152,6 +155,7 @@ export function InCall({
     () => Object.values(state.participants).sort((a, b) => a.joined_at - b.joined_at || a.id.localeCompare(b.id)),
     [state.participants],
   );
+  useHandAlerts(participants, state.self?.id, isRoomHost && state.phase === 'in-room');
   const self = state.self ? { ...state.self, audio: local.isAudioOn, video: local.isVideoOn } : undefined;
   const shown = participants.map((p) => (p.id === self?.id ? self : p));
   const tiles = useMemo(
@@ -251,7 +255,7 @@ export function InCall({
               />
             ) : (
               <ParticipantsPanel
-                participants={shown}
+                participants={raisedHandsFirst(shown)}
                 lobby={state.lobby}
                 self={self}
                 isLocked={state.locked}
@@ -270,6 +274,7 @@ export function InCall({
         isPeopleOpen={panel === 'people'}
         unreadChat={state.unreadChat}
         lobbyCount={state.lobby.length}
+        raisedHands={isRoomHost ? participants.filter((p) => p.hand_raised).length : 0}
         layout={layout}
         onToggleAudio={actions.toggleAudio}
         onToggleVideo={actions.toggleVideo}
