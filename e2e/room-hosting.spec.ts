@@ -60,6 +60,9 @@ test.describe('hosting a meeting', () => {
     const bob = await joinRoom(browser, meeting.slug, { name: 'Bob' });
     await inCall(bob);
     const page = hanna.page;
+    // The call fills the screen (no dashboard sidebar or top bar) and counts from the meeting's start.
+    await expect(page.getByRole('banner')).toHaveCount(0);
+    await expect(page.getByRole('timer', { name: 'Time in the meeting' })).toHaveText(/^\d+:\d\d$/);
     // A raised hand reaches the host as a toast; the host lowers it from the panel and Bob is told.
     await bob.page.getByRole('button', { name: 'Raise hand' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Bob raised their hand' })).toBeVisible(SLOW);

@@ -52,6 +52,8 @@ export const RoomMeetingSchema = z.object({
   host_name: z.string(),
   start_time: z.number(),
   end_time: z.number(),
+  /** When it went live (epoch seconds), null before: the call's timer counts from here, not from the page's load. */
+  started_at: z.number().nullable().optional(),
 });
 export type RoomMeeting = z.infer<typeof RoomMeetingSchema>;
 

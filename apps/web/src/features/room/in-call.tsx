@@ -5,12 +5,14 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Spinner } from '../../components/spinner';
+import { setCallView } from '../../lib/call-view';
 import { isBroadcastActive, LiveBadge, LivePanel, useLiveBroadcast } from '../live-studio';
 import { RoomChatTabs } from '../viewer-chat';
 import type { Joined } from './pre-join';
 import { ChatPanel } from './chat-panel';
 import { ConnectionBanner } from './connection-banner';
 import { DeviceMenu } from './device-menu';
+import { MeetingTimer } from './meeting-timer';
 import { ParticipantsPanel } from './participants-panel';
 import { PollsPanel, usePollToasts } from './polls-panel';
 import { RoomNotice } from './room-notice';
@@ -190,10 +192,12 @@ export function InCall({
 
   const isReconnecting = !state.isSocketConnected || media.status === 'reconnecting';
   return (
-    <div className="flex h-[calc(100dvh-8rem)] min-h-[28rem] flex-col bg-slate-950 text-white">
+    <div className="flex h-dvh min-h-[28rem] flex-col bg-slate-950 text-white">
+      <FullScreenCall />
       <div className="flex items-center justify-between gap-2 px-4 py-2 text-sm">
         <h1 className="truncate font-semibold">{meetingName}</h1>
         <span className="flex items-center gap-3">
+          <MeetingTimer startedAt={state.meeting?.started_at} />
           {broadcast?.state === 'live' && <LiveBadge />}
           {state.locked && <span className="rounded bg-amber-600 px-2 py-0.5 text-xs">{t('call.locked')}</span>}
           <span className="text-slate-300">{t('people.title_count', { count: participants.length })}</span>
@@ -304,4 +308,13 @@ export function InCall({
       />
     </div>
   );
+}
+
+/** While the call is on screen, the shell leaves out its sidebar and top bar. */
+function FullScreenCall() {
+  useEffect(() => {
+    setCallView(true);
+    return () => setCallView(false);
+  }, []);
+  return null;
 }
