@@ -19,10 +19,15 @@ export function useHandAlerts(participants: Participant[], selfId: string | unde
   const { t } = useTranslation('room');
   const known = useRef<Set<string> | undefined>(undefined);
   useEffect(() => {
+    // Not (yet) a host in the room: no baseline, so the hands found on arrival (or after a reload) are not news.
+    if (!isHost) {
+      known.current = undefined;
+      return;
+    }
     const raised = new Set(participants.filter((p) => p.hand_raised && p.id !== selfId).map((p) => p.id));
     const before = known.current;
     known.current = raised;
-    if (!before || !isHost) return;
+    if (!before) return;
     for (const participant of participants) {
       if (!raised.has(participant.id) || before.has(participant.id)) continue;
       toast.info(t('hands.raised', { name: participant.display_name }), { toastId: `hand:${participant.id}` });
