@@ -12,7 +12,7 @@ import { meetings, users } from '@meetcast/db';
 import { buildApp } from '@meetcast/server';
 import { CallerProcess } from '@meetcast/testkit/netns/caller-process';
 import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
-import { freePort } from '../apps/server/src/media/managed-janus';
+import { freePort } from '@meetcast/server/tooling';
 import { percentile } from './percentile';
 import { benchConfig } from './servers/bench-config';
 
