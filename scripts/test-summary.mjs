@@ -28,6 +28,8 @@ let failed = 0;
 let skipped = 0;
 const flaky = [];
 const problems = [];
+// CI shows only the end of the output: a failed test is named here, with the first line of its error.
+const failures = [];
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) {
     problems.push(`missing report ${file}`);
@@ -40,6 +42,10 @@ for (const file of process.argv.slice(2)) {
     failed += report.numFailedTests;
     skipped += report.numPendingTests + (report.numTodoTests ?? 0);
     for (const result of report.testResults ?? []) {
+      for (const test of result.assertionResults ?? []) {
+        if (test.status === 'failed')
+          failures.push(`Vitest: ${result.name} › ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+      }
       if (result.status === 'failed' && result.assertionResults.every((test) => test.status !== 'failed')) {
         problems.push(`Vitest: ${result.name} failed outside its tests: ${firstLine(result.message)}`);
       }
@@ -62,6 +68,12 @@ for (const file of process.argv.slice(2)) {
     let named = 0;
     for (const suite of report.suites ?? []) {
       for (const { spec, test, name } of playwrightTests(suite)) {
+        if (test.status === 'unexpected') {
+          const last = test.results.at(-1);
+          failures.push(
+            `Playwright: ${spec.file} › ${name} [${test.projectName}]: ${firstLine(last?.error?.message ?? last?.status)}`,
+          );
+        }
         if (test.status !== 'flaky') continue;
         named += 1;
         const failures = test.results.filter((result) => result.status !== 'passed');
@@ -80,5 +92,6 @@ for (const file of process.argv.slice(2)) {
   }
 }
 for (const problem of problems) console.log(problem);
+for (const failure of failures) console.log(`failed: ${failure}`);
 for (const test of flaky) console.log(`flaky: ${test}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped, ${flaky.length} flaky`);
