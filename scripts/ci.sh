@@ -4,6 +4,8 @@
 # (scripts/test-summary.mjs), with the flaky tests (failed, then passed on a retry) named above it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The suite's CI behaviour (one retry of a failed test, named as flaky) whether or not the runner sets CI.
+export CI="${CI:-true}"
 started=$(date +%s)
 # Each step line also says how busy the cores were since the previous one (from /proc/stat), so the
 # next one to shorten the suite sees which steps wait (idle cores: more parallel work fits) and which compute.
