@@ -50,6 +50,8 @@ export interface BuiltApp {
   context: AppContext;
   /** This process's meeting reminder scheduler (tests run its passes directly). */
   reminders: ReminderScheduler;
+  /** This process's composer worker (undefined with COMPOSER_WORKER=off): who owns the broadcasts it runs. */
+  composerId: string | undefined;
 }
 
 const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.code'];
@@ -157,5 +159,5 @@ export async function buildApp(config: AppConfig, database?: DatabaseHandle): Pr
     await closeWithin(app.log, 'redis', () => closeRedis(redis));
     if (!database) await closeWithin(app.log, 'database', () => db.close());
   });
-  return { app, context, reminders };
+  return { app, context, reminders, composerId: broadcastViewers.composerId };
 }

@@ -102,6 +102,7 @@ export const EnvSchema = z.object({
   TWITCH_OAUTH_URL: z.preprocess(emptyToUndefined, z.url().default('https://id.twitch.tv/oauth2')),
   TWITCH_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.twitch.tv/helix')),
   TWITCH_INGEST_URL: z.preprocess(emptyToUndefined, z.url().default('https://ingest.twitch.tv/ingests')),
+  TWITCH_EVENTSUB_URL: z.preprocess(emptyToUndefined, z.url().default('wss://eventsub.wss.twitch.tv/ws')),
   CONNECT_STREAM_URL: z.preprocess(emptyToUndefined, optionalUrl),
   /**
    * Addresses inside this machine or its networks that streams may still go to: comma-separated
@@ -240,6 +241,8 @@ export interface StreamingConfig {
   twitchOAuthUrl: string;
   twitchApiUrl: string;
   twitchIngestUrl: string;
+  /** EventSub's WebSocket, where Twitch chat arrives (ADR 040). */
+  twitchEventSubUrl: string;
   /** The OAuth callback page, registered at both platforms as the redirect address. */
   connectStreamUrl: string;
   secretsKey: string | undefined;
@@ -374,6 +377,7 @@ function streamingConfig(env: Env, publicUrl: string): StreamingConfig {
     twitchOAuthUrl: env.TWITCH_OAUTH_URL.replace(/\/+$/, ''),
     twitchApiUrl: env.TWITCH_API_URL.replace(/\/+$/, ''),
     twitchIngestUrl: env.TWITCH_INGEST_URL,
+    twitchEventSubUrl: env.TWITCH_EVENTSUB_URL,
     connectStreamUrl: env.CONNECT_STREAM_URL ?? `${publicUrl}/connect-stream`,
     secretsKey: env.SECRETS_KEY,
     allowPrivate: parseAddressPolicy(env.RTMP_ALLOW_PRIVATE),

@@ -158,6 +158,7 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
       logo_url: null,
       banner: 'Q&A at 3 pm',
       ticker: '<b>not html</b>',
+      comment: null,
     });
     const byStranger = await server.post('set-broadcast-overlay.php', {
       token: stranger.token,

@@ -19,6 +19,7 @@ export * from './streaming.js';
 export * from './broadcast-viewer.js';
 export * from './viewer-watch.js';
 export * from './viewer-chat.js';
+export * from './platform-chat.js';
 export * from './broadcast-state.js';
 export * from './broadcast-events.js';
 export * from './janus.js';

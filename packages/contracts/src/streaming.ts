@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { nestedData } from './envelope.js';
 import { formInt, IdSchema, LanguageFieldSchema, optionalText, text, TokenSchema } from './fields.js';
 import { jsonInForm } from './form-values.js';
+import { CommentCardSchema } from './platform-chat.js';
 
 /** Streaming calls and shapes. Tokens and keys never leave the server. */
 
@@ -68,6 +69,8 @@ export const BroadcastOverlaySchema = z.object({
   logo_url: z.string().nullable(),
   banner: z.string().nullable(),
   ticker: z.string().nullable(),
+  /** A viewer's message the host put on the stream (ADR 040), else null. */
+  comment: CommentCardSchema.nullable(),
 });
 export type BroadcastOverlay = z.infer<typeof BroadcastOverlaySchema>;
 

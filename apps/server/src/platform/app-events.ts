@@ -1,3 +1,4 @@
+import type { PlatformChatMessage } from '@meetcast/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
@@ -8,6 +9,8 @@ import type { FastifyBaseLogger } from 'fastify';
 export interface AppEventMap {
   /** A broadcast's state, one of its destinations, its overlay or its audience changed. */
   'broadcast.changed': { meetingId: number; broadcastId: number };
+  /** A platform chat message of a broadcast this process reads (ADR 040), for its managers' studios. */
+  'platform-chat.message': { meetingId: number; broadcastId: number; message: PlatformChatMessage };
   // Ending meetings (rooms/end-meetings.ts): one block, to ease merges.
   /** These meetings' live sessions are over (their rows may be deleted already); the rooms go next. */
   'meeting.ended': { meetingIds: number[]; reason: MeetingEndReason };

@@ -3,7 +3,9 @@ import {
   BROADCAST_EVENTS_NAMESPACE,
   BROADCAST_EVENTS_PROTOCOL_VERSION,
   BroadcastEventsAuthSchema,
+  PLATFORM_CHAT_EVENT,
   type BroadcastEvent,
+  type PlatformChatEvent,
   type BroadcastViewer,
 } from '@meetcast/contracts';
 import { eq, meetings } from '@meetcast/db';
@@ -11,6 +13,7 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import { isAdmittedTo } from '../rooms/grants.js';
+import { managesMeeting } from '../rooms/room-service.js';
 import { requireMeeting } from './broadcast-service.js';
 import { recordingReader } from './recording-access.js';
 import { isOpenToViewers } from './viewers/viewer-audience.js';
@@ -19,6 +22,8 @@ import { isOpenToViewers } from './viewers/viewer-audience.js';
 export const BROADCAST_PUSH_GROUP_MS = 25;
 
 const broadcastRoom = (meetingId: number) => `broadcast:${meetingId}`;
+/** The meeting's host and co-hosts: only they hear its platform chat (ADR 040). */
+const managersRoom = (meetingId: number) => `broadcast-managers:${meetingId}`;
 
 class Refusal extends Error {}
 
@@ -35,8 +40,8 @@ export function attachBroadcastSockets(
   const namespace: Namespace = io.of(BROADCAST_EVENTS_NAMESPACE);
   namespace.use((socket, next) => {
     admit(context, socket).then(
-      (meetingId) => {
-        socket.data = { meetingId };
+      (admitted) => {
+        socket.data = admitted;
         next();
       },
       (error: unknown) => {
@@ -50,7 +55,18 @@ export function attachBroadcastSockets(
     );
   });
   namespace.on('connection', (socket) => {
-    void socket.join(broadcastRoom((socket.data as { meetingId: number }).meetingId));
+    const { meetingId, isManager } = socket.data as { meetingId: number; isManager: boolean };
+    void socket.join(isManager ? [broadcastRoom(meetingId), managersRoom(meetingId)] : broadcastRoom(meetingId));
+  });
+  // Emitted only in the process that reads the chat; the Redis adapter carries it to every process's sockets.
+  context.events.on('platform-chat.message', ({ meetingId, broadcastId, message }) => {
+    const event: PlatformChatEvent = {
+      type: 'message.created',
+      meeting_id: meetingId,
+      broadcast_id: broadcastId,
+      message,
+    };
+    namespace.to(managersRoom(meetingId)).emit(PLATFORM_CHAT_EVENT, event);
   });
 
   const pending = new Map<number, { broadcastId: number; timer: NodeJS.Timeout }>();
@@ -84,13 +100,16 @@ export function attachBroadcastSockets(
   });
 }
 
-async function admit(context: AppContext, socket: Socket): Promise<number> {
+async function admit(context: AppContext, socket: Socket): Promise<{ meetingId: number; isManager: boolean }> {
   const auth = BroadcastEventsAuthSchema.safeParse(socket.handshake.auth);
   if (!auth.success) throw new Refusal('invalid_message');
   if (auth.data.protocol !== BROADCAST_EVENTS_PROTOCOL_VERSION) throw new Refusal('protocol_mismatch');
   const meeting = await requireMeeting(context, auth.data.meetId);
   const session = auth.data.token ? await context.sessions.verify(auth.data.token).catch(() => undefined) : undefined;
+  const isManager = session?.user ? await managesMeeting(context, meeting, session.user) : false;
   const reader = await recordingReader(context, meeting, session?.user);
-  if (reader.kind !== 'nobody' || (await isAdmittedTo(context.db, auth.data.grant, meeting.id))) return meeting.id;
+  if (isManager || reader.kind !== 'nobody' || (await isAdmittedTo(context.db, auth.data.grant, meeting.id))) {
+    return { meetingId: meeting.id, isManager };
+  }
   throw new Refusal('forbidden');
 }

@@ -3,6 +3,8 @@ import { asc, broadcastDestinations, eq, type MeetingRow, type BroadcastRow } fr
 import type { AppContext } from '../context.js';
 import { isMessageKey, translate } from '../i18n/messages.js';
 import { recordingLink, type RecordingReader } from './recording-access.js';
+import { platformChatStore } from './platform-chat/chat-store.js';
+import { RUNNING_BROADCAST_STATES } from './state/transitions.js';
 import { toEpochSecondsOrNull } from '../platform/time.js';
 
 /** Stored keys are ours, but a row written by an older version may hold one that no longer exists. */
@@ -35,6 +37,8 @@ export async function broadcastView(
         .where(eq(broadcastDestinations.broadcastId, broadcast.id))
         .orderBy(asc(broadcastDestinations.id))
     : [];
+  const isRunning = RUNNING_BROADCAST_STATES.includes(broadcast.state);
+  const comment = isRunning ? await platformChatStore(context).card(broadcast.id) : null;
   const reduced = broadcast.quality && broadcast.quality !== '720p30' && broadcast.state !== 'ended';
   return {
     id: broadcast.id,
@@ -66,6 +70,7 @@ export async function broadcastView(
       logo_url: broadcast.overlayLogoUrl,
       banner: broadcast.overlayBanner,
       ticker: broadcast.overlayTicker,
+      comment,
     },
     can_manage: viewer.canManage,
   };

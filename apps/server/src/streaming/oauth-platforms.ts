@@ -5,7 +5,7 @@ import { platformCall, platformJson, platformUrl } from './platform-http.js';
 
 /** What the spec asks of each platform (product spec section 9). */
 export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.force-ssl'];
-export const TWITCH_SCOPES = ['channel:manage:broadcast', 'channel:read:stream_key'];
+export const TWITCH_SCOPES = ['channel:manage:broadcast', 'channel:read:stream_key', 'user:read:chat'];
 
 export const PLATFORM_LABELS = { youtube: 'YouTube', twitch: 'Twitch', rtmp: 'RTMP' } as const;
 

@@ -13,6 +13,8 @@ import { stopBroadcastsOf } from './broadcast-service.js';
 import { BROADCAST_LIMITS_CHECK_MS, endOverdueBroadcasts } from './broadcast-limits.js';
 import { deleteOrphanRecordings, registerRecordingFiles } from './recording-files.js';
 import { registerViewerRoutes } from './viewers/viewer-routes.js';
+import { PlatformChatHub } from './platform-chat/platform-chat-hub.js';
+import { registerPlatformChatRoutes } from './platform-chat/platform-chat-routes.js';
 import { runPeriodically, type PeriodicJob, type PeriodicOptions } from '../platform/periodic.js';
 
 const ORPHAN_SWEEP_MS = 60_000;
@@ -45,12 +47,16 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
   context.events.on('meeting.ended', ({ meetingIds }) => stopBroadcastsOf(context, capacity, meetingIds));
   registerBroadcastRoutes(app, context, capacity);
   registerBroadcastPlanRoutes(app, context);
+  registerPlatformChatRoutes(app, context);
   registerRecordingFiles(app, context);
   sweepOrphanRecordings(app, context);
   startPlannedBroadcasts(app, context, capacity);
   endOverdueBroadcastsRegularly(app, context, capacity);
-  if (worker) startWorkerOnListen(app, context, worker);
-  return viewers;
+  if (worker) {
+    startWorkerOnListen(app, context, worker);
+    readPlatformChat(app, context, worker.id);
+  }
+  return { ...viewers, composerId: worker?.id };
 }
 
 function startWorkerOnListen(app: FastifyInstance, context: AppContext, worker: ComposerWorker) {
@@ -63,6 +69,13 @@ function startWorkerOnListen(app: FastifyInstance, context: AppContext, worker: 
     if (base) worker.start(base.replace(/\/$/, ''));
   });
   app.addHook('onClose', () => closeWithin(app.log, 'composer worker', () => worker.close()));
+}
+
+/** The platform chat of the broadcasts this process's worker owns (ADR 040). */
+function readPlatformChat(app: FastifyInstance, context: AppContext, ownerId: string) {
+  const hub = new PlatformChatHub(context, ownerId);
+  app.addHook('onListen', () => hub.start());
+  app.addHook('onClose', () => closeWithin(app.log, 'platform chat', () => hub.close()));
 }
 
 /** Files of deleted meetings' recordings are removed within a minute (they stop being served at once). */

@@ -1,6 +1,7 @@
 import type { CallDefinition } from './call.js';
 import { BroadcastViewerBodySchema, GetBroadcastViewerInputSchema } from '../broadcast-viewer.js';
 import { MessageBodySchema } from '../envelope.js';
+import { GetPlatformChatInputSchema, PlatformChatBodySchema, ShowCommentCardInputSchema } from '../platform-chat.js';
 import {
   AddRtmpDestinationInputSchema,
   BroadcastMeetInputSchema,
@@ -187,5 +188,17 @@ export const showViewerChatBanner = {
   name: 'show-viewer-chat-banner.php',
   auth: 'optional',
   input: OptionalMessageInputSchema,
+  output: MessageBodySchema,
+} as const satisfies CallDefinition;
+export const getPlatformChat = {
+  name: 'get-platform-chat.php',
+  auth: 'user',
+  input: GetPlatformChatInputSchema,
+  output: PlatformChatBodySchema,
+} as const satisfies CallDefinition;
+export const showCommentCard = {
+  name: 'show-comment-card.php',
+  auth: 'user',
+  input: ShowCommentCardInputSchema,
   output: MessageBodySchema,
 } as const satisfies CallDefinition;

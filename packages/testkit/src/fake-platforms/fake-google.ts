@@ -9,6 +9,7 @@ import {
   type FakeRequest,
 } from './fake-oauth.js';
 import { FakeYouTubeLive, youtubeError, type FakeBroadcast, type FakeStream } from './fake-youtube-live.js';
+import { FAKE_AVATAR_PNG, FakeYouTubeChat } from './fake-youtube-chat.js';
 
 export type { FakeBroadcast, FakeStream } from './fake-youtube-live.js';
 
@@ -57,6 +58,8 @@ export interface FakeGoogle {
   /** The next `count` calls (every endpoint but the consent page) answer `status`, after `after` answered ones. */
   failNext(count: number, status?: number, after?: number): void;
   revokeAll(): void;
+  /** Live chat: `chat.say(FakeYouTubeChat.chatIdOf(broadcastId), author, text)`. */
+  chat: FakeYouTubeChat;
   close(): Promise<void>;
 }
 
@@ -88,6 +91,13 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     isStreamActive: (streamName) => state.isStreamActive(streamName),
     isLiveStreamingEnabled: () => state.liveStreamingEnabled,
   });
+
+  const chat = new FakeYouTubeChat(() => server.url);
+  /** A chat is readable while its broadcast is live (YouTube: ended chats answer liveChatEnded). */
+  const isChatLive = (liveChatId: string) =>
+    [...live.broadcasts.values()].some(
+      (broadcast) => FakeYouTubeChat.chatIdOf(broadcast.id) === liveChatId && broadcast.lifeCycleStatus !== 'complete',
+    );
 
   const authorize = (request: FakeRequest): FakeReply => {
     const query = request.url.searchParams;
@@ -192,6 +202,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
         },
       };
     }
+    if (key === 'GET /liveChat/messages') return chat.list(query, isChatLive);
     if (path.startsWith('/live')) return live.handle(key, channelId, query, request.json);
     return youtubeError(404, 'notFound', 'Not Found', 'global');
   };
@@ -201,6 +212,8 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     requests.push(`${request.method} ${path}`);
     if (request.method === 'GET' && path === '/o/oauth2/v2/auth') return authorize(request);
     if (request.method === 'GET' && path === '/o/oauth2/v2/auth/decide') return decide(request);
+    if (request.method === 'GET' && path.startsWith('/avatar/'))
+      return { status: 200, body: FAKE_AVATAR_PNG, type: 'image/png' };
     const failure = failures.take();
     if (failure) return youtubeError(failure, 'backendError', 'Backend Error', 'global');
     if (request.method === 'POST' && path === '/token') return token(request);
@@ -247,6 +260,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     requests,
     failNext: (count, status, after) => failures.failNext(count, status, after),
     revokeAll: () => oauth.revokeAll(),
+    chat,
     close: server.close,
   };
 }

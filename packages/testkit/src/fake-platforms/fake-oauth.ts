@@ -23,6 +23,9 @@ export interface FakeReply {
   json?: unknown;
   html?: string;
   location?: string;
+  /** Raw bytes (a picture) with their content type. */
+  body?: Buffer;
+  type?: string;
 }
 
 export const randomId = (bytes = 12) => randomBytes(bytes).toString('base64url');
@@ -70,6 +73,9 @@ export async function startFakeServer(
         }
         if (reply.location) {
           outgoing.writeHead(reply.status, { location: reply.location }).end();
+        } else if (reply.body !== undefined) {
+          outgoing.writeHead(reply.status, { 'content-type': reply.type ?? 'application/octet-stream' });
+          outgoing.end(reply.body);
         } else if (reply.html !== undefined) {
           outgoing.writeHead(reply.status, { 'content-type': 'text/html; charset=utf-8' }).end(reply.html);
         } else if (reply.json !== undefined) {

@@ -8,6 +8,8 @@ import {
   type FakeReply,
   type FakeRequest,
 } from './fake-oauth.js';
+import { FakeTwitchEventSub } from './fake-twitch-chat.js';
+import { FAKE_AVATAR_PNG } from './fake-youtube-chat.js';
 
 /**
  * Twitch's OAuth endpoints (id.twitch.tv/oauth2: authorize, token, validate, revoke), the Helix
@@ -67,6 +69,8 @@ export interface FakeTwitch {
   /** The next `count` calls (every endpoint but the consent page) answer `status`, after `after` answered ones. */
   failNext(count: number, status?: number, after?: number): void;
   revokeAll(): void;
+  /** EventSub over WebSocket: `eventSub.say(broadcasterId, chatter, text)` writes in a channel's chat. */
+  eventSub: FakeTwitchEventSub;
   close(): Promise<void>;
 }
 
@@ -230,6 +234,25 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     const needs = (scope: string) =>
       access.grant.scopes.includes(scope) ? undefined : helixError(401, `Missing scope: ${scope}`);
     const key = `${request.method} ${path}`;
+    if (key === 'POST /eventsub/subscriptions') return eventSub.subscribe(request.json, userId, access.grant.scopes);
+    if (key === 'GET /users' && query.get('id')) {
+      const chatter = eventSub.chatters.get(query.get('id') ?? '');
+      return {
+        status: 200,
+        json: {
+          data: chatter
+            ? [
+                {
+                  id: chatter.id,
+                  login: chatter.login,
+                  display_name: chatter.name,
+                  profile_image_url: `${server.url}/avatar/${chatter.id}.png`,
+                },
+              ]
+            : [],
+        },
+      };
+    }
     if (key === 'GET /users') {
       const user = users.get(userId);
       return {
@@ -306,9 +329,12 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     return helixError(404, 'Not Found');
   };
 
+  const eventSub = await FakeTwitchEventSub.start();
   const server = await startFakeServer(async (request) => {
     const path = request.url.pathname;
     requests.push(`${request.method} ${path}`);
+    if (request.method === 'GET' && path.startsWith('/avatar/'))
+      return { status: 200, body: FAKE_AVATAR_PNG, type: 'image/png' };
     if (request.method === 'GET' && path === '/oauth2/authorize') return authorize(request);
     if (request.method === 'GET' && path === '/oauth2/authorize/decide') return decide(request);
     const failure = failures.take();
@@ -346,6 +372,7 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
       TWITCH_OAUTH_URL: `${server.url}/oauth2`,
       TWITCH_API_URL: `${server.url}/helix`,
       TWITCH_INGEST_URL: `${server.url}/ingests`,
+      TWITCH_EVENTSUB_URL: eventSub.url,
       TWITCH_CLIENT_ID: client.id,
       TWITCH_CLIENT_SECRET: client.secret,
     },
@@ -383,6 +410,10 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     requests,
     failNext: (count, status, after) => failures.failNext(count, status, after),
     revokeAll: () => oauth.revokeAll(),
-    close: server.close,
+    eventSub,
+    close: async () => {
+      await eventSub.close();
+      await server.close();
+    },
   };
 }

@@ -116,6 +116,7 @@ export class FakeYouTubeLive {
         title: broadcast.title,
         description: broadcast.description,
         scheduledStartTime: broadcast.scheduledStartTime,
+        liveChatId: `Cg0KC${broadcast.id}`,
       },
       status: { lifeCycleStatus: broadcast.lifeCycleStatus, privacyStatus: broadcast.privacyStatus },
       contentDetails: {
