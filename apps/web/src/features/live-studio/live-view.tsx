@@ -9,6 +9,7 @@ import { DestinationStatus } from './destination-status';
 import { useAddDestination, useRemoveDestination, useStopBroadcast } from './live-api';
 import { OverlayForm } from './overlay-form';
 import { StateBadge } from './state-badge';
+import { StudioChat } from './studio-chat';
 
 const LINK = 'text-sm font-semibold text-primary-700 underline hover:no-underline dark:text-primary-300';
 
@@ -93,6 +94,12 @@ export function LiveView({ broadcast, meetingTitle }: { broadcast: LiveBroadcast
         )}
         {canManage && <AddDestinationForm broadcast={broadcast} meetingTitle={meetingTitle} />}
       </StudioSection>
+
+      {canManage && (
+        <StudioSection title={t('chat.title')}>
+          <StudioChat broadcast={broadcast} />
+        </StudioSection>
+      )}
 
       {canManage && (
         <StudioSection title={t('overlay.title')}>

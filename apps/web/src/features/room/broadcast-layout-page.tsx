@@ -2,6 +2,7 @@ import { streamingCalls, type BroadcastOverlay } from '@meetcast/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { api } from '../../lib/api';
+import { CommentCard } from '../streaming';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
 import { buildTiles, Stage } from './stage';
 import type { LocalMedia } from './use-local-media';
@@ -31,7 +32,7 @@ const NO_LOCAL_MEDIA: LocalMedia = {
   stopAll: () => undefined,
 };
 
-const NO_OVERLAY: BroadcastOverlay = { logo_url: null, banner: null, ticker: null };
+const NO_OVERLAY: BroadcastOverlay = { logo_url: null, banner: null, ticker: null, comment: null };
 /** Only while the socket is down: the overlay's changes are pushed otherwise (ADR 022). */
 const OVERLAY_POLL_MS = 2000;
 
@@ -111,6 +112,7 @@ export default function BroadcastLayoutPage() {
       {overlay.logo_url && (
         <img src={overlay.logo_url} alt="" className="absolute end-6 top-6 max-h-20 max-w-48 object-contain" />
       )}
+      {overlay.comment && <CommentCard card={overlay.comment} />}
       {overlay.banner && (
         <div className="absolute inset-x-10 bottom-16 rounded-lg bg-primary-700/90 px-6 py-3 text-3xl font-semibold shadow-lg">
           {overlay.banner}

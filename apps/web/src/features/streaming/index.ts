@@ -4,3 +4,4 @@ export { ConnectionStatus } from './connection-status';
 export { RecordingButton } from './recording-button';
 export { RecordingsSection } from './recordings-section';
 export { useStreamConnections } from './streaming-api';
+export { CommentCard, CommentSourceMark } from './comment-card';
