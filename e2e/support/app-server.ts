@@ -16,6 +16,7 @@ import { meetings, streamConnections } from '@meetcast/db';
 import { buildApp, hashPassword, loadConfig, secretsBoxFor } from '@meetcast/server';
 import { startFakeGoogle } from '@meetcast/testkit/fake-google';
 import { startFakeTwitch } from '@meetcast/testkit/fake-twitch';
+import { FakeYouTubeChat } from '@meetcast/testkit/fake-youtube-chat';
 import { seedForAdmin } from './admin-seed.js';
 import { E2E_PORTS } from './ports.js';
 
@@ -123,6 +124,23 @@ const hook = createServer((request, response) => {
       twitch: { channels: [...twitch.channels.values()], streamKey: twitch.streamKeyOf(twitch.user.id) },
     };
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(state));
+    return;
+  }
+  // Platform chat: a viewer writes in the YouTube chat of the latest broadcast, or in the Twitch channel's.
+  if (request.method === 'POST' && url.pathname === '/platform-chat') {
+    readJson(request).then(
+      (fields) => {
+        const { platform, author, text } = fields as { platform: 'youtube' | 'twitch'; author: string; text: string };
+        const latest = google.broadcasts().at(-1);
+        if (platform === 'youtube' && latest)
+          google.chat.say(FakeYouTubeChat.chatIdOf(latest.id), { name: author }, text);
+        else if (platform === 'twitch')
+          twitch.eventSub.say(twitch.user.id, { id: '7070', login: 'e2e', name: author }, text);
+        else return response.writeHead(404).end();
+        response.writeHead(200).end();
+      },
+      (error: unknown) => response.writeHead(500).end(String(error)),
+    );
     return;
   }
   // Room tests: the media server dies; the supervisor must bring it (and the rooms) back.

@@ -103,3 +103,13 @@ export async function countingListener(host: string) {
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/** A viewer writes in a platform's chat, at the stand-in (ADR 040). */
+export async function sayOnPlatform(platform: 'youtube' | 'twitch', author: string, text: string) {
+  const response = await fetch(`${HOOK_URL}/platform-chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ platform, author, text }),
+  });
+  if (!response.ok) throw new Error(`the stand-in did not take the message: ${response.status}`);
+}
