@@ -47,7 +47,7 @@ test.describe('platform chat in the studio', () => {
         await expect(youtubeLine).toBeVisible({ timeout: 10_000 });
         await expect(twitchLine).toBeVisible({ timeout: 10_000 });
         console.log(`both platform messages in the studio after ${Date.now() - saidAt} ms`);
-        await expect(youtubeLine.getByText('YouTube')).toBeAttached();
+        await expect(youtubeLine.getByText('YouTube', { exact: true })).toBeAttached();
         await expect(youtubeLine).not.toContainText('<b>');
 
         await youtubeLine.getByRole('button', { name: "Show Yuki Viewer's message on the stream" }).click();
