@@ -7,6 +7,7 @@ import { formatDuration } from '../../lib/format-duration';
 import { AddDestinationForm } from './add-destination-form';
 import { DestinationStatus } from './destination-status';
 import { useAddDestination, useRemoveDestination, useStopBroadcast } from './live-api';
+import { LayoutPicker } from './layout-picker';
 import { OverlayForm } from './overlay-form';
 import { StateBadge } from './state-badge';
 
@@ -93,6 +94,12 @@ export function LiveView({ broadcast, meetingTitle }: { broadcast: LiveBroadcast
         )}
         {canManage && <AddDestinationForm broadcast={broadcast} meetingTitle={meetingTitle} />}
       </StudioSection>
+
+      {canManage && (
+        <StudioSection title={t('layout.title')}>
+          <LayoutPicker broadcast={broadcast} />
+        </StudioSection>
+      )}
 
       {canManage && (
         <StudioSection title={t('overlay.title')}>

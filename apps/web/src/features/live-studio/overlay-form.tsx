@@ -21,7 +21,7 @@ export function OverlayForm({ broadcast }: { broadcast: LiveBroadcast }) {
   const form = useSchemaForm(FormSchema, { defaultValues: fromBroadcast(broadcast.overlay) });
   const logoError =
     form.formState.errors.logo_url && t('overlay.errors.logo_url', { https: 'https://', http: 'http://', slash: '/' });
-  const hasOverlay = Object.values(broadcast.overlay).some((value) => value);
+  const hasOverlay = Boolean(broadcast.overlay.logo_url || broadcast.overlay.banner || broadcast.overlay.ticker);
 
   const onClear = () => overlay.mutate(EMPTY, { onSuccess: () => form.reset(EMPTY) });
 
