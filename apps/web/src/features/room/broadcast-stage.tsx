@@ -69,6 +69,8 @@ function BroadcastTile({
     : { left: 0, top: 0, width: 1, height: 1, opacity: 0 };
   const tag = placed && safeTagAnchor(placed, frame.width, frame.height, band);
   const fontSize = Math.round(frame.height * TAG_FONT_SHARE);
+  // Small strip tiles keep their initials clear of the name tag.
+  const avatar = Math.min(fontSize * 4, Math.round((placed?.height ?? 0) * 0.4));
   return (
     <figure
       data-participant={participant.id}
@@ -86,7 +88,7 @@ function BroadcastTile({
         <div className="flex size-full items-center justify-center">
           <span
             className="flex items-center justify-center rounded-full bg-primary-600 font-bold text-white"
-            style={{ width: fontSize * 4, height: fontSize * 4, fontSize: fontSize * 1.5 }}
+            style={{ width: avatar, height: avatar, fontSize: avatar * 0.38 }}
           >
             {initials(participant.display_name)}
           </span>
