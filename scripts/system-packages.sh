@@ -28,6 +28,8 @@ command -v certutil >/dev/null 2>&1 || missing+=(libnss3-tools)
 # Fonts so that Chinese, Japanese, Greek and Arabic render in screenshots and tests.
 dpkg -s fonts-noto-core >/dev/null 2>&1 || missing+=(fonts-noto-core)
 dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+# Colour emoji in the broadcast's ticker, banner and chat cards (the composer's Chromium draws them).
+dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || missing+=(fonts-noto-color-emoji)
 # The strict calendar-file check of the server tests (scripts/ics-strict-check.py).
 dpkg -s python3-icalendar >/dev/null 2>&1 || missing+=(python3-icalendar)
 # Java for the Nu HTML checker (vnu-jar) of the end-to-end suite.

@@ -159,7 +159,23 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
       banner: 'Q&A at 3 pm',
       ticker: '<b>not html</b>',
       comment: null,
+      layout: 'auto',
     });
+    // The layout (ADR 039): set alone, the overlay's texts stay; an unknown one is refused.
+    const spotlight = await server.post<BroadcastAnswer>('set-broadcast-overlay.php', {
+      token: host.token,
+      meetId: meeting.slug,
+      layout: 'spotlight',
+    });
+    expect(spotlight.body.data!.data!.overlay).toMatchObject({ banner: 'Q&A at 3 pm', layout: 'spotlight' });
+    const unknown = await server.post('set-broadcast-overlay.php', {
+      token: host.token,
+      meetId: meeting.slug,
+      layout: 'mosaic',
+    });
+    expect(unknown.httpStatus).toBe(400);
+    const kept = await server.post<BroadcastAnswer>('get-broadcast.php', { token: host.token, meetId: meeting.slug });
+    expect(kept.body.data!.data!.overlay.layout).toBe('spotlight');
     const byStranger = await server.post('set-broadcast-overlay.php', {
       token: stranger.token,
       meetId: meeting.slug,

@@ -19,6 +19,12 @@ export type LiveBroadcastState = (typeof BROADCAST_STATES)[number];
 export const DESTINATION_STATES = ['starting', 'live', 'reconnecting', 'failed', 'ended'] as const;
 export type DestinationState = (typeof DESTINATION_STATES)[number];
 export const YOUTUBE_PRIVACY = ['public', 'unlisted', 'private'] as const;
+/**
+ * How the broadcast picture arranges the meeting (ADR 039); the meeting room's own grid is not affected.
+ * `auto`: a grid, or a shared screen alone on the stage while there is one.
+ */
+export const BROADCAST_LAYOUTS = ['auto', 'solo', 'side_by_side', 'grid', 'spotlight', 'screen_share'] as const;
+export type BroadcastLayout = (typeof BROADCAST_LAYOUTS)[number];
 
 export const STREAMING_LIMITS = {
   connectionName: 100,
@@ -71,6 +77,7 @@ export const BroadcastOverlaySchema = z.object({
   ticker: z.string().nullable(),
   /** A viewer's message the host put on the stream (ADR 040), else null. */
   comment: CommentCardSchema.nullable(),
+  layout: z.enum(BROADCAST_LAYOUTS),
 });
 export type BroadcastOverlay = z.infer<typeof BroadcastOverlaySchema>;
 
@@ -166,6 +173,8 @@ export const SetBroadcastOverlayInputSchema = BroadcastMeetInputSchema.extend({
     .optional(),
   banner: optionalText(STREAMING_LIMITS.overlayText),
   ticker: optionalText(STREAMING_LIMITS.overlayText),
+  /** Not sent: the layout stays. */
+  layout: z.enum(BROADCAST_LAYOUTS).optional(),
 });
 export const TwitchCategorySearchInputSchema = TokenOnlyInputSchema.extend({
   connection_id: IdSchema,

@@ -100,7 +100,8 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
   apiRoute(app, {
     name: 'set-broadcast-overlay.php',
     tag,
-    summary: 'Sets the logo, lower-third banner and ticker drawn over a running broadcast (empty clears)',
+    summary:
+      'Sets the logo, lower-third banner and ticker drawn over a running broadcast (empty clears), and its layout',
     handler: async (body, { request, caller: { user } }) => {
       const found = await setOverlay(context, {
         user,
@@ -108,6 +109,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
         logoUrl: body.logo_url,
         banner: body.banner,
         ticker: body.ticker,
+        layout: body.layout,
       });
       return answer(request, user, 'broadcasts.changed', found);
     },

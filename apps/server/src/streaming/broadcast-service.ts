@@ -1,4 +1,4 @@
-import type { DestinationRequest } from '@meetcast/contracts';
+import type { BroadcastLayout, DestinationRequest } from '@meetcast/contracts';
 import {
   and,
   broadcastDestinations,
@@ -213,10 +213,17 @@ export async function changeDestination(
   return { broadcast, meeting };
 }
 
-/** Logo, lower-third banner and ticker; a field not sent stays, an empty one is cleared. */
+/** Logo, lower-third banner, ticker and layout; a field not sent stays, an empty text is cleared. */
 export async function setOverlay(
   context: AppContext,
-  input: { user: UserRow; meetId: string; logoUrl?: string; banner?: string; ticker?: string },
+  input: {
+    user: UserRow;
+    meetId: string;
+    logoUrl?: string;
+    banner?: string;
+    ticker?: string;
+    layout?: BroadcastLayout;
+  },
 ) {
   const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
   const value = (text: string | undefined) => (text === undefined ? undefined : text.trim() || null);
@@ -224,6 +231,7 @@ export async function setOverlay(
     logoUrl: value(input.logoUrl),
     banner: value(input.banner),
     ticker: value(input.ticker),
+    layout: input.layout,
   });
   return { broadcast: updated ?? broadcast, meeting };
 }
@@ -235,12 +243,18 @@ export async function setOverlay(
 export async function writeOverlay(
   context: AppContext,
   broadcastId: number,
-  overlay: { logoUrl?: string | null; banner?: string | null; ticker?: string | null },
+  overlay: {
+    logoUrl?: string | null;
+    banner?: string | null;
+    ticker?: string | null;
+    layout?: BroadcastLayout;
+  },
 ) {
   return changeRunningBroadcast(context, broadcastId, {
     overlayLogoUrl: overlay.logoUrl,
     overlayBanner: overlay.banner,
     overlayTicker: overlay.ticker,
+    overlayLayout: overlay.layout,
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Language, LiveBroadcast } from '@meetcast/contracts';
+import { BROADCAST_LAYOUTS, type Language, type LiveBroadcast } from '@meetcast/contracts';
 import { asc, broadcastDestinations, eq, type MeetingRow, type BroadcastRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { isMessageKey, translate } from '../i18n/messages.js';
@@ -71,6 +71,8 @@ export async function broadcastView(
       banner: broadcast.overlayBanner,
       ticker: broadcast.overlayTicker,
       comment,
+      // Stored as text and only ever written through the set call's enum.
+      layout: BROADCAST_LAYOUTS.find((layout) => layout === broadcast.overlayLayout) ?? 'auto',
     },
     can_manage: viewer.canManage,
   };

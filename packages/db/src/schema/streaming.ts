@@ -83,6 +83,8 @@ export const liveBroadcasts = pgTable(
     overlayLogoUrl: text('overlay_logo_url'),
     overlayBanner: text('overlay_banner'),
     overlayTicker: text('overlay_ticker'),
+    /** The broadcast picture's layout the host chose (BROADCAST_LAYOUTS in the contracts; ADR 039). */
+    overlayLayout: text('overlay_layout').notNull().default('auto'),
     /** The MP4 under DATA_DIR/recordings, once the broadcast ended and it was finished. */
     recordingFile: text('recording_file'),
     recordingSeconds: real('recording_seconds'),

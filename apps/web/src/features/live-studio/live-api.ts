@@ -1,4 +1,4 @@
-import { streamingCalls, type DestinationRequest, type LiveBroadcast } from '@meetcast/contracts';
+import { streamingCalls, type BroadcastLayout, type DestinationRequest, type LiveBroadcast } from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type WebCallInput } from '../../lib/api';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
@@ -91,6 +91,13 @@ export interface OverlayValues {
 export function useSetOverlay(meetId: string) {
   return useBroadcastMutation(meetId, (overlay: OverlayValues) =>
     asBroadcast(streamingCalls.setBroadcastOverlay, { meetId, ...overlay }),
+  );
+}
+
+/** The broadcast picture's layout (ADR 039); the overlay's texts stay as they are. */
+export function useSetLayout(meetId: string) {
+  return useBroadcastMutation(meetId, (layout: BroadcastLayout) =>
+    asBroadcast(streamingCalls.setBroadcastOverlay, { meetId, layout }),
   );
 }
 

@@ -7,6 +7,7 @@ import { formatDuration } from '../../lib/format-duration';
 import { AddDestinationForm } from './add-destination-form';
 import { DestinationStatus } from './destination-status';
 import { useAddDestination, useRemoveDestination, useStopBroadcast } from './live-api';
+import { LayoutPicker } from './layout-picker';
 import { OverlayForm } from './overlay-form';
 import { StateBadge } from './state-badge';
 import { StudioChat } from './studio-chat';
@@ -98,6 +99,12 @@ export function LiveView({ broadcast, meetingTitle }: { broadcast: LiveBroadcast
       {canManage && (
         <StudioSection title={t('chat.title')}>
           <StudioChat broadcast={broadcast} />
+        </StudioSection>
+      )}
+
+      {canManage && (
+        <StudioSection title={t('layout.title')}>
+          <LayoutPicker broadcast={broadcast} />
         </StudioSection>
       )}
 

@@ -4,7 +4,8 @@ import { useParams } from 'react-router';
 import { api } from '../../lib/api';
 import { CommentCard } from '../streaming';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
-import { buildTiles, Stage } from './stage';
+import { BroadcastStage } from './broadcast-stage';
+import { buildTiles } from './stage';
 import type { LocalMedia } from './use-local-media';
 import { useRoomMedia } from './use-room-media';
 import { useRoomSocket } from './use-room-socket';
@@ -32,12 +33,12 @@ const NO_LOCAL_MEDIA: LocalMedia = {
   stopAll: () => undefined,
 };
 
-const NO_OVERLAY: BroadcastOverlay = { logo_url: null, banner: null, ticker: null, comment: null };
-/** Only while the socket is down: the overlay's changes are pushed otherwise (ADR 022). */
+const NO_OVERLAY: BroadcastOverlay = { logo_url: null, banner: null, ticker: null, comment: null, layout: 'auto' };
+/** Only while the socket is down: the overlay's changes (and the layout's) are pushed otherwise (ADR 022). */
 const OVERLAY_POLL_MS = 2000;
 
 /**
- * The host's logo, lower-third banner and ticker, followed while live. Asked with the composer's grant:
+ * The host's logo, lower-third banner, ticker and layout, followed while live. Asked with the composer's grant:
  * a private meeting's broadcast is answered only to those admitted to its room.
  */
 function useOverlay(meetId: string, grant: string) {
@@ -62,10 +63,10 @@ function useOverlay(meetId: string, grant: string) {
 }
 
 /**
- * The meeting as the audience sees it, drawn at 1280×720 for the broadcast composer (a Chromium on
- * a virtual screen, opened by the server with a composer grant in the address's fragment): grid,
- * or a shared screen or the latest speaker on the stage; names on tiles; the overlay on top. Its
- * sound (everyone's) plays into the composer's sound card.
+ * The meeting as the audience sees it, drawn at the frame's size (1280×720 or 1920×1080) for the
+ * broadcast composer (a Chromium on a virtual screen, opened by the server with a composer grant in
+ * the address's fragment): the layout the host chose (ADR 039), names on tiles, the overlay in a band
+ * of its own. Its sound (everyone's) plays into the composer's sound card.
  */
 export default function BroadcastLayoutPage() {
   const { meetId = '' } = useParams();
@@ -86,12 +87,20 @@ export default function BroadcastLayoutPage() {
     local: NO_LOCAL_MEDIA,
   });
   const overlay = useOverlay(meetId, grant);
+  const selfId = state.self?.id ?? '';
+  // The composer itself is in the room to watch; it is nobody on the picture.
   const tiles = useMemo(
-    () => buildTiles(Object.values(state.participants), state.self?.id ?? '', media.feeds, undefined, undefined),
-    [state.participants, state.self?.id, media.feeds],
+    () =>
+      buildTiles(
+        Object.values(state.participants).filter((participant) => participant.id !== selfId),
+        selfId,
+        media.feeds,
+        undefined,
+        undefined,
+      ),
+    [state.participants, selfId, media.feeds],
   );
-  const hasScreen = tiles.some((tile) => tile.kind === 'screen');
-  const hasSpeaker = Object.keys(media.talking).length > 0 && tiles.length > 4;
+  const latestSpeaker = Object.entries(media.talking).sort((a, b) => b[1] - a[1])[0]?.[0];
 
   return (
     <div
@@ -99,30 +108,13 @@ export default function BroadcastLayoutPage() {
       data-ready={isInRoom ? 'true' : 'false'}
       className="dark fixed inset-0 z-[1000] cursor-none overflow-hidden bg-slate-950 text-white"
     >
-      <Stage
+      <BroadcastStage
         tiles={tiles}
-        layout={hasScreen || hasSpeaker ? 'speaker' : 'grid'}
-        talking={media.talking}
-        quality={{}}
-        health={{}}
-        sinkId={undefined}
-        reactions={{}}
-        preferLayer={media.preferLayer}
+        layout={overlay.layout}
+        overlay={overlay}
+        featuredKey={latestSpeaker && `${latestSpeaker}:camera`}
       />
-      {overlay.logo_url && (
-        <img src={overlay.logo_url} alt="" className="absolute end-6 top-6 max-h-20 max-w-48 object-contain" />
-      )}
       {overlay.comment && <CommentCard card={overlay.comment} />}
-      {overlay.banner && (
-        <div className="absolute inset-x-10 bottom-16 rounded-lg bg-primary-700/90 px-6 py-3 text-3xl font-semibold shadow-lg">
-          {overlay.banner}
-        </div>
-      )}
-      {overlay.ticker && (
-        <div className="absolute inset-x-0 bottom-0 overflow-hidden bg-black/80 py-2 text-xl">
-          <div className="animate-ticker whitespace-nowrap">{overlay.ticker}</div>
-        </div>
-      )}
     </div>
   );
 }

@@ -1,0 +1,196 @@
+import { streamingCalls } from '@meetcast/contracts';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { apiPost } from './support/api';
+import { E2E_PORTS } from './support/ports';
+import { createMeeting, inCall, joinRoom, leave } from './support/room';
+import { RtmpReceiver } from './support/streaming';
+
+/** Frames are read scaled to this size: one pixel here is 2×2 of the 1280×720 picture. */
+const W = 640;
+const H = 360;
+
+interface Frame {
+  pts: number;
+  rgb: Buffer;
+}
+
+/** The last video packet's time (s) a receiver has written: the picture arriving now. */
+function latestPts(file: string): number {
+  const text = execFileSync('ffprobe', [
+    ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', file],
+  ]).toString();
+  return Math.max(...text.split('\n').map(Number.parseFloat).filter(Number.isFinite));
+}
+
+/** Every frame the receiver got from `from` seconds on, decoded as a player would, with its time. */
+function framesFrom(file: string, from: number): Frame[] {
+  const result = spawnSync(
+    'ffmpeg',
+    [
+      ...['-v', 'info', '-ss', String(Math.max(0, from - 1)), '-i', file, '-copyts'],
+      ...['-vf', `select=gte(t\\,${from}),scale=${W}:${H},showinfo`, '-fps_mode', 'passthrough'],
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    ],
+    { maxBuffer: 1024 * 1024 * 1024 },
+  );
+  const times = [...result.stderr.toString().matchAll(/pts_time:\s*([\d.]+)/g)].map((match) => Number(match[1]));
+  const size = W * H * 3;
+  return times.map((pts, index) => ({ pts, rgb: result.stdout.subarray(index * size, (index + 1) * size) }));
+}
+
+/** One frame written to a PNG for a person (and the test's report) to look at. */
+function savePng(file: string, at: number, path: string) {
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-ss', String(at), '-i', file, '-frames:v', '1', path]);
+}
+
+/** Mean and spread of the luminance in a box of the scaled frame (x, y, width, height in 1280×720 pixels). */
+function lumaOf(frame: Frame, box: { x: number; y: number; width: number; height: number }) {
+  const values: number[] = [];
+  for (let y = Math.floor(box.y / 2); y < Math.floor((box.y + box.height) / 2); y += 1)
+    for (let x = Math.floor(box.x / 2); x < Math.floor((box.x + box.width) / 2); x += 1) {
+      const at = (y * W + x) * 3;
+      values.push(0.2126 * frame.rgb[at]! + 0.7152 * frame.rgb[at + 1]! + 0.0722 * frame.rgb[at + 2]!);
+    }
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  const spread = Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
+  return { mean, spread };
+}
+
+/** Strongly coloured pixels (not white, grey or black: not a glyph's empty box) in a box. */
+function colouredPixels(frame: Frame, box: { x: number; y: number; width: number; height: number }) {
+  let count = 0;
+  for (let y = Math.floor(box.y / 2); y < Math.floor((box.y + box.height) / 2); y += 1)
+    for (let x = Math.floor(box.x / 2); x < Math.floor((box.x + box.width) / 2); x += 1) {
+      const at = (y * W + x) * 3;
+      const [r, g, b] = [frame.rgb[at]!, frame.rgb[at + 1]!, frame.rgb[at + 2]!];
+      if (Math.max(r, g, b) > 120 && Math.max(r, g, b) - Math.min(r, g, b) > 90) count += 1;
+    }
+  return count;
+}
+
+/** The empty background of the broadcast page (slate-950): dark and even. */
+const isEmptyBackground = (luma: { mean: number; spread: number }) => luma.mean < 30 && luma.spread < 8;
+
+// ADR 039: the host's layouts on the real broadcast, as an RTMP receiver gets it (real composer).
+test.describe('broadcast layouts', () => {
+  // Three browsers, the composer and frame decoding on two shared cores: the setup alone took 5 minutes
+  // under a load of 30 (2026-12-04).
+  test.describe.configure({ timeout: 720_000 });
+
+  test(
+    'three people fill the grid, a layout change reaches the receiver (time printed), the ticker shows colour emoji',
+    { tag: '@composer' },
+    async ({ browser, signUp }) => {
+      const folder = mkdtempSync(join(tmpdir(), 'meetcast-layouts-'));
+      const receiver = new RtmpReceiver(E2E_PORTS.customIngest, 'live/e2e-layout-key', `${folder}/custom`).start();
+      const host = await signUp({ username: 'Lena Layout' });
+      const meeting = await createMeeting(host);
+      const people = [
+        await joinRoom(browser, meeting.slug, { account: host }),
+        await joinRoom(browser, meeting.slug, { name: 'Gus Guest' }),
+        await joinRoom(browser, meeting.slug, { name: 'Ada Guest' }),
+      ];
+      try {
+        await Promise.all(people.map(inCall));
+        const added = await apiPost(streamingCalls.addRtmpDestination, {
+          token: host.token,
+          name: 'Layout receiver',
+          url: `rtmp://127.0.0.1:${E2E_PORTS.customIngest}/live`,
+          stream_key: 'e2e-layout-key',
+        });
+        const connectionId = (added.body.data as { data: { id: number } }).data.id;
+        const started = await apiPost(streamingCalls.startBroadcast, {
+          token: host.token,
+          meetId: meeting.slug,
+          destinations: JSON.stringify([{ connection_id: connectionId }]),
+        });
+        expect(started.httpStatus).toBe(200);
+        await expect.poll(() => receiver.bytes(), { timeout: 60_000 }).toBeGreaterThan(300_000);
+        const file = receiver.file;
+
+        // Three people, grid: two on top and one as wide as the frame below; the bottom-right quarter
+        // (empty black in the old meeting grid) is a picture. Cameras take a few seconds to arrive.
+        const bottomRight = { x: 700, y: 420, width: 520, height: 240 };
+        let gridFrame: Frame | undefined;
+        await expect
+          .poll(
+            () => {
+              const frames = framesFrom(file, latestPts(file) - 0.5);
+              gridFrame = frames.at(-1);
+              return gridFrame ? isEmptyBackground(lumaOf(gridFrame, bottomRight)) : true;
+            },
+            { timeout: 60_000, intervals: [2000] },
+          )
+          .toBe(false);
+        savePng(file, gridFrame!.pts, test.info().outputPath('grid-3.png'));
+        await test.info().attach('grid-3', { path: test.info().outputPath('grid-3.png'), contentType: 'image/png' });
+
+        // Spotlight: the two others in a centred strip below, so the bottom-left corner becomes background.
+        const bottomLeft = { x: 30, y: 610, width: 250, height: 80 };
+        expect(isEmptyBackground(lumaOf(gridFrame!, bottomLeft))).toBe(false);
+        const before = latestPts(file);
+        const changed = await apiPost(streamingCalls.setBroadcastOverlay, {
+          token: host.token,
+          meetId: meeting.slug,
+          layout: 'spotlight',
+        });
+        expect(changed.httpStatus).toBe(200);
+        let arrival: Frame | undefined;
+        await expect
+          .poll(
+            () => {
+              arrival = framesFrom(file, before).find((frame) => isEmptyBackground(lumaOf(frame, bottomLeft)));
+              return arrival !== undefined;
+            },
+            { timeout: 30_000, intervals: [1000] },
+          )
+          .toBe(true);
+        const changeMs = Math.round((arrival!.pts - before) * 1000);
+        // The budget is 500 ms (issue 45); on starved shared cores the page's refetch, the render and the
+        // encode lag, so the figure is printed against it and only a change lost or stuck fails here.
+        console.log(`layout change (set call → new picture on the receiver): ${changeMs} ms (budget 500 ms)`);
+        savePng(file, arrival!.pts + 0.5, test.info().outputPath('spotlight-3.png'));
+        await test.info().attach('spotlight-3', {
+          path: test.info().outputPath('spotlight-3.png'),
+          contentType: 'image/png',
+        });
+        expect(changeMs).toBeLessThanOrEqual(10_000);
+
+        // A ticker with colour emoji: coloured pixels in its band (a missing emoji font draws white boxes).
+        const emoji = '🎉🌈🍕🚀🍓🌻 ';
+        await apiPost(streamingCalls.setBroadcastOverlay, {
+          token: host.token,
+          meetId: meeting.slug,
+          layout: 'grid',
+          ticker: `Live now ${emoji.repeat(12)}`,
+        });
+        const tickerBand = { x: 0, y: 680, width: 1280, height: 40 };
+        let tickerFrame: Frame | undefined;
+        await expect
+          .poll(
+            () => {
+              tickerFrame = framesFrom(file, latestPts(file) - 0.3).at(-1);
+              return tickerFrame ? colouredPixels(tickerFrame, tickerBand) : 0;
+            },
+            { timeout: 30_000, intervals: [1000] },
+          )
+          .toBeGreaterThan(150);
+        savePng(file, tickerFrame!.pts, test.info().outputPath('ticker-emoji.png'));
+        await test.info().attach('ticker-emoji', {
+          path: test.info().outputPath('ticker-emoji.png'),
+          contentType: 'image/png',
+        });
+        // The ticker pushed the tiles up: the band above it is the third person's tile, not covered.
+        expect(isEmptyBackground(lumaOf(tickerFrame!, { x: 400, y: 560, width: 480, height: 60 }))).toBe(false);
+      } finally {
+        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
+        await leave(...people);
+        await receiver.stop();
+      }
+    },
+  );
+});

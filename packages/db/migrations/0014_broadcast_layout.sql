@@ -1,0 +1,1 @@
+ALTER TABLE "live_broadcasts" ADD COLUMN "overlay_layout" text DEFAULT 'auto' NOT NULL;
