@@ -49,7 +49,7 @@ test.describe('hosting a meeting', () => {
     await leave(hanna, kim, dan);
   });
 
-  test('removing someone and ending the meeting for all ask first; an ended meeting says so once', async ({
+  test('a raised hand alerts the host, who lowers it; removing someone and ending for all ask first', async ({
     browser,
     signUp,
   }) => {
@@ -60,7 +60,17 @@ test.describe('hosting a meeting', () => {
     const bob = await joinRoom(browser, meeting.slug, { name: 'Bob' });
     await inCall(bob);
     const page = hanna.page;
+    // The call fills the screen (no dashboard sidebar or top bar) and counts from the meeting's start.
+    await expect(page.getByRole('banner')).toHaveCount(0);
+    await expect(page.getByRole('timer', { name: 'Time in the meeting' })).toHaveText(/^\d+:\d\d$/);
+    // A raised hand reaches the host as a toast; the host lowers it from the panel and Bob is told.
+    await bob.page.getByRole('button', { name: 'Raise hand' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Bob raised their hand' })).toBeVisible(SLOW);
     await page.getByRole('button', { name: 'Participants' }).click();
+    await page.getByRole('button', { name: 'Lower the hand of Bob' }).click();
+    await expect(bob.page.getByRole('alert').filter({ hasText: 'Careful Host lowered your hand.' })).toBeVisible(SLOW);
+    await expect(bob.page.getByRole('button', { name: 'Raise hand' })).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('button', { name: 'Lower the hand of Bob' })).toBeHidden();
 
     await page.getByRole('button', { name: 'Remove Bob from the meeting' }).click();
     const removing = page.getByRole('dialog', { name: 'Remove Bob?' });

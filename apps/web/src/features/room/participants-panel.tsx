@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 
-/** Everyone in the room, the lobby, and (for hosts) the controls over them. */
+/** Everyone in the room (raised hands first), the lobby, and (for hosts) the controls over them. */
 export function ParticipantsPanel({
   participants,
   lobby,
@@ -22,6 +22,8 @@ export function ParticipantsPanel({
   const { t } = useTranslation('room');
   const isHost = self?.role === 'host' || self?.role === 'cohost';
   const isOwner = self?.role === 'host';
+  // The list comes with raised hands first, in the order raised: their place is their turn.
+  const handQueue = participants.filter((participant) => participant.hand_raised).map((participant) => participant.id);
   // Removing someone and ending the meeting cannot be taken back mid-call: both ask first.
   const [confirming, setConfirming] = useState<{ remove: Participant } | 'end' | undefined>();
   const onConfirm = () => {
@@ -64,9 +66,13 @@ export function ParticipantsPanel({
             </ul>
           </div>
         )}
+        {isHost && handQueue.length > 0 && (
+          <h3 className="text-sm font-semibold text-amber-700 dark:text-amber-300">{t('hands.title')}</h3>
+        )}
         <ul className="space-y-2">
           {participants.map((participant) => {
             const isSelf = participant.id === self?.id;
+            const place = handQueue.indexOf(participant.id) + 1;
             return (
               <li key={participant.id} className="space-y-1 text-sm" data-participant={participant.id}>
                 <div className="flex items-center gap-2">
@@ -80,7 +86,20 @@ export function ParticipantsPanel({
                     )}
                   </span>
                   {participant.hand_raised && (
-                    <HandIcon className="size-4 text-amber-500" aria-label={t('tile.hand_raised')} />
+                    <span className="flex items-center gap-0.5 text-amber-600 dark:text-amber-400">
+                      <HandIcon className="size-4" aria-label={t('tile.hand_raised')} />
+                      {isHost && <span className="text-xs font-semibold tabular-nums">{place}</span>}
+                    </span>
+                  )}
+                  {isHost && !isSelf && participant.hand_raised && (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={t('people.lower_hand_name', { name: participant.display_name })}
+                      onClick={() => onHost({ type: 'host.lower-hand', participant_id: participant.id })}
+                    >
+                      {t('controls.lower_hand')}
+                    </Button>
                   )}
                   {participant.audio ? (
                     <MicIcon className="size-4" aria-label={t('tile.unmuted')} />
