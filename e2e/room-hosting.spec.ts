@@ -66,11 +66,17 @@ test.describe('hosting a meeting', () => {
     // A raised hand reaches the host as a toast; the host lowers it from the panel and Bob is told.
     await bob.page.getByRole('button', { name: 'Raise hand' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Bob raised their hand' })).toBeVisible(SLOW);
+    // Everyone sees the hands in the order raised: the host's, raised after Bob's, comes second.
+    await page.getByRole('button', { name: 'Raise hand' }).click();
+    await bob.page.getByRole('button', { name: 'Participants' }).click();
+    const queue = bob.page.getByRole('list', { name: 'Raised hands' }).getByRole('listitem');
+    await expect(queue).toHaveText([/^Bob/, /^Careful Host/], SLOW);
     await page.getByRole('button', { name: 'Participants' }).click();
     await page.getByRole('button', { name: 'Lower the hand of Bob' }).click();
     await expect(bob.page.getByRole('alert').filter({ hasText: 'Careful Host lowered your hand.' })).toBeVisible(SLOW);
     await expect(bob.page.getByRole('button', { name: 'Raise hand' })).toHaveAttribute('aria-pressed', 'false');
     await expect(page.getByRole('button', { name: 'Lower the hand of Bob' })).toBeHidden();
+    await expect(queue).toHaveText([/^Careful Host/], SLOW);
 
     await page.getByRole('button', { name: 'Remove Bob from the meeting' }).click();
     const removing = page.getByRole('dialog', { name: 'Remove Bob?' });
