@@ -38,6 +38,10 @@ test.describe('meeting room', () => {
 
     await gus.page.getByRole('button', { name: 'Share screen' }).click();
     await expect(hanna.page.locator('figure[data-kind="screen"]')).toBeVisible({ timeout: 20_000 });
+    // The shared screen takes the stage, the cameras go into a strip.
+    await expect(hanna.page.locator('[data-stage="screen"] [data-strip] figure[data-kind="camera"]')).not.toHaveCount(
+      0,
+    );
 
     // A poll: the host asks, the guest is told and votes, the host sees the result live.
     await hanna.page.getByRole('button', { name: 'Polls' }).click();

@@ -49,6 +49,7 @@ const ROOM_TYPES = [
   'host.mute',
   'host.mute-all',
   'host.stop-video',
+  'host.lower-hand',
   'host.remove',
   'host.admit',
   'host.deny',

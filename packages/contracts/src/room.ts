@@ -52,6 +52,8 @@ export const RoomMeetingSchema = z.object({
   host_name: z.string(),
   start_time: z.number(),
   end_time: z.number(),
+  /** When it went live (epoch seconds), null before: the call's timer counts from here, not from the page's load. */
+  started_at: z.number().nullable().optional(),
 });
 export type RoomMeeting = z.infer<typeof RoomMeetingSchema>;
 
@@ -139,6 +141,8 @@ export const ParticipantSchema = z.object({
   video: z.boolean(),
   screen: z.boolean(),
   hand_raised: z.boolean(),
+  /** When the hand went up (epoch milliseconds), null while it is down: hosts see hands in the order raised. */
+  hand_raised_at: z.number().int().nonnegative().nullable().optional(),
   joined_at: EpochSecondsSchema,
   /** Their connections dropped; their seat is kept for the reconnect grace (ADR 032). */
   reconnecting: z.boolean().optional(),
@@ -174,6 +178,8 @@ export const RoomClientMessageSchema = z.discriminatedUnion('type', [
   ParticipantRef.extend({ type: z.literal('host.mute') }),
   z.object({ type: z.literal('host.mute-all') }),
   ParticipantRef.extend({ type: z.literal('host.stop-video') }),
+  /** A host or co-host lowers someone's raised hand (answered, or raised by mistake). */
+  ParticipantRef.extend({ type: z.literal('host.lower-hand') }),
   ParticipantRef.extend({ type: z.literal('host.remove') }),
   ParticipantRef.extend({ type: z.literal('host.admit') }),
   ParticipantRef.extend({ type: z.literal('host.deny') }),
@@ -220,7 +226,7 @@ export const RoomServerEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.message'), message: ChatMessageSchema }),
   z.object({ type: z.literal('reaction'), participant_id: z.string(), emoji: z.enum(REACTIONS) }),
   z.object({ type: z.literal('room.locked'), locked: z.boolean() }),
-  z.object({ type: z.literal('moderation'), action: z.enum(['mute', 'stop-video']), by: z.string() }),
+  z.object({ type: z.literal('moderation'), action: z.enum(['mute', 'stop-video', 'lower-hand']), by: z.string() }),
   z.object({ type: z.literal('removed') }),
   z.object({ type: z.literal('room.ended') }),
   z.object({ type: z.literal('error'), reason: RoomErrorReasonSchema }),

@@ -117,6 +117,8 @@ export class RoomHub {
     this.namespace.on('room:drop', (filter: { participantId?: string; meetingId?: number }) => {
       this.options.mediaConnections.disconnect(filter);
     });
+    // A host on another server process lowered the hand of someone connected here.
+    this.namespace.on('room:lower-hand', (participantId: string) => this.sockets.lowerHandHere(participantId));
   }
 
   close() {
@@ -155,6 +157,7 @@ export class RoomHub {
       video: false,
       screen: false,
       handRaised: false,
+      handRaisedAt: null,
       isComposer: participant.role === 'composer',
     };
     socket.data = data;
@@ -286,8 +289,12 @@ export class RoomHub {
     switch (message.type) {
       case 'media.state':
       case 'hand.set': {
-        if (message.type === 'hand.set') data.handRaised = message.raised;
-        else Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
+        if (message.type === 'hand.set') {
+          // Raised again while up, a hand keeps its place in the queue.
+          if (message.raised && !data.handRaised) data.handRaisedAt = Date.now();
+          data.handRaised = message.raised;
+          if (!message.raised) data.handRaisedAt = null;
+        } else Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
         this.sockets.emit(room, { type: 'participant.updated', participant: describeParticipant(participant, data) });
         return;
       }
@@ -328,6 +335,14 @@ export class RoomHub {
         const target = await moderationTarget(this.context, meeting.id, message.participant_id);
         const action = message.type === 'host.mute' ? 'mute' : 'stop-video';
         this.sockets.emit(person(target.id), { type: 'moderation', action, by });
+        return;
+      }
+      case 'host.lower-hand': {
+        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
+        const lowered = await this.sockets.lowerHand(meeting.id, target.id);
+        if (!lowered) throw new Refusal('not_found');
+        this.sockets.emit(members(meeting.id), { type: 'participant.updated', participant: lowered });
+        this.sockets.emit(person(target.id), { type: 'moderation', action: 'lower-hand', by });
         return;
       }
       case 'host.mute-all':

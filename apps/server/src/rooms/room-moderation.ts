@@ -14,6 +14,8 @@ export interface RoomSocketData {
   video: boolean;
   screen: boolean;
   handRaised: boolean;
+  /** When the hand went up (epoch ms): the order hosts see the hands in. */
+  handRaisedAt: number | null;
   /** The broadcast composer: in the meeting's events, out of its presence, attendance and emptiness. */
   isComposer: boolean;
 }
@@ -53,6 +55,7 @@ export function describeParticipant(participant: ParticipantRow, data: RoomSocke
     video: data.video,
     screen: data.screen,
     hand_raised: data.handRaised,
+    hand_raised_at: data.handRaised ? data.handRaisedAt : null,
     joined_at: data.joinedAt,
   };
 }

@@ -59,6 +59,7 @@ export async function roomMeeting(
     host_name: host?.username ?? '',
     start_time: isOutsider ? 0 : toEpochSeconds(meeting.startTime),
     end_time: isOutsider ? 0 : toEpochSeconds(meeting.endTime),
+    started_at: isOutsider || !meeting.startedAt ? null : toEpochSeconds(meeting.startedAt),
   };
 }
 

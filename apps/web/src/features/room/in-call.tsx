@@ -5,12 +5,14 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { Spinner } from '../../components/spinner';
+import { setCallView } from '../../lib/call-view';
 import { isBroadcastActive, LiveBadge, LivePanel, useLiveBroadcast } from '../live-studio';
 import { RoomChatTabs } from '../viewer-chat';
 import type { Joined } from './pre-join';
 import { ChatPanel } from './chat-panel';
 import { ConnectionBanner } from './connection-banner';
 import { DeviceMenu } from './device-menu';
+import { MeetingTimer } from './meeting-timer';
 import { ParticipantsPanel } from './participants-panel';
 import { PollsPanel, usePollToasts } from './polls-panel';
 import { RoomNotice } from './room-notice';
@@ -19,6 +21,7 @@ import { buildTiles, Stage } from './stage';
 import type { LocalMedia } from './use-local-media';
 import { useRoomMedia } from './use-room-media';
 import { useRoomShortcuts } from './use-room-shortcuts';
+import { raisedHandsFirst, useHandAlerts } from './use-hand-alerts';
 import { useKnockToasts } from './use-knock-toasts';
 import { useRoomSocket } from './use-room-socket';
 
@@ -80,6 +83,8 @@ export function InCall({
     if (moderation.action === 'mute') {
       local.setAudioOn(false);
       toast.info(t('moderation.muted', { name: moderation.by }));
+    } else if (moderation.action === 'lower-hand') {
+      toast.info(t('moderation.hand_lowered', { name: moderation.by }));
     } else {
       void local.setVideoOn(false);
       toast.info(t('moderation.video_stopped', { name: moderation.by }));
@@ -152,6 +157,7 @@ export function InCall({
     () => Object.values(state.participants).sort((a, b) => a.joined_at - b.joined_at || a.id.localeCompare(b.id)),
     [state.participants],
   );
+  useHandAlerts(participants, state.self?.id, isRoomHost && state.phase === 'in-room');
   const self = state.self ? { ...state.self, audio: local.isAudioOn, video: local.isVideoOn } : undefined;
   const shown = participants.map((p) => (p.id === self?.id ? self : p));
   const tiles = useMemo(
@@ -186,10 +192,12 @@ export function InCall({
 
   const isReconnecting = !state.isSocketConnected || media.status === 'reconnecting';
   return (
-    <div className="flex h-[calc(100dvh-8rem)] min-h-[28rem] flex-col bg-slate-950 text-white">
+    <div className="flex h-dvh min-h-[28rem] flex-col bg-slate-950 text-white">
+      <FullScreenCall />
       <div className="flex items-center justify-between gap-2 px-4 py-2 text-sm">
         <h1 className="truncate font-semibold">{meetingName}</h1>
         <span className="flex items-center gap-3">
+          <MeetingTimer startedAt={state.meeting?.started_at} />
           {broadcast?.state === 'live' && <LiveBadge />}
           {state.locked && <span className="rounded bg-amber-600 px-2 py-0.5 text-xs">{t('call.locked')}</span>}
           <span className="text-slate-300">{t('people.title_count', { count: participants.length })}</span>
@@ -251,7 +259,7 @@ export function InCall({
               />
             ) : (
               <ParticipantsPanel
-                participants={shown}
+                participants={raisedHandsFirst(shown)}
                 lobby={state.lobby}
                 self={self}
                 isLocked={state.locked}
@@ -270,6 +278,7 @@ export function InCall({
         isPeopleOpen={panel === 'people'}
         unreadChat={state.unreadChat}
         lobbyCount={state.lobby.length}
+        raisedHands={isRoomHost ? participants.filter((p) => p.hand_raised).length : 0}
         layout={layout}
         onToggleAudio={actions.toggleAudio}
         onToggleVideo={actions.toggleVideo}
@@ -299,4 +308,13 @@ export function InCall({
       />
     </div>
   );
+}
+
+/** While the call is on screen, the shell leaves out its sidebar and top bar. */
+function FullScreenCall() {
+  useEffect(() => {
+    setCallView(true);
+    return () => setCallView(false);
+  }, []);
+  return null;
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 
-/** Everyone in the room, the lobby, and (for hosts) the controls over them. */
+/** Everyone in the room (raised hands first), the lobby, and (for hosts) the controls over them. */
 export function ParticipantsPanel({
   participants,
   lobby,
@@ -22,12 +22,22 @@ export function ParticipantsPanel({
   const { t } = useTranslation('room');
   const isHost = self?.role === 'host' || self?.role === 'cohost';
   const isOwner = self?.role === 'host';
+  // Raised hands come first in the order raised (`raisedHandsFirst`): their place is their turn.
+  const hands = participants.filter((participant) => participant.hand_raised);
+  const others = participants.filter((participant) => !participant.hand_raised);
   // Removing someone and ending the meeting cannot be taken back mid-call: both ask first.
   const [confirming, setConfirming] = useState<{ remove: Participant } | 'end' | undefined>();
   const onConfirm = () => {
     if (confirming === 'end') onHost({ type: 'host.end' });
     else if (confirming) onHost({ type: 'host.remove', participant_id: confirming.remove.id });
     setConfirming(undefined);
+  };
+  const rowProps = {
+    selfId: self?.id,
+    isHost,
+    isOwner,
+    onHost,
+    onRemove: (participant: Participant) => setConfirming({ remove: participant }),
   };
   return (
     <section aria-label={t('people.title')} className="flex h-full min-h-0 flex-col">
@@ -64,73 +74,21 @@ export function ParticipantsPanel({
             </ul>
           </div>
         )}
+        {hands.length > 0 && (
+          <div>
+            <h3 className="mb-2 text-sm font-semibold text-amber-700 dark:text-amber-300">{t('hands.title')}</h3>
+            {/* An ordered list: everyone sees (and hears) whose turn comes first, as the host does. */}
+            <ol className="space-y-2" aria-label={t('hands.title')}>
+              {hands.map((participant, index) => (
+                <ParticipantRow key={participant.id} participant={participant} place={index + 1} {...rowProps} />
+              ))}
+            </ol>
+          </div>
+        )}
         <ul className="space-y-2">
-          {participants.map((participant) => {
-            const isSelf = participant.id === self?.id;
-            return (
-              <li key={participant.id} className="space-y-1 text-sm" data-participant={participant.id}>
-                <div className="flex items-center gap-2">
-                  <span className="min-w-0 flex-1 truncate font-medium">
-                    {participant.display_name}
-                    {isSelf && ` (${t('tile.you')})`}
-                    {participant.role !== 'participant' && (
-                      <span className="ms-1 text-xs text-slate-500 dark:text-slate-400">
-                        · {t(`roles.${participant.role}`)}
-                      </span>
-                    )}
-                  </span>
-                  {participant.hand_raised && (
-                    <HandIcon className="size-4 text-amber-500" aria-label={t('tile.hand_raised')} />
-                  )}
-                  {participant.audio ? (
-                    <MicIcon className="size-4" aria-label={t('tile.unmuted')} />
-                  ) : (
-                    <MicOffIcon className="size-4 text-red-500" aria-label={t('tile.muted')} />
-                  )}
-                  {participant.video && <VideoIcon className="size-4" aria-label={t('tile.camera_on')} />}
-                </div>
-                {isHost && !isSelf && participant.role !== 'host' && (
-                  <div className="flex flex-wrap gap-1">
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      aria-label={t('people.mute_name', { name: participant.display_name })}
-                      onClick={() => onHost({ type: 'host.mute', participant_id: participant.id })}
-                    >
-                      {t('people.mute')}
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      aria-label={t('people.stop_video_name', { name: participant.display_name })}
-                      onClick={() => onHost({ type: 'host.stop-video', participant_id: participant.id })}
-                    >
-                      {t('people.stop_video')}
-                    </Button>
-                    {isOwner && participant.role === 'participant' && (
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={t('people.promote_name', { name: participant.display_name })}
-                        onClick={() => onHost({ type: 'host.promote', participant_id: participant.id })}
-                      >
-                        {t('people.promote')}
-                      </Button>
-                    )}
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      className="text-red-600 dark:text-red-400"
-                      aria-label={t('people.remove_name', { name: participant.display_name })}
-                      onClick={() => setConfirming({ remove: participant })}
-                    >
-                      {t('people.remove')}
-                    </Button>
-                  </div>
-                )}
-              </li>
-            );
-          })}
+          {others.map((participant) => (
+            <ParticipantRow key={participant.id} participant={participant} {...rowProps} />
+          ))}
         </ul>
       </div>
       {isHost && (
@@ -165,5 +123,104 @@ export function ParticipantsPanel({
         onCancel={() => setConfirming(undefined)}
       />
     </section>
+  );
+}
+
+/** One person: name and role, hand (with its place in the queue), microphone and camera, and a host's controls. */
+function ParticipantRow({
+  participant,
+  place,
+  selfId,
+  isHost,
+  isOwner,
+  onHost,
+  onRemove,
+}: {
+  participant: Participant;
+  /** Their turn among the raised hands, counted from 1. */
+  place?: number;
+  selfId: string | undefined;
+  isHost: boolean;
+  isOwner: boolean;
+  onHost: (message: RoomClientMessage) => void;
+  onRemove: (participant: Participant) => void;
+}) {
+  const { t } = useTranslation('room');
+  const isSelf = participant.id === selfId;
+  return (
+    <li className="space-y-1 text-sm" data-participant={participant.id}>
+      <div className="flex items-center gap-2">
+        <span className="min-w-0 flex-1 truncate font-medium">
+          {participant.display_name}
+          {isSelf && ` (${t('tile.you')})`}
+          {participant.role !== 'participant' && (
+            <span className="ms-1 text-xs text-slate-500 dark:text-slate-400">· {t(`roles.${participant.role}`)}</span>
+          )}
+        </span>
+        {participant.hand_raised && (
+          <span className="flex items-center gap-0.5 text-amber-600 dark:text-amber-400">
+            <HandIcon className="size-4" aria-label={t('tile.hand_raised')} />
+            <span className="text-xs font-semibold tabular-nums" aria-hidden>
+              {place}
+            </span>
+          </span>
+        )}
+        {isHost && !isSelf && participant.hand_raised && (
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={t('people.lower_hand_name', { name: participant.display_name })}
+            onClick={() => onHost({ type: 'host.lower-hand', participant_id: participant.id })}
+          >
+            {t('controls.lower_hand')}
+          </Button>
+        )}
+        {participant.audio ? (
+          <MicIcon className="size-4" aria-label={t('tile.unmuted')} />
+        ) : (
+          <MicOffIcon className="size-4 text-red-500" aria-label={t('tile.muted')} />
+        )}
+        {participant.video && <VideoIcon className="size-4" aria-label={t('tile.camera_on')} />}
+      </div>
+      {isHost && !isSelf && participant.role !== 'host' && (
+        <div className="flex flex-wrap gap-1">
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={t('people.mute_name', { name: participant.display_name })}
+            onClick={() => onHost({ type: 'host.mute', participant_id: participant.id })}
+          >
+            {t('people.mute')}
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={t('people.stop_video_name', { name: participant.display_name })}
+            onClick={() => onHost({ type: 'host.stop-video', participant_id: participant.id })}
+          >
+            {t('people.stop_video')}
+          </Button>
+          {isOwner && participant.role === 'participant' && (
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-label={t('people.promote_name', { name: participant.display_name })}
+              onClick={() => onHost({ type: 'host.promote', participant_id: participant.id })}
+            >
+              {t('people.promote')}
+            </Button>
+          )}
+          <Button
+            size="sm"
+            variant="ghost"
+            className="text-red-600 dark:text-red-400"
+            aria-label={t('people.remove_name', { name: participant.display_name })}
+            onClick={() => onRemove(participant)}
+          >
+            {t('people.remove')}
+          </Button>
+        </div>
+      )}
+    </li>
   );
 }

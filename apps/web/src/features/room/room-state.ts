@@ -26,7 +26,7 @@ export interface RoomState {
   media: MediaAccess | null;
   /** Reactions shown for a few seconds: id, participant, emoji. */
   reactions: { key: number; participantId: string; emoji: string }[];
-  moderation: { key: number; action: 'mute' | 'stop-video'; by: string } | undefined;
+  moderation: { key: number; action: 'mute' | 'stop-video' | 'lower-hand'; by: string } | undefined;
   admittedAt: number | undefined;
   /** How long this page may be cut off and still come back into its seat by itself (ADR 032). */
   reconnectGraceSeconds: number;

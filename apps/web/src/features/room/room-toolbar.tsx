@@ -26,6 +26,7 @@ function ToolButton({
   isDanger = false,
   isPressed,
   badge,
+  startBadge,
   onClick,
   children,
 }: {
@@ -35,6 +36,8 @@ function ToolButton({
   isDanger?: boolean;
   isPressed?: boolean;
   badge?: number;
+  /** A second count, amber, on the other corner (raised hands beside the lobby's knocks). */
+  startBadge?: number;
   onClick: () => void;
   children: ReactNode;
 }) {
@@ -61,6 +64,14 @@ function ToolButton({
           {badge}
         </span>
       ) : null}
+      {startBadge ? (
+        <span
+          className="absolute -start-1 -top-1 min-w-5 rounded-full bg-amber-400 px-1 text-xs font-bold text-slate-950"
+          aria-hidden
+        >
+          {startBadge}
+        </span>
+      ) : null}
     </button>
   );
 }
@@ -74,6 +85,8 @@ export interface ToolbarProps {
   isPeopleOpen: boolean;
   unreadChat: number;
   lobbyCount: number;
+  /** Hands up, shown to hosts on the participants button. */
+  raisedHands: number;
   layout: 'grid' | 'speaker';
   onToggleAudio: () => void;
   onToggleVideo: () => void;
@@ -181,6 +194,7 @@ export function RoomToolbar(props: ToolbarProps) {
         isActive={props.isPeopleOpen}
         isPressed={props.isPeopleOpen}
         badge={props.lobbyCount}
+        startBadge={props.raisedHands}
         onClick={props.onTogglePeople}
       >
         <UsersIcon className="size-5" />

@@ -196,10 +196,11 @@ export function Stage({
   preferLayer: (feedId: number, layer: 0 | 1 | 2) => void;
 }) {
   const main = useMemo(() => {
-    if (layout !== 'speaker' || tiles.length === 0) return undefined;
+    // A shared screen takes the stage in either layout: it is what everyone came to read.
     const screen =
       tiles.find((tile) => tile.kind === 'screen' && !tile.isSelf) ?? tiles.find((t) => t.kind === 'screen');
     if (screen) return screen;
+    if (layout !== 'speaker' || tiles.length === 0) return undefined;
     const speakers = tiles
       .filter((tile) => !tile.isSelf && talking[tile.participant.id])
       .sort((a, b) => (talking[b.participant.id] ?? 0) - (talking[a.participant.id] ?? 0));
@@ -251,12 +252,24 @@ export function Stage({
 
   if (main) {
     const others = tiles.filter((tile) => tile !== main);
+    // A shared screen keeps the cameras in a strip beside it on a wide stage (at its end side, so
+    // on the left in a right-to-left language) and below it on a narrow one.
+    const isScreen = main.kind === 'screen';
     return (
-      <div className="flex size-full min-h-0 flex-col gap-2 p-2">
-        <div className="min-h-0 flex-1">{render(main, 'size-full')}</div>
+      <div
+        data-stage={isScreen ? 'screen' : 'speaker'}
+        className={cn('flex size-full min-h-0 flex-col gap-2 p-2', isScreen && 'md:flex-row')}
+      >
+        <div className="min-h-0 min-w-0 flex-1">{render(main, 'size-full')}</div>
         {others.length > 0 && (
-          <div className="flex h-28 shrink-0 gap-2 overflow-x-auto">
-            {others.map((tile) => render(tile, 'aspect-video h-full shrink-0'))}
+          <div
+            data-strip
+            className={cn(
+              'flex h-28 shrink-0 gap-2 overflow-x-auto',
+              isScreen && 'md:h-auto md:w-56 md:flex-col md:overflow-x-hidden md:overflow-y-auto',
+            )}
+          >
+            {others.map((tile) => render(tile, cn('aspect-video h-full shrink-0', isScreen && 'md:h-auto md:w-full')))}
           </div>
         )}
       </div>

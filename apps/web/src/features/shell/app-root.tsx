@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { PageSpinner } from '../../components/spinner';
+import { useCallView } from '../../lib/call-view';
 import { showPendingSuccess } from '../../lib/form-toast';
 import { returnPathOf } from '../../lib/sign-in-return';
 import { useThemeSync } from '../../lib/theme';
@@ -39,11 +40,14 @@ export function AppRoot() {
   const { i18n } = useTranslation('common');
   useThemeSync();
   useEffect(showPendingSuccess, []);
+  // A full-screen call has its panel (with the lobby's Admit buttons) in the top corner where the
+  // toasts go, and a lasting knock toast covered it: in a call they come down the middle of the stage.
+  const isCallView = useCallView();
   return (
     <SessionProvider>
       <RouteGuard />
       <ToastContainer
-        position="top-right"
+        position={isCallView ? 'top-center' : 'top-right'}
         autoClose={5000}
         rtl={i18n.dir() === 'rtl'}
         theme="colored"

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { PageSpinner } from '../../components/spinner';
+import { useCallView } from '../../lib/call-view';
 import { cn } from '../../lib/cn';
 import { usePreference } from '../../lib/preferences';
 import { MeetingDialogsProvider } from '../meetings';
@@ -28,6 +29,8 @@ export function ShellFrame({ token, navigation, sidebarHeading, homePath }: Shel
   // a <main> here as well would put one main inside another.
   const isRoom = pathname.startsWith('/room/');
   const MainElement = isRoom ? 'div' : 'main';
+  // A call fills the screen: no sidebar, no top bar, no margins (the pre-join screen keeps them).
+  const isCallView = useCallView() && isRoom;
   const layout = usePreference('layout');
   const animation = usePreference('animation');
   useUserEvents(token);
@@ -40,34 +43,37 @@ export function ShellFrame({ token, navigation, sidebarHeading, homePath }: Shel
       >
         {t('skip_to_content')}
       </a>
-      <Sidebar
-        entries={navigation}
-        isOpen={sidebar.isOpen}
-        isOverlay={sidebar.isOverlay}
-        onClose={() => sidebar.setOpen(false)}
-        heading={sidebarHeading}
-        homePath={homePath}
-      />
+      {!isCallView && (
+        <Sidebar
+          entries={navigation}
+          isOpen={sidebar.isOpen}
+          isOverlay={sidebar.isOverlay}
+          onClose={() => sidebar.setOpen(false)}
+          heading={sidebarHeading}
+          homePath={homePath}
+        />
+      )}
       <div
         className={cn(
           'flex min-h-screen flex-col transition-[padding] duration-300',
-          sidebar.isOpen && !sidebar.isOverlay && 'lg:ps-[260px]',
+          sidebar.isOpen && !sidebar.isOverlay && !isCallView && 'lg:ps-[260px]',
         )}
       >
-        <TopBar isSidebarOpen={sidebar.isOpen} onToggleSidebar={sidebar.toggle} />
+        {!isCallView && <TopBar isSidebarOpen={sidebar.isOpen} onToggleSidebar={sidebar.toggle} />}
         <MainElement
           id="main"
           tabIndex={-1}
           className={cn(
-            'flex-1 px-4 pt-6 focus:outline-none sm:px-8 sm:pt-8',
+            'flex-1 focus:outline-none',
+            !isCallView && 'px-4 pt-6 sm:px-8 sm:pt-8',
             // Room for the scroll-to-top button below the last row (a list's "Next" sat under it).
-            isRoom ? 'pb-6 sm:pb-8' : 'pb-20',
+            isCallView ? '' : isRoom ? 'pb-6 sm:pb-8' : 'pb-20',
           )}
         >
           <div
             key={pathname}
             className={cn(
-              layout === 'boxed' && 'mx-auto max-w-6xl',
+              layout === 'boxed' && !isCallView && 'mx-auto max-w-6xl',
               animation === 'fade-in-left' ? 'animate-fade-in-left' : animation !== 'none' && 'animate-fade-in',
             )}
           >
