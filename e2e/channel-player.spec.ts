@@ -57,8 +57,11 @@ test.describe('channel player', () => {
         await expect(player.getByRole('button', { name: 'Play' })).toBeVisible();
         await player.getByRole('button', { name: 'Back to live' }).click();
         await expect(player.getByRole('button', { name: 'Pause' })).toBeVisible();
-        await player.getByRole('button', { name: 'Mute' }).click();
-        await expect(player.getByRole('button', { name: 'Mute' })).toHaveAttribute('aria-pressed', 'false');
+        await player.getByRole('button', { name: 'Mute', exact: true }).click();
+        await expect(player.getByRole('button', { name: 'Mute', exact: true })).toHaveAttribute(
+          'aria-pressed',
+          'false',
+        );
 
         // No RTCPeerConnection at all: the HLS fallback plays the same broadcast.
         await hlsContext.addInitScript(() => {
