@@ -1,3 +1,4 @@
+import { streamingCalls } from '@meetcast/contracts';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
@@ -64,7 +65,7 @@ test.describe('the watch page', () => {
       const opened: { context: { close(): Promise<void> } }[] = [];
       try {
         await inCall(wanda);
-        const started = await apiPost('start-broadcast.php', {
+        const started = await apiPost(streamingCalls.startBroadcast, {
           token: host.token,
           meetId: meeting.slug,
           destinations: '[]',
@@ -202,7 +203,7 @@ test.describe('the watch page', () => {
           }
         }
       } finally {
-        await apiPost('stop-broadcast.php', { token: host.token, meetId: meeting.slug });
+        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
         for (const one of opened) await one.context.close().catch(() => undefined);
         await leave(wanda);
       }
