@@ -51,8 +51,8 @@ async function expectAdvancing(page: Page) {
 
 // ADR 037: a real broadcast (the composer records; no platform), its watch page as a signed-out viewer sees it.
 test.describe('the watch page', () => {
-  // About three minutes on a busy two-core machine: the broadcast's start, 35 s to have something to
-  // rewind, and eight page loads beside the running composer.
+  // About three minutes on a busy two-core machine: the broadcast's start, 40 s in the rewind window,
+  // and eight page loads beside the running composer.
   test.describe.configure({ timeout: 420_000 });
 
   test(
@@ -72,7 +72,6 @@ test.describe('the watch page', () => {
           record: 1,
         });
         expect(started.httpStatus).toBe(200);
-        const startedAt = Date.now();
 
         // Wide: the whole player in the first screen, the chat beside it and in view too.
         const wide = await openWatchPage(browser, meeting.slug, WIDE);
@@ -127,31 +126,45 @@ test.describe('the watch page', () => {
         await player.getByRole('button', { name: 'Theatre mode' }).click();
         await expect(stage).not.toHaveAttribute('data-theatre');
 
-        // Rewind while live: back 25 s in five steps, over the rewind playlist; then live again over WebRTC.
+        // Rewind while live, as far as the window holds (ADR 037): once the rewind playlist lists 40 s,
+        // back 25 s in four steps over it; the picture's own clock says how far behind the DVR edge it
+        // plays, and the position shown agrees; two more steps go 10 s further; then live again over WebRTC.
         const dvrRequests: string[] = [];
         page.on('request', (request) => {
           if (/\/(dvr|audio)(-\d+\.ts|\.m3u8)$/.test(request.url())) dvrRequests.push(request.url());
         });
-        await expect(page.getByTestId('rewind-bar')).toBeVisible({ timeout: 30_000 });
-        await page.waitForTimeout(Math.max(0, 35_000 - (Date.now() - startedAt)));
+        const rewindBar = page.getByTestId('rewind-bar');
+        await expect(rewindBar).toBeVisible({ timeout: 90_000 });
+        await expect
+          .poll(async () => Number(await rewindBar.getAttribute('max')), { timeout: 120_000, intervals: [1000] })
+          .toBeGreaterThanOrEqual(40);
         for (let step = 0; step < 4; step++) await page.keyboard.press('ArrowLeft');
         await expect(page.getByTestId('player-mode')).toHaveAttribute('data-mode', 'dvr', { timeout: 30_000 });
         await expectAdvancing(page);
+        const behindDvrEdge = () =>
+          videoOf(page).evaluate((video: HTMLVideoElement) =>
+            video.seekable.length > 0 ? video.seekable.end(video.seekable.length - 1) - video.currentTime : 0,
+          );
+        // 25 s back, give or take the 4-s segment it starts at and the playlist's reload.
+        await expect.poll(behindDvrEdge, { timeout: 15_000 }).toBeGreaterThanOrEqual(17);
+        expect(await behindDvrEdge()).toBeLessThanOrEqual(37);
+        const shownSeconds = async () => {
+          const [minutes, seconds] = ((await page.getByTestId('rewind-position').textContent()) ?? '')
+            .replace('−', '')
+            .split(':')
+            .map(Number);
+          return minutes! * 60 + seconds!;
+        };
         await expect(page.getByTestId('rewind-position')).toHaveText(/^−0:[1-4]\d$/, { timeout: 10_000 });
-        const rewound = await page.getByTestId('rewind-position').textContent();
+        const rewound = await shownSeconds();
+        expect(Math.abs(rewound - (await behindDvrEdge()))).toBeLessThanOrEqual(6);
         expect(dvrRequests.some((url) => url.endsWith('dvr.m3u8'))).toBe(true);
         await page.keyboard.press('ArrowLeft');
         await page.keyboard.press('ArrowLeft');
-        await expect
-          .poll(async () => {
-            const [minutes, seconds] = ((await page.getByTestId('rewind-position').textContent()) ?? '')
-              .replace('−', '')
-              .split(':')
-              .map(Number);
-            return minutes! * 60 + seconds!;
-          })
-          .toBeGreaterThan(Number(rewound!.split(':')[1]) + 5);
-        console.log(`rewound to ${rewound}, then 10 s further`);
+        await expect.poll(behindDvrEdge, { timeout: 15_000 }).toBeGreaterThan(rewound + 5);
+        await expect.poll(shownSeconds, { timeout: 10_000 }).toBeGreaterThan(rewound + 5);
+        await expectAdvancing(page);
+        console.log(`rewound to −${rewound} s, then to −${Math.round(await behindDvrEdge())} s behind the DVR edge`);
         await page.getByRole('button', { name: 'Back to live' }).click();
         await expect(page.getByTestId('player-mode')).toHaveAttribute('data-mode', 'webrtc', { timeout: 30_000 });
         await expect(page.getByTestId('rewind-position')).toHaveText('Live');

@@ -16,7 +16,8 @@ import { PlayerSettings } from './player-settings';
 import { SHORTCUT_KEYS, usePlayerShortcuts } from './player-shortcuts';
 import { RewindBar } from './rewind-bar';
 import { useTheatre } from './theatre';
-import { LIVE_THRESHOLD_SECONDS, rewindableSeconds, useLivePlayback, type PlaybackMode } from './use-live-playback';
+import { useRewindWindow } from './rewind-window';
+import { LIVE_THRESHOLD_SECONDS, useLivePlayback, type PlaybackMode } from './use-live-playback';
 
 const CONTROL =
   'inline-flex size-11 shrink-0 items-center justify-center rounded-full text-white hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
@@ -110,15 +111,11 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
   const stage = useRef<HTMLDivElement>(null);
   const video = useRef<HTMLVideoElement | null>(null);
   useLiveVideo(stage, video, viewer.broadcast_id);
-  const playback = useLivePlayback(video, viewer);
+  const rewindable = useRewindWindow(viewer);
+  const playback = useLivePlayback(video, viewer, rewindable);
   const { mode, figures, behind } = playback;
   const theatre = useTheatre();
   const [hasChosenSound, setChosenSound] = useState(false);
-  const [rewindable, setRewindable] = useState(() => rewindableSeconds(viewer));
-  useEffect(() => {
-    const timer = setInterval(() => setRewindable(rewindableSeconds(viewer)), 1000);
-    return () => clearInterval(timer);
-  }, [viewer]);
   const canPip = typeof document !== 'undefined' && document.pictureInPictureEnabled;
   const canRewind = rewindable >= MIN_REWIND_SECONDS && mode !== 'audio' && mode !== 'connecting';
 

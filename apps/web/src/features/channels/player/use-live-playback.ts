@@ -16,8 +16,6 @@ export interface PlaybackFigures {
 
 const RETRY_MS = 2000;
 const FIGURES_EVERY_MS = 1000;
-/** How far back the viewer may go: the server's rewind playlist keeps 32 minutes (hls-renditions.ts). */
-export const REWIND_WINDOW_SECONDS = 30 * 60;
 /** Closer to the edge than this is live: the rewind playlist's 4-s segments cannot play nearer. */
 export const LIVE_THRESHOLD_SECONDS = 10;
 /** A seek's position is taken as the viewer's until the figures (read every second) follow it. */
@@ -51,20 +49,18 @@ function seekAndPlay(element: HTMLVideoElement, at: number | undefined) {
   void element.play().catch(() => undefined);
 }
 
-/** How far back this broadcast can be rewound now: since it started, at most the window. */
-export function rewindableSeconds(viewer: BroadcastViewer, nowMs = Date.now()) {
-  if (!viewer.hls_url || viewer.started_at === null) return 0;
-  return Math.max(0, Math.min(REWIND_WINDOW_SECONDS, nowMs / 1000 - viewer.started_at));
-}
-
 /**
  * Plays a live broadcast in `video`: WebRTC through our Janus proxy first (well under a second
  * behind), HLS when the browser has no RTCPeerConnection or WebRTC cannot connect (UDP blocked).
  * A lost connection is tried again; the latest grant is read when it is, never a stale one.
  * Going back in time plays the rewind playlist over HLS, "back to live" WebRTC again; the viewer may
- * also ask for the sound alone (ADR 037).
+ * also ask for the sound alone (ADR 037). `rewindable`: the seconds the rewind playlist lists now (rewind-window.ts).
  */
-export function useLivePlayback(video: RefObject<HTMLVideoElement | null>, viewer: BroadcastViewer) {
+export function useLivePlayback(
+  video: RefObject<HTMLVideoElement | null>,
+  viewer: BroadcastViewer,
+  rewindable: number,
+) {
   const [mode, setMode] = useState<PlaybackMode>('connecting');
   const [attempt, setAttempt] = useState(0);
   const [figures, setFigures] = useState<PlaybackFigures>({ latency: undefined, height: undefined });
@@ -171,7 +167,7 @@ export function useLivePlayback(video: RefObject<HTMLVideoElement | null>, viewe
   const seekBehind = (wanted: number) => {
     const element = video.current;
     if (!element || rendition.kind === 'audio') return;
-    let target = Math.min(Math.max(0, wanted), rewindableSeconds(latest.current));
+    let target = Math.min(Math.max(0, wanted), rewindable);
     if (target < LIVE_THRESHOLD_SECONDS) {
       // Forward into the last seconds is live; back from live is at least as far as the rewind plays.
       if (target <= behind) {
