@@ -4,4 +4,5 @@
  * `@meetcast/server`, costs seconds to load, ADR 029).
  */
 export { freePort } from './media/managed-janus.js';
-export { killWorkerLeftovers, ProcessLedger, stopChild } from './streaming/composer/child-processes.js';
+export { killWorkerLeftovers, ProcessLedger } from './streaming/composer/child-processes.js';
+export { stopChild } from './platform/managed-child.js';

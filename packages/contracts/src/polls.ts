@@ -18,19 +18,20 @@ export type Poll = z.infer<typeof PollSchema>;
 
 const PollRef = z.object({ poll_id: z.number().int().positive() });
 
+/** A new poll's question; the host's form checks it with the same rules as the room. */
+export const PollQuestionSchema = text({ max: POLL_LIMITS.question });
+/** A new poll's answers: two to ten, none the same as another whatever its case. */
+export const PollOptionsSchema = z
+  .array(text({ max: POLL_LIMITS.option }))
+  .min(POLL_LIMITS.minOptions)
+  .max(POLL_LIMITS.maxOptions)
+  .refine((options) => new Set(options.map((option) => option.toLowerCase())).size === options.length, {
+    message: 'duplicate_options',
+  });
+
 /** Poll messages of the room protocol (hosts create and close; everyone votes). */
 export const PollClientMessageSchemas = [
-  z.object({
-    type: z.literal('host.poll-create'),
-    question: text({ max: POLL_LIMITS.question }),
-    options: z
-      .array(text({ max: POLL_LIMITS.option }))
-      .min(POLL_LIMITS.minOptions)
-      .max(POLL_LIMITS.maxOptions)
-      .refine((options) => new Set(options.map((option) => option.toLowerCase())).size === options.length, {
-        message: 'duplicate_options',
-      }),
-  }),
+  z.object({ type: z.literal('host.poll-create'), question: PollQuestionSchema, options: PollOptionsSchema }),
   PollRef.extend({ type: z.literal('host.poll-close') }),
   PollRef.extend({
     type: z.literal('poll.vote'),

@@ -1,14 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
-import { spawnBound } from '../platform/bound-children.js';
+import type { BackoffSchedule } from '../platform/backoff.js';
+import { killStale, ManagedChild } from '../platform/managed-child.js';
 import { writeJanusConfig } from './janus-config.js';
-import { backoffDelay, type BackoffSchedule } from '../platform/backoff.js';
 import { publicAddressFromUrl } from './public-address.js';
 
 /** A Janus that keeps crashing is started again less and less often, at least every 30 s. */
@@ -57,21 +56,6 @@ function portAnswers(port: number, apiSecret: string): Promise<boolean> {
   });
 }
 
-/** A Janus left behind by a server process that was killed outright is ended before a new one starts. */
-function killStale(folder: string) {
-  const pidFile = join(folder, 'janus.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  rmSync(pidFile, { force: true });
-  if (!Number.isInteger(pid) || pid <= 1) return;
-  try {
-    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (commandLine.includes('janus') && commandLine.includes(folder)) process.kill(pid, 'SIGKILL');
-  } catch {
-    // Gone already.
-  }
-}
-
 /**
  * The Janus this server starts itself when JANUS_URL is not set: a generated configuration under
  * DATA_DIR, started on first use, restarted with back-off when it dies. `restarted` fires after a
@@ -80,47 +64,61 @@ function killStale(folder: string) {
 export class ManagedJanus extends EventEmitter<{ restarted: [url: string]; exited: [] }> {
   readonly adminKey: string;
   readonly apiSecret: string;
-  private child: ChildProcess | undefined;
   private port: number | undefined;
-  private starting: Promise<string> | undefined;
-  private stopping = false;
-  private restartTimer: NodeJS.Timeout | undefined;
-  private failures = 0;
-  private lastFailure: string | undefined;
+  private readonly child: ManagedChild<string>;
 
   constructor(private readonly options: ManagedJanusOptions) {
     super();
     this.adminKey = options.secrets?.adminKey ?? randomBytes(24).toString('base64url');
     this.apiSecret = options.secrets?.apiSecret ?? randomBytes(24).toString('base64url');
+    const folder = join(options.dataDir, 'janus');
+    this.child = new ManagedChild({
+      log: options.log,
+      topic: 'media',
+      name: 'janus',
+      withoutIt: 'rooms are unavailable until it is installed',
+      restarts: JANUS_RESTARTS,
+      prepare: () => this.prepare(folder),
+      // Read at the next start: a Janus this process did not stop is ended then.
+      onStarted: (child) => {
+        if (child.pid) writeFileSync(join(folder, 'janus.pid'), String(child.pid));
+      },
+      // Another process may have taken the port meanwhile: pick a new one next time.
+      onNotReady: () => {
+        this.port = undefined;
+      },
+      onExited: () => this.emit('exited'),
+      onRestarted: (url) => this.emit('restarted', url),
+    });
   }
 
+  /** Janus's address from its spawn on, before it answers (a restarted one keeps its port). */
   get url(): string | undefined {
-    return this.child && this.port ? `ws://127.0.0.1:${this.port}` : undefined;
+    return this.child.spawned;
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.child.pid;
   }
 
   /** Why the last start failed, for logs and health answers. */
   get failure(): string | undefined {
-    return this.lastFailure;
+    return this.child.failure;
   }
 
   /** Starts Janus if it is not running; resolves with its WebSocket URL. */
   ensureStarted(): Promise<string> {
-    if (this.url && !this.starting) return Promise.resolve(this.url);
-    this.starting ??= this.start().finally(() => {
-      this.starting = undefined;
-    });
-    return this.starting;
+    return this.child.ensureStarted();
   }
 
-  private async start(): Promise<string> {
-    if (this.stopping) throw new Error('janus is shutting down');
+  stop(): Promise<void> {
+    return this.child.stop();
+  }
+
+  private async prepare(folder: string) {
     // Keep the port across restarts so that the rooms' recorded address stays right.
     const port = this.port ?? (await freePort());
-    const folder = join(this.options.dataDir, 'janus');
+    this.port = port;
     const nat11Mapping = this.options.nat11Mapping ?? (await publicAddressFromUrl(this.options.publicUrl));
     if (nat11Mapping) this.options.log.info({ nat11Mapping }, 'media: janus announces this public address');
     const configFile = writeJanusConfig({
@@ -131,84 +129,14 @@ export class ManagedJanus extends EventEmitter<{ restarted: [url: string]; exite
       rtpPortRange: this.options.rtpPortRange,
       nat11Mapping,
     });
-    killStale(folder);
-    const binary = this.options.binary ?? 'janus';
-    // Bound to this process: a server killed outright must not leave its Janus holding the rooms.
-    const child = spawnBound(binary, ['-F', folder, '-C', configFile, '-o', '-N', '-L', join(folder, 'janus.log')], {
-      stdio: 'ignore',
-    });
-    const spawned = await new Promise<Error | undefined>((resolve) => {
-      child.once('spawn', () => resolve(undefined));
-      child.once('error', (error) => resolve(error));
-    });
-    if (spawned) {
-      this.lastFailure = `cannot start ${binary}: ${spawned.message}`;
-      this.options.log.error(
-        { err: spawned },
-        `media: ${this.lastFailure}; rooms are unavailable until it is installed`,
-      );
-      throw new Error(this.lastFailure);
-    }
-    this.child = child;
-    this.port = port;
-    if (child.pid) writeFileSync(join(folder, 'janus.pid'), String(child.pid));
-    let exitedEarly = false;
-    child.once('exit', (code, signal) => {
-      exitedEarly = true;
-      if (this.child !== child) return;
-      this.child = undefined;
-      this.emit('exited');
-      if (this.stopping) return;
-      this.failures += 1;
-      this.options.log.error({ code, signal }, 'media: janus exited; restarting');
-      this.scheduleRestart();
-    });
-    const deadline = Date.now() + 10_000;
-    while (!(await portAnswers(port, this.apiSecret))) {
-      if (exitedEarly || Date.now() > deadline) {
-        this.lastFailure = `janus did not come up (see ${join(folder, 'janus.log')})`;
-        this.options.log.error(`media: ${this.lastFailure}`);
-        if (!exitedEarly) child.kill('SIGKILL');
-        // Another process may have taken the port meanwhile: pick a new one next time.
-        this.port = undefined;
-        throw new Error(this.lastFailure);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    this.lastFailure = undefined;
-    this.options.log.info({ pid: child.pid, port }, 'media: janus started');
-    return `ws://127.0.0.1:${port}`;
-  }
-
-  private scheduleRestart() {
-    const delay = backoffDelay(this.failures, JANUS_RESTARTS);
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      this.ensureStarted().then(
-        (url) => {
-          this.failures = 0;
-          this.emit('restarted', url);
-        },
-        () => this.scheduleRestart(),
-      );
-    }, delay);
-    this.restartTimer.unref();
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    await this.starting?.catch(() => undefined);
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
+    killStale(join(folder, 'janus.pid'), 'janus', folder);
+    return {
+      binary: this.options.binary ?? 'janus',
+      args: ['-F', folder, '-C', configFile, '-o', '-N', '-L', join(folder, 'janus.log')],
+      answers: () => portAnswers(port, this.apiSecret),
+      readyWithinMs: 10_000,
+      notReady: `janus did not come up (see ${join(folder, 'janus.log')})`,
+      result: `ws://127.0.0.1:${port}`,
+    };
   }
 }

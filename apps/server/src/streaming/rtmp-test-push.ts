@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { MessageKey } from '../i18n/messages.js';
 import { AddressRefusedError, type ConnectTarget } from '../platform/address-policy.js';
-import { stopChild } from './composer/child-processes.js';
+import { stopChild } from '../platform/managed-child.js';
 import { RtmpPublisher, RtmpRefusedError, type RtmpPublishError } from './composer/rtmp/rtmp-publisher.js';
 
 /** What a test push found: it worked, or the message key of why not. */

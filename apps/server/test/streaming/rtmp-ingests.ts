@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-import { stopChild, waitFor } from '../../src/streaming/composer/child-processes.js';
+import { stopChild } from '../../src/platform/managed-child.js';
+import { waitFor } from '../../src/streaming/composer/child-processes.js';
 
 /**
  * nginx with its RTMP module, a real ingest that says no like the platforms do: a second publisher

@@ -104,22 +104,6 @@ export function killWorkerLeftovers(workerFolder: string) {
   killLeftovers(workerFolder);
 }
 
-/** Resolves when the child exits, or after `ms` (then kills it); `signal` null lets it end by itself (stdin closed). */
-export function stopChild(child: ChildProcess | undefined, ms = 3000, signal: NodeJS.Signals | null = 'SIGTERM') {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    if (signal) child.kill(signal);
-  });
-}
-
 /** Waits until `check` holds, polling every 50 ms, or throws after `ms`. */
 export async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what: string) {
   const deadline = Date.now() + ms;

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { stopChild, type ProcessLedger } from './child-processes.js';
+import { stopChild } from '../../platform/managed-child.js';
+import type { ProcessLedger } from './child-processes.js';
 import { keepTail } from './ffmpeg-progress.js';
 import type { MediaFanOut } from './media-fan-out.js';
 import { backoffDelay, type BackoffSchedule } from '../../platform/backoff.js';

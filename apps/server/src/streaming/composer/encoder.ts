@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
-import { stopChild, type ProcessLedger } from './child-processes.js';
+import { stopChild } from '../../platform/managed-child.js';
+import type { ProcessLedger } from './child-processes.js';
 import { keepTail, readProgress } from './ffmpeg-progress.js';
 import type { Quality } from './capacity.js';
 import type { FrameReading } from './frame-rate-watch.js';

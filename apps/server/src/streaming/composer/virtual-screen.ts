@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopChild, waitFor, type ProcessLedger } from './child-processes.js';
+import { stopChild } from '../../platform/managed-child.js';
+import { waitFor, type ProcessLedger } from './child-processes.js';
 import type { ChildProcess } from 'node:child_process';
 
 /**

@@ -120,18 +120,12 @@ function PlanForm({
 }) {
   const { t } = useTranslation('channels');
   const goLive = useGoLivePlan(meetingTitle, saved ?? undefined);
-  const { plan } = goLive;
+  // Nothing chosen and no recording saves an empty plan, which removes it.
+  const onSubmit = goLive.form.handleSubmit(({ destinations, record }) =>
+    onSave({ destinations, record: record ? 1 : 0 }),
+  );
   return (
-    <form
-      noValidate
-      className="space-y-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        goLive.check();
-        if (plan.kind === 'ready') onSave({ destinations: plan.destinations, record: plan.record });
-        else if (plan.kind === 'nothing') onSave({ destinations: [], record: 0 });
-      }}
-    >
+    <form noValidate className="space-y-4" onSubmit={(event) => void onSubmit(event)}>
       <GoLivePlanFields state={goLive} legend={t('schedule.plan_where')} />
       <div className="flex justify-end gap-2">
         <DialogClose>{t('actions.cancel')}</DialogClose>

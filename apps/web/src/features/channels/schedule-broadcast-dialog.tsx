@@ -13,7 +13,7 @@ import { TextField } from '../../components/text-field';
 import { api } from '../../lib/api';
 import { useSchemaForm } from '../../lib/use-schema-form';
 import { browserTimeZone, fromWall, isKnownTimeZone, toWall } from '../../lib/zoned-time';
-import { GoLivePlanFields, useGoLivePlan } from '../live-studio';
+import { GoLivePlanFields, useGoLivePlan, type GoLivePlan } from '../live-studio';
 import { useCurrentUser } from '../session';
 import { useRefreshChannels } from './use-channels';
 
@@ -89,18 +89,17 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
   const name = useWatch({ control: form.control, name: 'name' });
   // Optional: where it goes live by itself at its time, once the owner is in the room.
   const goLive = useGoLivePlan(name);
-  const { plan } = goLive;
 
   const schedule = useMutation({
     mutationKey: ['schedule-broadcast'],
-    mutationFn: ({ start, end, ...values }: z.output<typeof schema>) =>
+    mutationFn: ({ start, end, plan, ...values }: z.output<typeof schema> & { plan: GoLivePlan }) =>
       api.call(peopleCalls.scheduleBroadcast, {
         ...values,
         id: channelId,
         start_time: start ? fromWall(start, zone) : 0,
         end_time: end ? fromWall(end, zone) : 0,
-        destinations: plan.kind === 'ready' ? plan.destinations : [],
-        record: plan.kind === 'ready' ? plan.record : 0,
+        destinations: plan.destinations,
+        record: plan.record ? 1 : 0,
       }),
     onSuccess: (body) => {
       toast.success(body.message);
@@ -108,17 +107,24 @@ function ScheduleForm({ channelId, onDone, onTyped }: { channelId: number; onDon
       onDone();
     },
   });
-  const submit = form.handleSubmit((values) => {
-    if (plan.kind !== 'invalid') schedule.mutate(values);
-  });
+  // Both forms are checked, so every field in error shows at once; it is sent when both are valid.
+  const submit = async () => {
+    let plan: GoLivePlan | undefined;
+    await goLive.form.handleSubmit((valid) => {
+      plan = valid;
+    })();
+    await form.handleSubmit((values) => {
+      if (plan) schedule.mutate({ ...values, plan });
+    })();
+  };
 
   return (
     <form
       noValidate
       className="space-y-4"
       onSubmit={(event) => {
-        goLive.check();
-        void submit(event);
+        event.preventDefault();
+        void submit();
       }}
     >
       <TextField

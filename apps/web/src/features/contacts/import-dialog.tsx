@@ -2,10 +2,12 @@ import { peopleCalls, type ImportReport } from '@meetcast/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { cn } from '../../lib/cn';
 import { api } from '../../lib/api';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useRefreshContacts } from './use-contacts';
 
 const STATUS_STYLES: Record<ImportReport['rows'][number]['status'], string> = {
@@ -13,6 +15,12 @@ const STATUS_STYLES: Record<ImportReport['rows'][number]['status'], string> = {
   merged: 'bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300',
   skipped: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-300',
 };
+
+/**
+ * The server reads the file's content and reports each row; the browser only needs a file chosen
+ * (the contract's file part is the upload's bytes, which the browser sends from this `File`).
+ */
+const ImportFormSchema = z.object({ file: z.instanceof(File) });
 
 /** Import a CSV or vCard file; the answer's per-row report stays on screen. */
 export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
@@ -35,7 +43,8 @@ function ImportBody({ onClose }: { onClose(): void }) {
   const { t } = useTranslation('contacts');
   const inputId = useId();
   const refresh = useRefreshContacts();
-  const [file, setFile] = useState<File | null>(null);
+  const form = useSchemaForm(ImportFormSchema);
+  const file = form.watch('file');
   const [report, setReport] = useState<ImportReport | null>(null);
   const [isShowingAll, setIsShowingAll] = useState(false);
 
@@ -54,10 +63,7 @@ function ImportBody({ onClose }: { onClose(): void }) {
       {!report ? (
         <form
           noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (file) upload.mutate(file);
-          }}
+          onSubmit={form.handleSubmit(({ file: chosen }) => upload.mutate(chosen))}
           className="space-y-4"
         >
           <div className="space-y-1.5">
@@ -68,7 +74,11 @@ function ImportBody({ onClose }: { onClose(): void }) {
               id={inputId}
               type="file"
               accept=".csv,.vcf,.vcard,text/csv,text/vcard,text/x-vcard"
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+              onChange={(event) => {
+                const chosen = event.target.files?.[0];
+                if (chosen) form.setValue('file', chosen);
+                else form.resetField('file');
+              }}
               className="block w-full text-sm text-slate-700 file:me-3 file:rounded-lg file:border-0 file:bg-primary-50 file:px-3 file:py-2 file:font-semibold file:text-primary-800 hover:file:bg-primary-100 dark:text-slate-300 dark:file:bg-primary-950 dark:file:text-primary-200"
             />
             <p className="text-xs text-slate-600 dark:text-slate-400">{t('import.hint')}</p>

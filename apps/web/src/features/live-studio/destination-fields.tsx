@@ -1,14 +1,9 @@
 import { STREAMING_LIMITS, YOUTUBE_PRIVACY, type StreamConnection } from '@meetcast/contracts';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { SelectField, TextAreaField } from '../../components/form-controls';
 import { TextField } from '../../components/text-field';
-import {
-  fieldsOf,
-  type DestinationDraft,
-  type DestinationProblem,
-  type DestinationProblems,
-  type YouTubePrivacy,
-} from './destination-requests';
+import { fieldsOf, problemOf, type DestinationProblem, type GoLivePlanForm } from './destination-requests';
 import { TwitchCategoryField } from './twitch-category-field';
 
 const LIMITS: Record<DestinationProblem, number> = {
@@ -17,20 +12,19 @@ const LIMITS: Record<DestinationProblem, number> = {
   description_too_long: STREAMING_LIMITS.description,
 };
 
-/** The fields one destination's platform takes (none for an RTMP address). */
+/** The fields the destination at `index` of the form takes for its platform (none for an RTMP address). */
 export function DestinationFields({
   connection,
-  draft,
-  problems = {},
-  onChange,
+  form,
+  index,
 }: {
   connection: StreamConnection;
-  draft: DestinationDraft;
-  problems?: DestinationProblems;
-  onChange(draft: DestinationDraft): void;
+  form: GoLivePlanForm;
+  index: number;
 }) {
   const { t } = useTranslation('streaming');
   const fields = fieldsOf(connection.platform);
+  const errors = form.formState.errors.destinations?.[index];
   const problemText = (problem: DestinationProblem | undefined) =>
     problem && t(`destination.problems.${problem}`, { max: LIMITS[problem] });
   if (!fields.title) {
@@ -40,36 +34,35 @@ export function DestinationFields({
     <div className="space-y-3">
       <TextField
         label={t('destination.title')}
-        value={draft.title}
         dir="auto"
         maxLength={STREAMING_LIMITS.title}
-        error={problemText(problems.title)}
-        onChange={(event) => onChange({ ...draft, title: event.target.value })}
+        error={problemText(problemOf('title', errors?.title))}
+        {...form.register(`destinations.${index}.title`)}
       />
       {fields.description && (
         <TextAreaField
           label={t('destination.description')}
-          value={draft.description}
           rows={3}
           dir="auto"
           maxLength={STREAMING_LIMITS.description}
-          error={problemText(problems.description)}
-          onChange={(event) => onChange({ ...draft, description: event.target.value })}
+          error={problemText(problemOf('description', errors?.description))}
+          {...form.register(`destinations.${index}.description`)}
         />
       )}
       {fields.privacy && (
         <SelectField
           label={t('destination.privacy')}
-          value={draft.privacy}
           options={YOUTUBE_PRIVACY.map((privacy) => ({ value: privacy, label: t(`destination.privacy_${privacy}`) }))}
-          onChange={(event) => onChange({ ...draft, privacy: event.target.value as YouTubePrivacy })}
+          {...form.register(`destinations.${index}.privacy`)}
         />
       )}
       {fields.category && (
-        <TwitchCategoryField
-          connectionId={connection.id}
-          value={draft.category}
-          onChange={(category) => onChange({ ...draft, category })}
+        <Controller
+          control={form.control}
+          name={`destinations.${index}.category`}
+          render={({ field }) => (
+            <TwitchCategoryField connectionId={connection.id} value={field.value} onChange={field.onChange} />
+          )}
         />
       )}
     </div>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ConnectionStatus, PlatformMark } from '../streaming';
 import { DestinationFields } from './destination-fields';
-import type { DestinationDraft, DestinationProblems } from './destination-requests';
+import type { GoLivePlanForm } from './destination-requests';
 
 const LINK = 'font-semibold text-primary-700 underline hover:no-underline dark:text-primary-300';
 
@@ -16,17 +16,14 @@ const LINK = 'font-semibold text-primary-700 underline hover:no-underline dark:t
 export function DestinationPicker({
   connections,
   chosen,
-  drafts,
-  problems,
+  form,
   onToggle,
-  onDraftChange,
 }: {
   connections: StreamConnection[];
+  /** The chosen connections' ids, in the order of the form's destinations. */
   chosen: number[];
-  drafts: Record<number, DestinationDraft>;
-  problems: Record<number, DestinationProblems>;
+  form: GoLivePlanForm;
   onToggle(connection: StreamConnection, isChosen: boolean): void;
-  onDraftChange(connectionId: number, draft: DestinationDraft): void;
 }) {
   const { t } = useTranslation('streaming');
   if (connections.length === 0) {
@@ -43,8 +40,8 @@ export function DestinationPicker({
     <ul className="space-y-3">
       {connections.map((connection) => {
         const isUsable = connection.status === 'connected';
-        const isChosen = isUsable && chosen.includes(connection.id);
-        const draft = drafts[connection.id];
+        const index = chosen.indexOf(connection.id);
+        const isChosen = isUsable && index >= 0;
         return (
           <li
             key={connection.id}
@@ -77,14 +74,9 @@ export function DestinationPicker({
                 </Link>
               </p>
             )}
-            {isChosen && draft && (
+            {isChosen && (
               <div className="mt-3 border-t border-slate-200 pt-3 dark:border-slate-700">
-                <DestinationFields
-                  connection={connection}
-                  draft={draft}
-                  problems={problems[connection.id]}
-                  onChange={(next) => onDraftChange(connection.id, next)}
-                />
+                <DestinationFields connection={connection} form={form} index={index} />
               </div>
             )}
           </li>

@@ -1,28 +1,21 @@
 import {
+  DestinationRequestSchema,
+  STREAM_PLATFORMS,
   STREAMING_LIMITS,
-  type YOUTUBE_PRIVACY,
+  YOUTUBE_PRIVACY,
   type DestinationRequest,
   type StreamConnection,
   type StreamPlatform,
 } from '@meetcast/contracts';
+import type { FieldError } from 'react-hook-form';
+import { z } from 'zod';
+import type { SchemaForm } from '../../lib/use-schema-form';
 
 export type YouTubePrivacy = (typeof YOUTUBE_PRIVACY)[number];
 export interface TwitchCategory {
   id: string;
   name: string;
 }
-
-/** What the host typed for one destination before going live. */
-export interface DestinationDraft {
-  title: string;
-  description: string;
-  privacy: YouTubePrivacy;
-  /** Twitch's category (a Helix game id and its name, for the field to show). */
-  category: TwitchCategory | null;
-}
-
-export type DestinationProblem = 'title_required' | 'title_too_long' | 'description_too_long';
-export type DestinationProblems = Partial<Record<'title' | 'description', DestinationProblem>>;
 
 /**
  * Which fields a platform takes: YouTube makes a live event with a title, a description and a
@@ -37,36 +30,22 @@ export function fieldsOf(platform: StreamPlatform) {
   };
 }
 
-/** A fresh draft: the title starts as the meeting's (cut to what the platforms accept). */
-export function newDestinationDraft(meetingTitle: string): DestinationDraft {
-  return {
-    title: meetingTitle.trim().slice(0, STREAMING_LIMITS.title),
-    description: '',
-    privacy: 'public',
-    category: null,
-  };
-}
-
-export function validateDestination(platform: StreamPlatform, draft: DestinationDraft): DestinationProblems {
-  const fields = fieldsOf(platform);
-  const problems: DestinationProblems = {};
-  const title = draft.title.trim();
-  if (fields.title && title === '') problems.title = 'title_required';
-  else if (fields.title && title.length > STREAMING_LIMITS.title) problems.title = 'title_too_long';
-  if (fields.description && draft.description.trim().length > STREAMING_LIMITS.description) {
-    problems.description = 'description_too_long';
-  }
-  return problems;
-}
-
-export function hasProblems(problems: DestinationProblems) {
-  return Object.keys(problems).length > 0;
-}
+/** What the host typed for one destination: all the fields, of which its platform's are sent. */
+const DestinationDraftFieldsSchema = z.object({
+  connection_id: z.number(),
+  platform: z.enum(STREAM_PLATFORMS),
+  title: z.string(),
+  description: z.string(),
+  privacy: z.enum(YOUTUBE_PRIVACY),
+  /** Twitch's category (a Helix game id and its name, for the field to show). */
+  category: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+export type DestinationDraft = z.input<typeof DestinationDraftFieldsSchema>;
 
 /** One destination of start-broadcast / change-broadcast-destination: only the fields its platform takes. */
-export function toDestinationRequest(connection: StreamConnection, draft: DestinationDraft): DestinationRequest {
-  const fields = fieldsOf(connection.platform);
-  const request: DestinationRequest = { connection_id: connection.id };
+export function toDestinationRequest(draft: DestinationDraft): z.input<typeof DestinationRequestSchema> {
+  const fields = fieldsOf(draft.platform);
+  const request: DestinationRequest = { connection_id: draft.connection_id };
   const title = draft.title.trim();
   const description = draft.description.trim();
   if (fields.title && title) request.title = title;
@@ -76,36 +55,57 @@ export function toDestinationRequest(connection: StreamConnection, draft: Destin
   return request;
 }
 
-/** The host's choice in the Go live form: the chosen connections (in the order shown) and their drafts. */
-export interface GoLiveSelection {
-  chosen: number[];
-  drafts: Record<number, DestinationDraft>;
-  record: boolean;
+/**
+ * A draft becomes the contract's destination, checked by its schema. The platforms would take the
+ * meeting's name for a missing title; the form asks for one so the host sees what goes out.
+ */
+export const DestinationDraftSchema = DestinationDraftFieldsSchema.refine(
+  (draft) => !fieldsOf(draft.platform).title || draft.title.trim() !== '',
+  { path: ['title'], message: 'title_required' },
+)
+  .transform(toDestinationRequest)
+  .pipe(DestinationRequestSchema);
+
+/** The go-live plan: the chosen connections (in the order shown), each with its fields, and recording. */
+export const GoLivePlanSchema = z.object({
+  destinations: z.array(DestinationDraftSchema).max(STREAMING_LIMITS.destinations),
+  record: z.boolean(),
+});
+export type GoLivePlanForm = SchemaForm<typeof GoLivePlanSchema>;
+/** A valid plan: the contract's destinations and whether to record. */
+export type GoLivePlan = z.output<typeof GoLivePlanSchema>;
+
+export type DestinationProblem = 'title_required' | 'title_too_long' | 'description_too_long';
+
+/** The form's text for a field's error: a title is missing or too long, a description too long. */
+export function problemOf(
+  field: 'title' | 'description',
+  error: FieldError | undefined,
+): DestinationProblem | undefined {
+  if (!error) return undefined;
+  if (field === 'description') return 'description_too_long';
+  return error.message === 'title_required' ? 'title_required' : 'title_too_long';
 }
 
-export type GoLivePlan =
-  | { kind: 'nothing' }
-  | { kind: 'invalid'; problems: Record<number, DestinationProblems> }
-  | { kind: 'ready'; destinations: DestinationRequest[]; record: 0 | 1 };
+/** A fresh draft: the title starts as the meeting's (cut to what the platforms accept). */
+export function newDestinationDraft(connection: Pick<StreamConnection, 'id' | 'platform'>, meetingTitle: string) {
+  return {
+    connection_id: connection.id,
+    platform: connection.platform,
+    title: meetingTitle.trim().slice(0, STREAMING_LIMITS.title),
+    description: '',
+    privacy: 'public',
+    category: null,
+  } satisfies DestinationDraft;
+}
 
-/**
- * The start-broadcast request of a selection: every chosen connection that still works, with its
- * fields, and the recording flag. Recording alone (no destination) is a broadcast too.
- */
-export function planGoLive(selection: GoLiveSelection, connections: StreamConnection[]): GoLivePlan {
-  const usable = connections.filter(
-    (connection) => connection.status === 'connected' && selection.chosen.includes(connection.id),
-  );
-  if (usable.length === 0 && !selection.record) return { kind: 'nothing' };
-  const problems: Record<number, DestinationProblems> = {};
-  const destinations: DestinationRequest[] = [];
-  for (const connection of usable) {
-    // A choice without a draft is checked as an empty one, so it can never be dropped silently.
-    const draft = selection.drafts[connection.id] ?? newDestinationDraft('');
-    const found = validateDestination(connection.platform, draft);
-    if (hasProblems(found)) problems[connection.id] = found;
-    else destinations.push(toDestinationRequest(connection, draft));
-  }
-  if (Object.keys(problems).length > 0) return { kind: 'invalid', problems };
-  return { kind: 'ready', destinations, record: selection.record ? 1 : 0 };
+/** A destination saved with a plan, as a draft; only the category's id is kept, and stands for its name. */
+export function draftOf(saved: DestinationRequest & { platform: StreamPlatform }): DestinationDraft {
+  return {
+    ...newDestinationDraft({ id: saved.connection_id, platform: saved.platform }, ''),
+    title: saved.title ?? '',
+    description: saved.description ?? '',
+    privacy: saved.privacy ?? 'public',
+    category: saved.category ? { id: saved.category, name: saved.category } : null,
+  };
 }

@@ -1,5 +1,4 @@
 import { RadioIcon } from 'lucide-react';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { GoLivePlanFields, useGoLivePlan } from './go-live-plan';
@@ -13,28 +12,15 @@ export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTi
   const { t } = useTranslation('streaming');
   const state = useGoLivePlan(meetingTitle);
   const start = useStartBroadcast(meetId);
-  const { plan } = state;
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    state.check();
-    if (plan.kind !== 'ready') return;
-    start.mutate({ destinations: plan.destinations, record: plan.record });
-  };
+  const onSubmit = state.form.handleSubmit(({ destinations, record }) =>
+    start.mutate({ destinations, record: record ? 1 : 0 }),
+  );
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-label={t('go_live.form')} className="space-y-5">
+    <form noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('go_live.form')} className="space-y-5">
       <GoLivePlanFields state={state} legend={t('go_live.where')} />
-      {plan.kind === 'nothing' && (
-        <p className="text-xs text-slate-600 dark:text-slate-400">{t('go_live.choose_something')}</p>
-      )}
-      <Button
-        type="submit"
-        variant="danger"
-        className="w-full"
-        disabled={plan.kind === 'nothing'}
-        isLoading={start.isPending}
-      >
+      {state.isNothing && <p className="text-xs text-slate-600 dark:text-slate-400">{t('go_live.choose_something')}</p>}
+      <Button type="submit" variant="danger" className="w-full" disabled={state.isNothing} isLoading={start.isPending}>
         <RadioIcon className="size-4" />
         {state.chosenCount === 0 && state.record ? t('go_live.start_recording') : t('go_live.submit')}
       </Button>

@@ -1,60 +1,66 @@
-import type { DestinationRequest, StreamConnection } from '@meetcast/contracts';
-import { useId, useState } from 'react';
+import type { BroadcastPlan, StreamConnection } from '@meetcast/contracts';
+import { useEffect, useId, useRef } from 'react';
+import { useFieldArray, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/spinner';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useStreamConnections } from '../streaming';
 import { DestinationPicker } from './destination-picker';
-import { newDestinationDraft, planGoLive, type DestinationDraft } from './destination-requests';
+import { draftOf, GoLivePlanSchema, newDestinationDraft, type DestinationDraft } from './destination-requests';
 
 /** A plan saved before (My Channel's planned broadcasts), as the form's starting point. */
-export interface SavedGoLivePlan {
-  destinations: DestinationRequest[];
-  record: boolean;
-}
-
-function draftOf(request: DestinationRequest, meetingTitle: string): DestinationDraft {
-  return {
-    ...newDestinationDraft(meetingTitle),
-    title: request.title ?? '',
-    description: request.description ?? '',
-    privacy: request.privacy ?? 'public',
-    // Only the category's id is kept with a plan; it stands for its name until another is picked.
-    category: request.category ? { id: request.category, name: request.category } : null,
-  };
-}
+export type SavedGoLivePlan = Pick<BroadcastPlan, 'destinations' | 'record'>;
 
 /**
  * The choice before a broadcast: which connections, each platform's fields, and whether to record.
  * The room's Go live form and the channel's Schedule broadcast dialog both ask it; My Channel
- * starts it from a saved plan.
+ * starts it from a saved plan. The form's `destinations` are the chosen connections in the order of
+ * the list; its valid output is the contract's destinations and the recording flag.
  */
 export function useGoLivePlan(meetingTitle: string, saved?: SavedGoLivePlan) {
   const connections = useStreamConnections();
-  const [chosen, setChosen] = useState<number[]>(() => saved?.destinations.map((d) => d.connection_id) ?? []);
-  const [drafts, setDrafts] = useState<Record<number, DestinationDraft>>(() =>
-    Object.fromEntries((saved?.destinations ?? []).map((d) => [d.connection_id, draftOf(d, meetingTitle)])),
-  );
-  const [record, setRecord] = useState(saved?.record ?? false);
-  const [isChecking, setIsChecking] = useState(false);
-  const list = connections.data ?? [];
-  const plan = planGoLive({ chosen, drafts, record }, list);
+  const form = useSchemaForm(GoLivePlanSchema, {
+    defaultValues: {
+      // A connection that stopped working since the plan was saved is left out, as it is when the plan starts.
+      destinations: (saved?.destinations ?? []).filter((d) => d.status === 'connected').map(draftOf),
+      record: saved?.record ?? false,
+    },
+  });
+  const { fields, insert, remove } = useFieldArray({ control: form.control, name: 'destinations' });
+  // A destination unchosen keeps what was typed for it, should it be chosen again.
+  const setAside = useRef<Record<number, DestinationDraft>>({});
+  const record = useWatch({ control: form.control, name: 'record' });
+  const list = connections.data;
+  const chosen = fields.map((field) => field.connection_id);
+
+  // A connection removed since the plan was saved is not sent.
+  useEffect(() => {
+    if (!list) return;
+    const usable = new Set(list.filter((c) => c.status === 'connected').map((c) => c.id));
+    const gone = chosen.flatMap((id, index) => (usable.has(id) ? [] : [index]));
+    if (gone.length > 0) remove(gone);
+  }, [list, chosen, remove]);
+
+  const chosenCount = (list ?? []).filter((c) => c.status === 'connected' && chosen.includes(c.id)).length;
   return {
     connections,
-    list,
+    list: list ?? [],
+    form,
     chosen,
-    drafts,
+    chosenCount,
     record,
-    plan,
-    problems: isChecking && plan.kind === 'invalid' ? plan.problems : {},
-    chosenCount: list.filter((c) => c.status === 'connected' && chosen.includes(c.id)).length,
-    /** From now on, problems show under their fields. */
-    check: () => setIsChecking(true),
-    setRecord,
-    setDraft: (id: number, draft: DestinationDraft) => setDrafts((current) => ({ ...current, [id]: draft })),
+    /** Neither a destination nor a recording: nothing would start. */
+    isNothing: chosenCount === 0 && !record,
     toggle: (connection: StreamConnection, isChosen: boolean) => {
-      setChosen((current) => (isChosen ? [...current, connection.id] : current.filter((id) => id !== connection.id)));
-      if (isChosen && !drafts[connection.id]) {
-        setDrafts((current) => ({ ...current, [connection.id]: newDestinationDraft(meetingTitle) }));
+      if (isChosen) {
+        const order = (list ?? []).map((c) => c.id);
+        const at = chosen.filter((id) => order.indexOf(id) < order.indexOf(connection.id)).length;
+        const draft = setAside.current[connection.id] ?? newDestinationDraft(connection, meetingTitle);
+        insert(at, draft, { shouldFocus: false });
+      } else {
+        const index = chosen.indexOf(connection.id);
+        setAside.current[connection.id] = form.getValues(`destinations.${index}`);
+        remove(index);
       }
     },
   };
@@ -77,14 +83,7 @@ export function GoLivePlanFields({ state, legend }: { state: GoLivePlanState; le
             {connections.error.message}
           </p>
         ) : (
-          <DestinationPicker
-            connections={state.list}
-            chosen={state.chosen}
-            drafts={state.drafts}
-            problems={state.problems}
-            onToggle={state.toggle}
-            onDraftChange={state.setDraft}
-          />
+          <DestinationPicker connections={state.list} chosen={state.chosen} form={state.form} onToggle={state.toggle} />
         )}
       </fieldset>
       <div>
@@ -92,8 +91,7 @@ export function GoLivePlanFields({ state, legend }: { state: GoLivePlanState; le
           <input
             id={recordId}
             type="checkbox"
-            checked={state.record}
-            onChange={(event) => state.setRecord(event.target.checked)}
+            {...state.form.register('record')}
             aria-describedby={`${recordId}-hint`}
             className="size-4 accent-primary-600"
           />

@@ -4,3 +4,4 @@ export { LiveBadge } from './live-badge';
 export { GoLiveAction } from './go-live-dialog';
 export { useLiveBroadcast, isBroadcastActive } from './live-api';
 export { GoLivePlanFields, useGoLivePlan } from './go-live-plan';
+export type { GoLivePlan } from './destination-requests';

@@ -1,41 +1,49 @@
-import { POLL_LIMITS, type Poll, type RoomAck } from '@meetcast/contracts';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { POLL_LIMITS, PollOptionsSchema, PollQuestionSchema, type Poll, type RoomAck } from '@meetcast/contracts';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { z } from 'zod';
 import { Button } from '../../components/button';
+import { useSchemaForm } from '../../lib/use-schema-form';
 
 type Ask = (question: string, options: string[]) => Promise<RoomAck>;
 
 const INPUT_CLASSES =
   'min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900';
 
+const NewPollSchema = z.object({
+  question: PollQuestionSchema,
+  // Answer fields left blank are not answers: the room sees only the filled ones.
+  options: z
+    .array(z.object({ text: z.string() }))
+    .transform((fields) => fields.map((field) => field.text.trim()).filter(Boolean))
+    .pipe(PollOptionsSchema),
+});
+const EMPTY_POLL = { question: '', options: [{ text: '' }, { text: '' }] };
+
 /** Hosts ask a question with two to ten answers; the room checks them again. */
 function NewPollForm({ onAsk }: { onAsk: Ask }) {
   const { t } = useTranslation('room');
-  const [question, setQuestion] = useState('');
-  const [options, setOptions] = useState(['', '']);
-  const [error, setError] = useState<string>();
-  const [isSending, setIsSending] = useState(false);
+  const form = useSchemaForm(NewPollSchema, { defaultValues: EMPTY_POLL });
+  const options = useFieldArray({ control: form.control, name: 'options' });
   const questionId = useId();
+  const { errors, isSubmitting } = form.formState;
+  const error = errors.question
+    ? t('polls.errors.question_required')
+    : errors.options
+      ? t('polls.errors.options_required')
+      : errors.root?.message;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const answers = options.map((option) => option.trim()).filter(Boolean);
-    if (!question.trim()) return setError(t('polls.errors.question_required'));
-    if (answers.length < POLL_LIMITS.minOptions || new Set(answers.map((a) => a.toLowerCase())).size < answers.length) {
-      return setError(t('polls.errors.options_required'));
-    }
-    setError(undefined);
-    setIsSending(true);
-    const ack = await onAsk(question.trim(), answers);
-    setIsSending(false);
-    if (!ack.ok) return setError(t(`errors.${ack.reason}`));
-    setQuestion('');
-    setOptions(['', '']);
-  };
+  const onSubmit = form.handleSubmit(async ({ question, options: answers }) => {
+    const ack = await onAsk(question, answers);
+    if (ack.ok) form.reset(EMPTY_POLL);
+    else form.setError('root', { message: t(`errors.${ack.reason}`) });
+  });
 
   return (
     <form
+      noValidate
       onSubmit={(event) => void onSubmit(event)}
       aria-label={t('polls.new')}
       className="space-y-2 border-b border-slate-200 p-4 dark:border-slate-700"
@@ -45,31 +53,29 @@ function NewPollForm({ onAsk }: { onAsk: Ask }) {
       </label>
       <input
         id={questionId}
-        value={question}
         maxLength={POLL_LIMITS.question}
         dir="auto"
         autoComplete="off"
-        onChange={(event) => setQuestion(event.target.value)}
+        {...form.register('question')}
         className={`${INPUT_CLASSES} w-full`}
       />
-      {options.map((option, index) => (
-        <div key={index} className="flex gap-2">
+      {options.fields.map((field, index) => (
+        <div key={field.id} className="flex gap-2">
           <input
             aria-label={t('polls.option', { number: index + 1 })}
-            value={option}
             maxLength={POLL_LIMITS.option}
             dir="auto"
             autoComplete="off"
-            onChange={(event) => setOptions(options.map((o, i) => (i === index ? event.target.value : o)))}
+            {...form.register(`options.${index}.text`)}
             className={INPUT_CLASSES}
           />
-          {options.length > POLL_LIMITS.minOptions && (
+          {options.fields.length > POLL_LIMITS.minOptions && (
             <Button
               variant="ghost"
               size="sm"
               className="self-center"
               aria-label={t('polls.remove_option', { number: index + 1 })}
-              onClick={() => setOptions(options.filter((_, i) => i !== index))}
+              onClick={() => options.remove(index)}
             >
               ×
             </Button>
@@ -77,12 +83,12 @@ function NewPollForm({ onAsk }: { onAsk: Ask }) {
         </div>
       ))}
       <div className="flex flex-wrap gap-2">
-        {options.length < POLL_LIMITS.maxOptions && (
-          <Button variant="secondary" size="sm" onClick={() => setOptions([...options, ''])}>
+        {options.fields.length < POLL_LIMITS.maxOptions && (
+          <Button variant="secondary" size="sm" onClick={() => options.append({ text: '' }, { shouldFocus: false })}>
             {t('polls.add_option')}
           </Button>
         )}
-        <Button type="submit" size="sm" isLoading={isSending}>
+        <Button type="submit" size="sm" isLoading={isSubmitting}>
           {t('polls.ask')}
         </Button>
       </div>

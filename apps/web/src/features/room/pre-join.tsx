@@ -1,11 +1,19 @@
 import { MicIcon, MicOffIcon, VideoIcon, VideoOffIcon } from 'lucide-react';
-import { roomCalls, JOIN_KEY_HEADER, PASSWORD_FLAG, type JoinRoomOutput, type RoomMeeting } from '@meetcast/contracts';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  roomCalls,
+  JoinRoomInputSchema,
+  JOIN_KEY_HEADER,
+  PASSWORD_FLAG,
+  type JoinRoomOutput,
+  type RoomMeeting,
+} from '@meetcast/contracts';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
 import { ApiError, api } from '../../lib/api';
+import { useSchemaForm } from '../../lib/use-schema-form';
 import { useCurrentUser } from '../session';
 import { DeviceSettings, MicLevel } from './device-settings';
 import { startEarlyMedia } from './media/early-media';
@@ -19,6 +27,12 @@ export type Joined = JoinRoomOutput['data'];
 const JOINING_SHOWN_AFTER_MS = 150;
 /** The call renders after the prepared subscriber's answer to Janus, unless that takes longer than this. */
 const EARLY_ANSWER_WAIT_MS = 150;
+
+const SignedInJoinSchema = JoinRoomInputSchema.pick({ display_name: true, password: true });
+/** A guest must say a name (the server refuses a guest's join without one). */
+const GuestJoinSchema = SignedInJoinSchema.extend({
+  display_name: JoinRoomInputSchema.shape.display_name.unwrap().min(1),
+});
 
 /** Camera preview, microphone level, device pickers, name and password, then Join. */
 export function PreJoin({
@@ -48,13 +62,14 @@ export function PreJoin({
 }) {
   const { t } = useTranslation('room');
   const user = useCurrentUser();
-  const [name, setName] = useState(initialName ?? '');
-  const [password, setPassword] = useState(initialPassword ?? '');
+  const form = useSchemaForm(user ? SignedInJoinSchema : GuestJoinSchema, {
+    defaultValues: { display_name: initialName ?? '', password: initialPassword ?? '' },
+  });
+  const { errors } = form.formState;
+  const error = errors.display_name ? t('prejoin.name_required') : errors.root?.message;
   const [isPasswordShown, setIsPasswordShown] = useState(
     meeting.is_password === PASSWORD_FLAG.yes && !isHost && !initialPassword,
   );
-  const [passwordError, setPasswordError] = useState<string>();
-  const [error, setError] = useState<string>();
   const [isJoining, setIsJoining] = useState(false);
   // Join was pressed while the host was away: the page goes in by itself once they start the meeting.
   const [isQueued, setIsQueued] = useState(false);
@@ -68,14 +83,7 @@ export function PreJoin({
     return () => dropPreparedJoin(meeting.slug);
   }, [isLive, meeting.slug]);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setError(undefined);
-    setPasswordError(undefined);
-    if (!user && !name.trim()) {
-      setError(t('prejoin.name_required'));
-      return;
-    }
+  const onValid = () => {
     if (isWaitingForHost) setIsQueued(true);
     else void join();
   };
@@ -106,6 +114,8 @@ export function PreJoin({
     // The screen's re-render would keep the page busy while Janus' answers arrive (ADR 016): a join
     // that goes quickly shows the call instead; a slow one shows that it is joining.
     const showJoining = setTimeout(() => setIsJoining(true), joinKey ? JOINING_SHOWN_AFTER_MS : 0);
+    // Read when the join goes: a queued join sends what the fields hold once the host arrives.
+    const { display_name: name = '', password } = form.getValues();
     try {
       const answer = await api.call(
         roomCalls.joinRoom,
@@ -141,9 +151,9 @@ export function PreJoin({
         !meeting.locked
       ) {
         setIsPasswordShown(true);
-        setPasswordError(message);
+        form.setError('password', { message });
       } else {
-        setError(message);
+        form.setError('root', { message });
       }
     } finally {
       clearTimeout(showJoining);
@@ -194,7 +204,7 @@ export function PreJoin({
         )}
         <DeviceSettings local={local} className="sm:grid-cols-3" />
       </div>
-      <form onSubmit={onSubmit} className="space-y-4" noValidate>
+      <form onSubmit={(event) => void form.handleSubmit(onValid)(event)} className="space-y-4" noValidate>
         <div>
           <h1 className="text-2xl font-bold text-slate-900 dark:text-white">{meeting.name}</h1>
           {meeting.host_name && (
@@ -210,20 +220,18 @@ export function PreJoin({
         ) : (
           <TextField
             label={t('prejoin.your_name')}
-            value={name}
             maxLength={60}
             autoComplete="name"
-            onChange={(event) => setName(event.target.value)}
+            {...form.register('display_name')}
           />
         )}
         {isPasswordShown && (
           <TextField
             label={t('prejoin.password')}
             type="password"
-            value={password}
             maxLength={128}
-            error={passwordError}
-            onChange={(event) => setPassword(event.target.value)}
+            error={errors.password?.message}
+            {...form.register('password')}
           />
         )}
         {notice && (
