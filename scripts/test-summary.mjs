@@ -29,7 +29,7 @@ let skipped = 0;
 const flaky = [];
 const problems = [];
 // CI shows only the end of the output: a failed test is named here, with the first line of its error.
-const failures = [];
+const failedTests = [];
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) {
     problems.push(`missing report ${file}`);
@@ -44,7 +44,9 @@ for (const file of process.argv.slice(2)) {
     for (const result of report.testResults ?? []) {
       for (const test of result.assertionResults ?? []) {
         if (test.status === 'failed')
-          failures.push(`Vitest: ${result.name} › ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+          failedTests.push(
+            `Vitest: ${result.name} › ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`,
+          );
       }
       if (result.status === 'failed' && result.assertionResults.every((test) => test.status !== 'failed')) {
         problems.push(`Vitest: ${result.name} failed outside its tests: ${firstLine(result.message)}`);
@@ -70,7 +72,7 @@ for (const file of process.argv.slice(2)) {
       for (const { spec, test, name } of playwrightTests(suite)) {
         if (test.status === 'unexpected') {
           const last = test.results.at(-1);
-          failures.push(
+          failedTests.push(
             `Playwright: ${spec.file} › ${name} [${test.projectName}]: ${firstLine(last?.error?.message ?? last?.status)}`,
           );
         }
@@ -92,6 +94,6 @@ for (const file of process.argv.slice(2)) {
   }
 }
 for (const problem of problems) console.log(problem);
-for (const failure of failures) console.log(`failed: ${failure}`);
+for (const failure of failedTests) console.log(`failed: ${failure}`);
 for (const test of flaky) console.log(`flaky: ${test}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped, ${flaky.length} flaky`);

@@ -23,9 +23,17 @@ describe('test-summary.mjs', () => {
       fixture('playwright-flaky.json'),
     );
     expect(lines).toEqual([
+      'failed: Playwright: flaky.spec.ts › always fails [chromium]: Error: wrong answer',
       'flaky: Vitest: scripts/fixtures/vitest-flaky/retried.fixture.ts › passes on its second attempt (passed after 1 retry)',
       'flaky: Playwright: flaky.spec.ts › room › keeps its video [chromium] (passed on retry 1; first: Error: the picture froze)',
       'tests: 2 passed, 1 failed, 1 skipped, 2 flaky',
+    ]);
+  });
+
+  it('names a failed Vitest test with the first line of its error', async () => {
+    expect(await summary(fixture('vitest-failed.json'))).toEqual([
+      'failed: Vitest: /repo/apps/server/test/example.test.ts › example pushes within the budget: Error: no push',
+      'tests: 1 passed, 1 failed, 0 skipped, 0 flaky',
     ]);
   });
 

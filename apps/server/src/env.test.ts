@@ -55,6 +55,7 @@ describe('loadConfig', () => {
       twitchOAuthUrl: 'https://id.twitch.tv/oauth2',
       twitchApiUrl: 'https://api.twitch.tv/helix',
       twitchIngestUrl: 'https://ingest.twitch.tv/ingests',
+      twitchEventSubUrl: 'wss://eventsub.wss.twitch.tv/ws',
       connectStreamUrl: 'https://meet.example.com/connect-stream',
       secretsKey: undefined,
       allowPrivate: { networks: [], hostNames: [] },
