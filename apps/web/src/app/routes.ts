@@ -61,7 +61,7 @@ export const PAGE_ROUTES: PageRoute[] = [
     path: '/my-channel',
     layout: 'main',
     page: () => import('../features/channels/my-channel-page'),
-    ns: ['channels', 'player', 'streaming'],
+    ns: ['channels', 'player', 'streaming', 'viewer-chat'],
   },
   {
     path: '/edit-channel/:id',
@@ -140,7 +140,7 @@ export const PAGE_ROUTES: PageRoute[] = [
     path: '/broadcast-layout/:meetId',
     layout: 'bare',
     page: () => import('../features/room/broadcast-layout-page'),
-    ns: ['room'],
+    ns: ['room', 'streaming'],
   },
 
   // Admin layout
