@@ -60,18 +60,6 @@ function lumaOf(frame: Frame, box: { x: number; y: number; width: number; height
   return { mean, spread };
 }
 
-/** Strongly coloured pixels (not white, grey or black: not a glyph's empty box) in a box. */
-function colouredPixels(frame: Frame, box: { x: number; y: number; width: number; height: number }) {
-  let count = 0;
-  for (let y = Math.floor(box.y / 2); y < Math.floor((box.y + box.height) / 2); y += 1)
-    for (let x = Math.floor(box.x / 2); x < Math.floor((box.x + box.width) / 2); x += 1) {
-      const at = (y * W + x) * 3;
-      const [r, g, b] = [frame.rgb[at]!, frame.rgb[at + 1]!, frame.rgb[at + 2]!];
-      if (Math.max(r, g, b) > 120 && Math.max(r, g, b) - Math.min(r, g, b) > 90) count += 1;
-    }
-  return count;
-}
-
 /** The empty background of the broadcast page (slate-950): dark and even. */
 const isEmptyBackground = (luma: { mean: number; spread: number }) => luma.mean < 30 && luma.spread < 8;
 
@@ -82,7 +70,7 @@ test.describe('broadcast layouts', () => {
   test.describe.configure({ timeout: 720_000 });
 
   test(
-    'three people fill the grid, a layout change reaches the receiver (time printed), the ticker shows colour emoji',
+    'three people fill the grid, and a layout change reaches the receiver (time printed)',
     { tag: '@composer' },
     async ({ browser, signUp }) => {
       const folder = mkdtempSync(join(tmpdir(), 'meetcast-layouts-'));
@@ -159,35 +147,17 @@ test.describe('broadcast layouts', () => {
           contentType: 'image/png',
         });
         expect(changeMs).toBeLessThanOrEqual(10_000);
-
-        // A ticker with colour emoji: coloured pixels in its band (a missing emoji font draws white boxes).
-        const emoji = '🎉🌈🍕🚀🍓🌻 ';
-        await apiPost(streamingCalls.setBroadcastOverlay, {
-          token: host.token,
-          meetId: meeting.slug,
-          layout: 'grid',
-          ticker: `Live now ${emoji.repeat(12)}`,
-        });
-        const tickerBand = { x: 0, y: 680, width: 1280, height: 40 };
-        let tickerFrame: Frame | undefined;
-        await expect
-          .poll(
-            () => {
-              tickerFrame = framesFrom(file, latestPts(file) - 0.3).at(-1);
-              return tickerFrame ? colouredPixels(tickerFrame, tickerBand) : 0;
-            },
-            { timeout: 30_000, intervals: [1000] },
-          )
-          .toBeGreaterThan(150);
-        savePng(file, tickerFrame!.pts, test.info().outputPath('ticker-emoji.png'));
-        await test.info().attach('ticker-emoji', {
-          path: test.info().outputPath('ticker-emoji.png'),
-          contentType: 'image/png',
-        });
-        // The ticker pushed the tiles up: the band above it is the third person's tile, not covered.
-        expect(isEmptyBackground(lumaOf(tickerFrame!, { x: 400, y: 560, width: 480, height: 60 }))).toBe(false);
       } finally {
-        await apiPost(streamingCalls.stopBroadcast, { token: host.token, meetId: meeting.slug });
+        // The broadcast must end whatever failed above: a composer left running refuses the next spec's
+        // go-live (503). A stop whose connection was dropped (seen once: "other side closed") is sent again.
+        for (let attempt = 1; ; attempt += 1) {
+          const stopped = await apiPost(streamingCalls.stopBroadcast, {
+            token: host.token,
+            meetId: meeting.slug,
+          }).catch((error: unknown) => error);
+          if (!(stopped instanceof Error) || attempt === 3) break;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
         await leave(...people);
         await receiver.stop();
       }
