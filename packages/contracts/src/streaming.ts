@@ -26,12 +26,6 @@ export const YOUTUBE_PRIVACY = ['public', 'unlisted', 'private'] as const;
 export const BROADCAST_LAYOUTS = ['auto', 'solo', 'side_by_side', 'grid', 'spotlight', 'screen_share'] as const;
 export type BroadcastLayout = (typeof BROADCAST_LAYOUTS)[number];
 
-/**
- * Query parameter of an HLS playlist request that only reads the playlist (the rewind window's length,
- * ADR 037): the server does not count it as an HLS viewer.
- */
-export const WINDOW_PROBE = 'window';
-
 export const STREAMING_LIMITS = {
   connectionName: 100,
   rtmpUrl: 500,
