@@ -166,6 +166,20 @@ describe.each(BACKENDS)('admin access and protection on %s', (backend) => {
     expect((await server.post('admin-get-users.php', { token: admin.token })).httpStatus).toBe(200);
   });
 
+  it('a role removed while a token is being checked is not trusted from the cache afterwards', async () => {
+    const erin = await server.signUp({ username: 'Erin' });
+    const store = server.built.context.sessions;
+    await store.forgetUser(erin.user.id);
+    // The role change lands while this check reads the database: its answer must not be cached.
+    const checking = store.verify(erin.token);
+    await store.forgetUser(erin.user.id);
+    expect((await checking)?.user.roleId).toBe(ROLE.user);
+    await server.built.context.db.update(users).set({ roleId: ROLE.admin }).where(eq(users.id, erin.user.id));
+    expect((await store.verify(erin.token))?.user.roleId).toBe(ROLE.admin);
+    await server.built.context.db.update(users).set({ roleId: ROLE.user }).where(eq(users.id, erin.user.id));
+    await store.forgetUser(erin.user.id);
+  });
+
   it('disabling ends every session at once and refuses sign-in; enabling lets the person back', async () => {
     const dave = await server.signUp({ username: 'Dave' });
     const second = await server.post<{ token: string }>('login.php', { email: dave.email, password: dave.password });

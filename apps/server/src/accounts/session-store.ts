@@ -28,6 +28,9 @@ export type Revocation = z.infer<typeof RevocationSchema>;
 
 export class SessionStore {
   private readonly cache = new Map<string, CacheEntry>();
+  // Counts revocations: a database read that a revocation overtook is answered but not cached, or
+  // a role removed during the read would be trusted for another CACHE_TTL_MS.
+  private revocations = 0;
   private subscriber: Redis | undefined;
   private readonly revocationListeners: ((revocation: Revocation) => void)[] = [];
 
@@ -61,7 +64,10 @@ export class SessionStore {
     });
     // Revocations published while this subscriber was cut off from Redis were missed: after any
     // reconnection every cached session is checked against the database again.
-    this.subscriber.on('ready', () => this.cache.clear());
+    this.subscriber.on('ready', () => {
+      this.revocations += 1;
+      this.cache.clear();
+    });
   }
 
   async stop() {
@@ -88,6 +94,7 @@ export class SessionStore {
       if (now - cached.touchedAt > TOUCH_INTERVAL_MS) this.touch(cached, now);
       return cached;
     }
+    const revocationsBeforeRead = this.revocations;
     const [row] = await this.db
       .select({ session: sessions, user: users })
       .from(sessions)
@@ -105,6 +112,7 @@ export class SessionStore {
       expiresAt: row.session.expiresAt.getTime(),
       touchedAt: row.session.lastUsedAt.getTime(),
     };
+    if (this.revocations !== revocationsBeforeRead) return entry;
     if (this.cache.size > 20_000) this.cache.clear();
     this.cache.set(tokenHash, entry);
     if (now - entry.touchedAt > TOUCH_INTERVAL_MS) this.touch(entry, now);
@@ -157,6 +165,7 @@ export class SessionStore {
   }
 
   private applyRevocation(revocation: Revocation) {
+    this.revocations += 1;
     if ('tokenHash' in revocation) this.cache.delete(revocation.tokenHash);
     else for (const [hash, entry] of this.cache) if (entry.user.id === revocation.userId) this.cache.delete(hash);
     for (const listener of this.revocationListeners) listener(revocation);
