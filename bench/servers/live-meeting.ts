@@ -6,17 +6,24 @@ import { benchConfig } from './bench-config.js';
 /**
  * The real server on embedded PGlite with a signed-in host and a public meeting whose broadcast is
  * live (a row: no composer). `beforeLive` runs between the meeting and its broadcast (for example to
- * place its room on Janus). Prints {port, slug, token, pid} once listening.
+ * place its room on Janus); `settings` as for benchConfig. Prints {port, slug, token, pid} once listening.
  */
 export async function serveLiveMeeting(
   name: string,
   slug: string,
   beforeLive?: (built: Awaited<ReturnType<typeof buildApp>>, meetingId: number) => Promise<void>,
+  settings: Record<string, string> = {},
 ) {
-  const { config } = benchConfig({ LOG_LEVEL: 'silent', COMPOSER_WORKER: 'off', COMPOSER_SPARES: '0' });
+  const { config } = benchConfig({ LOG_LEVEL: 'silent', COMPOSER_WORKER: 'off', COMPOSER_SPARES: '0', ...settings });
   const built = await buildApp(config);
   const { app, context } = built;
-  const host = await createAccount(context, 'Bench Host', 'host@example.com', await hashPassword('bench password'), 'en');
+  const host = await createAccount(
+    context,
+    'Bench Host',
+    'host@example.com',
+    await hashPassword('bench password'),
+    'en',
+  );
   await context.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, host.id));
   const token = await context.sessions.create(host.id, {});
   const now = Date.now();
