@@ -78,6 +78,19 @@ test.describe('everyday dialogs', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
+  test('Start on an untouched instant meeting starts at once, with a proposed name and link', async ({
+    signedInPage: page,
+  }) => {
+    const instant = await openDialog(page, 'Instant Meeting');
+    await expect(instant.getByLabel('Meeting name')).toHaveValue(/^Instant meeting, .+/);
+    const link = instant.getByLabel('Meeting link');
+    await expect(link).toHaveValue(/^meeting-[a-z0-9]{6}$/);
+    const proposed = await link.inputValue();
+    await expect(instant.getByRole('button', { name: 'Start Meeting' })).toBeEnabled();
+    await instant.getByRole('button', { name: 'Start Meeting' }).click();
+    await expect(page).toHaveURL(new RegExp(`/room/${proposed}`));
+  });
+
   test('proposes the meeting link from the name, checks it on every change, and toasts success', async ({
     signedInPage: page,
     account,

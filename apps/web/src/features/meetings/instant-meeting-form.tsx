@@ -1,5 +1,5 @@
 import { AddInstantMeetingInputSchema, MEETING_NAME_MAX, meetingRoomPath } from '@meetcast/contracts';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { TextField } from '../../components/text-field';
@@ -30,11 +30,20 @@ export function InstantMeetingForm({
   onBusyChange(isBusy: boolean): void;
   onDirtyChange(isDirty: boolean): void;
 }) {
-  const { t } = useTranslation('meetings');
+  const { t, i18n } = useTranslation('meetings');
   const navigate = useNavigate();
-  const form = useSchemaForm(FormSchema, { defaultValues: { name: '', slug: '' } });
+  // Start works at once, as in Zoom or Meet: the name is proposed from the time, the link is random.
+  const [proposedName] = useState(() =>
+    t('form.proposed_instant_name', {
+      when: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date()),
+    }),
+  );
+  const form = useSchemaForm(FormSchema, { defaultValues: { name: proposedName, slug: '' } });
   const proposal = useProposedSlug(slugCheck);
   const slug = proposal.slug;
+  const { onProposedName } = proposal;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- proposed once, when the dialog opens
+  useEffect(() => onProposedName(), []);
   // The slug is proposed from the name or typed, and checked with the server, by `useProposedSlug`.
   useEffect(() => form.setValue('slug', slug), [form, slug]);
 
@@ -70,6 +79,8 @@ export function InstantMeetingForm({
           },
         })}
         autoFocus
+        // Typing replaces the proposed name instead of adding to it.
+        onFocus={(event) => event.target.select()}
       />
       <SlugField
         slug={slug}

@@ -50,7 +50,16 @@ export function useProposedSlug(slugCheck: ReturnType<typeof useSlugCheck>, exis
     if (value === existing) slugCheck.reset();
     else slugCheck.check(value);
   };
-  return { slug, onNameChange, onSlugChange };
+  /**
+   * A name the form proposed itself (an instant meeting's, from the time) gets the random link: two
+   * proposals of the same minute must not ask for the same one.
+   */
+  const onProposedName = () => {
+    if (isTyped) return;
+    setSlug(fallback);
+    slugCheck.check(fallback);
+  };
+  return { slug, onNameChange, onSlugChange, onProposedName };
 }
 
 /** The meeting link field with its server check's message and the room address it gives. */
