@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
-// Background effects' CPU cost (ADR 017), from one run: the pre-join preview of a
-// room with Chromium's fake 640x480 camera, once with no effect, once with blur and once with a
-// scene. For each: Chromium's CPU (all its processes, % of one core) over BENCH_SECONDS (default 20)
+// Background effects' CPU cost (ADR 017) and noise suppression's (RNNoise on the microphone), from
+// one run: the pre-join preview of a room with Chromium's fake 640x480 camera and microphone, once
+// with no effect, once with blur, once with a scene and once with noise suppression alone. For each: Chromium's CPU (all its processes, % of one core) over BENCH_SECONDS (default 20)
 // after a warm-up, and the effect's own figures from its worker: time to process one frame (mean and
 // 95th percentile of the per-second figures) and frames processed per second.
 // Needs the built web app (npm run build) and Debian's Chromium.
@@ -25,10 +25,11 @@ interface EffectStats {
   p95Ms: number;
 }
 
-const MODES: { name: string; stored: string | undefined }[] = [
+const MODES: { name: string; stored: string | undefined; noise?: 'on' }[] = [
   { name: 'none', stored: undefined },
   { name: 'blur', stored: '{"kind":"blur"}' },
   { name: 'scene (sunset)', stored: '{"kind":"scene","scene":"sunset"}' },
+  { name: 'noise (RNNoise)', stored: undefined, noise: 'on' },
 ];
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; slug: string }> {
@@ -94,11 +95,12 @@ try {
   console.log(`background effects, ${SECONDS} s each, fake 640x480 camera in the pre-join preview`);
   for (const mode of MODES) {
     const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-    await context.addInitScript((stored) => {
+    await context.addInitScript(({ stored, noise }) => {
       if (stored) localStorage.setItem('meetcast.background', stored);
+      if (noise) localStorage.setItem('meetcast.noiseSuppression', noise);
       // The bench measures the effect, slow or not: it must not switch itself off.
       (window as unknown as { __meetcastFrameBudgetMs: number }).__meetcastFrameBudgetMs = 60_000;
-    }, mode.stored);
+    }, mode);
     const page = await context.newPage();
     await page.goto(`${server.url}/room/${server.slug}`);
     await page.getByRole('button', { name: 'Join meeting' }).waitFor({ timeout: 60_000 });

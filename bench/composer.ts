@@ -232,6 +232,11 @@ try {
     await sleep(250);
     Object.assign(stopped, await destinations(info));
   }
+  // The recording is joined and made seekable after the state says ended: a long one takes a while.
+  for (let waited = 0; !stopped.recording && waited <= 300_000; waited += 1000) {
+    await sleep(1000);
+    Object.assign(stopped, await destinations(info));
+  }
   await Promise.all(Object.values(receivers).map((receiver) => receiver.stop()));
   const recordings = join(info.dataDir, 'recordings');
   const recording = readdirSync(recordings).find((name) => name.endsWith('.mp4') && !name.endsWith('.part.mp4'));

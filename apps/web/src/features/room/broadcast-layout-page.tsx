@@ -27,6 +27,7 @@ const NO_LOCAL_MEDIA: LocalMedia = {
     image: undefined,
     addImage: () => undefined,
   },
+  noise: { isSupported: false, isOn: false, setOn: () => undefined },
   setAudioOn: () => undefined,
   setVideoOn: () => Promise.resolve(undefined),
   chooseDevice: () => Promise.resolve(undefined),

@@ -84,6 +84,29 @@ function DevicePicker({
   );
 }
 
+/** Noise suppression on the microphone, applied live and remembered. */
+function NoiseSwitch({ control }: { control: LocalMedia['noise'] }) {
+  const { t } = useTranslation('room');
+  const hintId = useId();
+  return (
+    <label className="flex cursor-pointer items-start gap-2 text-sm text-slate-700 dark:text-slate-200">
+      <input
+        type="checkbox"
+        checked={control.isOn}
+        onChange={(event) => control.setOn(event.target.checked)}
+        aria-describedby={hintId}
+        className="mt-0.5 size-4 shrink-0 accent-primary-600"
+      />
+      <span className="min-w-0">
+        {t('devices.noise_suppression')}
+        <span id={hintId} className="block text-xs text-slate-500 dark:text-slate-400">
+          {t('devices.noise_hint')}
+        </span>
+      </span>
+    </label>
+  );
+}
+
 /**
  * Camera, microphone (with its level) and speaker pickers, shared by the pre-join screen and the
  * call's device menu. The speaker picker is left out where the browser cannot choose an output, the
@@ -118,6 +141,7 @@ export function DeviceSettings({
           onChange={(id) => choose('audioInput', id)}
         />
         {withLevel && <MicLevel track={local.audioTrack} isOn={local.isAudioOn} />}
+        {local.noise.isSupported && <NoiseSwitch control={local.noise} />}
       </div>
       {local.canChooseSpeaker && (
         <DevicePicker

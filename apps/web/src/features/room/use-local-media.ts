@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import { useBackgroundEffect, type BackgroundControl } from './effects/use-background-effect';
 import { canChooseSpeaker, rememberDevice, rememberedDevices } from './media/device-memory';
 import { captureCamera, captureMicrophone, listDevices, type DeviceChoice, type DeviceList } from './media/local-media';
+import { useNoiseSuppression, type NoiseControl } from './noise/use-noise-suppression';
 
 export interface LocalMedia {
   audioTrack: MediaStreamTrack | undefined;
@@ -17,6 +18,8 @@ export interface LocalMedia {
   error: 'camera' | 'microphone' | undefined;
   /** Blur or a scene behind the person; `videoTrack` is then the effect's output, not the camera's. */
   background: BackgroundControl;
+  /** RNNoise on the microphone; `audioTrack` is then the suppressor's output, not the microphone's. */
+  noise: NoiseControl;
   setAudioOn(on: boolean): void;
   setVideoOn(on: boolean): Promise<MediaStreamTrack | undefined>;
   chooseDevice(kind: keyof DeviceChoice, deviceId: string): Promise<MediaStreamTrack | undefined>;
@@ -44,13 +47,15 @@ function deviceIdOf(track: MediaStreamTrack) {
  * microphone stays captured but disabled so unmuting is instant. A device that disappears (its
  * track ends, or it leaves the device list) is replaced by another one with a notice; the call
  * follows through `audioTrack` / `videoTrack`, which the publisher swaps with replaceTrack. With a
- * background effect on, `videoTrack` is the effect's output for the camera track held here.
+ * background effect on, `videoTrack` is the effect's output for the camera track held here; with
+ * noise suppression on, `audioTrack` is the suppressor's output for the microphone held here.
  */
 export function useLocalMedia(): LocalMedia {
   const { t } = useTranslation('room');
   const [audioTrack, setAudioTrack] = useState<MediaStreamTrack>();
   const [videoTrack, setVideoTrack] = useState<MediaStreamTrack>();
   const { control: background, present: presentCamera } = useBackgroundEffect(setVideoTrack);
+  const { control: noise, present: presentMicrophone } = useNoiseSuppression(setAudioTrack);
   const [isAudioOn, setIsAudioOn] = useState(true);
   const [isVideoOn, setIsVideoOn] = useState(true);
   const [devices, setDevices] = useState<DeviceList>(EMPTY);
@@ -76,9 +81,9 @@ export function useLocalMedia(): LocalMedia {
       // stop() never fires 'ended': only the browser losing the device does.
       track?.addEventListener('ended', () => void onLostRef.current(kind, track), { once: true });
       if (slot === 'video') presentCamera(track);
-      else setAudioTrack(track);
+      else presentMicrophone(track);
     },
-    [presentCamera],
+    [presentCamera, presentMicrophone],
   );
 
   useEffect(() => {
@@ -242,6 +247,7 @@ export function useLocalMedia(): LocalMedia {
     canChooseSpeaker,
     error,
     background,
+    noise,
     setAudioOn,
     setVideoOn,
     chooseDevice,

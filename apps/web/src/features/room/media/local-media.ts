@@ -55,6 +55,19 @@ export async function listDevices(): Promise<DeviceList> {
   };
 }
 
+/**
+ * Starts an AudioContext made before the page was clicked: browsers start such a context suspended
+ * (silent) until the person interacts with the page, so it resumes at the first click or key press.
+ */
+export function resumeWhenAllowed(context: AudioContext) {
+  if (context.state !== 'suspended') return;
+  void context.resume().catch(() => undefined);
+  const resume = () => {
+    if (context.state === 'suspended') void context.resume().catch(() => undefined);
+  };
+  for (const type of ['pointerdown', 'keydown'] as const) document.addEventListener(type, resume, { once: true });
+}
+
 /** A 0..1 loudness reading of an audio track, sampled on demand. */
 export class LevelMeter {
   private readonly context = new AudioContext();
@@ -65,6 +78,7 @@ export class LevelMeter {
     const source = this.context.createMediaStreamSource(new MediaStream([track]));
     this.analyser = this.context.createAnalyser();
     this.analyser.fftSize = 512;
+    resumeWhenAllowed(this.context);
     this.samples = new Uint8Array(new ArrayBuffer(this.analyser.fftSize));
     source.connect(this.analyser);
   }
