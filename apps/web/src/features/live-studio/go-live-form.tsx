@@ -7,7 +7,8 @@ import { SceneFields, useSceneForm } from './scene-form';
 
 /**
  * Before going live: which connections to stream to (with each platform's fields), whether to
- * record, the scene the stream starts on, and Go live. Recording with no destination is allowed ("Start recording").
+ * record, the scene the stream starts on, and Go live. Recording with no destination is allowed
+ * ("Start recording").
  */
 export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTitle: string }) {
   const { t } = useTranslation('streaming');
