@@ -232,4 +232,34 @@ describe('broadcast changes pushed across server processes', () => {
     await notifyMeetingAudienceChanged(apps[0]!.context, open.id);
     await expect.poll(async () => (await viewerOn(1, open.slug)).status, { timeout: 1000, interval: 20 }).toBe(404);
   });
+
+  it('pushes a scene set on one process to the studio and composer page held by the other (ADR 042)', async () => {
+    const open = await meeting(2);
+    const [broadcast] = await db()
+      .insert(liveBroadcasts)
+      .values({ meetingId: open.id, state: 'live', startedBy: host.userId, startedAt: new Date() })
+      .returning();
+    const studio = listen(open.slug, host.token);
+    expect(await studio.ready).toBe('connected');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const sentAt = Date.now();
+    const set = await post(urls[0]!, 'set-broadcast-overlay.php', {
+      token: host.token,
+      meetId: open.slug,
+      scene: 'be_right_back',
+      scene_message: 'Back in five',
+    });
+    expect(set.data).toBeDefined();
+    const pushed = await nextEvent(studio.events, (event) => event.broadcast_id === broadcast!.id);
+    console.log(`a scene change reached the other process's socket in ${Date.now() - sentAt} ms`);
+    expect(pushed).toMatchObject({ type: 'broadcast.changed', meeting_id: open.id });
+    // What the pushed page then asks, on the other process.
+    const response = await fetch(`${urls[1]}/api/get-broadcast.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ meetId: open.slug }),
+    });
+    const answer = (await response.json()) as { data: { data: { overlay: Record<string, unknown> } } };
+    expect(answer.data.data.overlay).toMatchObject({ scene: 'be_right_back', scene_message: 'Back in five' });
+  });
 });

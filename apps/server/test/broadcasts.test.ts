@@ -160,6 +160,9 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
       ticker: '<b>not html</b>',
       comment: null,
       layout: 'auto',
+      scene: 'live',
+      scene_message: null,
+      scene_countdown_to: null,
     });
     // The layout (ADR 039): set alone, the overlay's texts stay; an unknown one is refused.
     const spotlight = await server.post<BroadcastAnswer>('set-broadcast-overlay.php', {

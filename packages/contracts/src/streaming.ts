@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { nestedData } from './envelope.js';
-import { formInt, IdSchema, LanguageFieldSchema, optionalText, text, TokenSchema } from './fields.js';
+import {
+  EpochSecondsSchema,
+  formInt,
+  IdSchema,
+  LanguageFieldSchema,
+  optionalText,
+  optionalUserText,
+  text,
+  TokenSchema,
+} from './fields.js';
 import { jsonInForm } from './form-values.js';
 import { CommentCardSchema } from './platform-chat.js';
 
@@ -25,6 +34,12 @@ export const YOUTUBE_PRIVACY = ['public', 'unlisted', 'private'] as const;
  */
 export const BROADCAST_LAYOUTS = ['auto', 'solo', 'side_by_side', 'grid', 'spotlight', 'screen_share'] as const;
 export type BroadcastLayout = (typeof BROADCAST_LAYOUTS)[number];
+/**
+ * What the broadcast picture shows (ADR 042): `live` is the people (the default); the others are
+ * full-frame holding screens with an optional message and countdown.
+ */
+export const BROADCAST_SCENES = ['live', 'starting_soon', 'be_right_back', 'ending'] as const;
+export type BroadcastScene = (typeof BROADCAST_SCENES)[number];
 
 export const STREAMING_LIMITS = {
   connectionName: 100,
@@ -36,6 +51,9 @@ export const STREAMING_LIMITS = {
   destinations: 10,
   overlayText: 200,
   logoUrl: 500,
+  sceneMessage: 200,
+  /** How far ahead a scene's countdown may end. */
+  sceneCountdownSeconds: 24 * 60 * 60,
 } as const;
 
 export const StreamConnectionSchema = z.object({
@@ -78,6 +96,10 @@ export const BroadcastOverlaySchema = z.object({
   /** A viewer's message the host put on the stream (ADR 040), else null. */
   comment: CommentCardSchema.nullable(),
   layout: z.enum(BROADCAST_LAYOUTS),
+  scene: z.enum(BROADCAST_SCENES),
+  scene_message: z.string().nullable(),
+  /** When the scene's countdown reaches zero (epoch seconds), else null. */
+  scene_countdown_to: z.number().int().nullable(),
 });
 export type BroadcastOverlay = z.infer<typeof BroadcastOverlaySchema>;
 
@@ -145,10 +167,21 @@ export const EditRtmpDestinationInputSchema = AddRtmpDestinationInputSchema.exte
 });
 export const TestRtmpDestinationInputSchema = TokenOnlyInputSchema.extend({ id: IdSchema });
 export const RemoveStreamConnectionInputSchema = TokenOnlyInputSchema.extend({ id: IdSchema });
+/**
+ * The scene fields of a start or an overlay change; not sent: it stays. An empty message clears it,
+ * a countdown of 0 clears it (a time in the past or more than a day ahead is refused by the server,
+ * which knows the time).
+ */
+export const BroadcastSceneFieldsSchema = z.object({
+  scene: z.enum(BROADCAST_SCENES).optional(),
+  scene_message: optionalUserText(STREAMING_LIMITS.sceneMessage),
+  scene_countdown_to: EpochSecondsSchema.optional(),
+});
 export const StartBroadcastInputSchema = TokenOnlyInputSchema.extend({
   meetId: MeetIdSchema,
   destinations: DestinationsFieldSchema.default([]),
   record: RecordFlagSchema.default(0),
+  ...BroadcastSceneFieldsSchema.shape,
 });
 export const BroadcastMeetInputSchema = TokenOnlyInputSchema.extend({ meetId: MeetIdSchema });
 /** Anyone may ask; a room grant (people in the meeting, the composer) sees what the room sees. */
@@ -175,6 +208,7 @@ export const SetBroadcastOverlayInputSchema = BroadcastMeetInputSchema.extend({
   ticker: optionalText(STREAMING_LIMITS.overlayText),
   /** Not sent: the layout stays. */
   layout: z.enum(BROADCAST_LAYOUTS).optional(),
+  ...BroadcastSceneFieldsSchema.shape,
 });
 export const TwitchCategorySearchInputSchema = TokenOnlyInputSchema.extend({
   connection_id: IdSchema,

@@ -39,13 +39,15 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
   apiRoute(app, {
     name: 'start-broadcast.php',
     tag,
-    summary: 'Goes live from a meeting: its destinations, and a recording when asked (host or co-host)',
+    summary:
+      'Goes live from a meeting: its destinations, a recording when asked, and the scene it starts on (host or co-host)',
     handler: async (body, { request, caller: { user } }) => {
       const found = await startBroadcast(context, composers, {
         user,
         meetId: body.meetId,
         destinations: body.destinations,
         record: body.record === 1,
+        scene: { scene: body.scene, message: body.scene_message, countdownTo: body.scene_countdown_to },
       });
       return answer(request, user, 'broadcasts.started', found);
     },
@@ -101,7 +103,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     name: 'set-broadcast-overlay.php',
     tag,
     summary:
-      'Sets the logo, lower-third banner and ticker drawn over a running broadcast (empty clears), and its layout',
+      'Sets the logo, lower-third banner and ticker drawn over a running broadcast (empty clears), its layout, and its scene (a holding screen with a message and a countdown, or the people)',
     handler: async (body, { request, caller: { user } }) => {
       const found = await setOverlay(context, {
         user,
@@ -110,6 +112,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
         banner: body.banner,
         ticker: body.ticker,
         layout: body.layout,
+        scene: { scene: body.scene, message: body.scene_message, countdownTo: body.scene_countdown_to },
       });
       return answer(request, user, 'broadcasts.changed', found);
     },

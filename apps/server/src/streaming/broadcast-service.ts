@@ -19,6 +19,7 @@ import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, gone, notFound } from '../http/app-error.js';
 import { findMeeting, managesMeeting } from '../rooms/room-service.js';
 import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
+import { sceneColumns, type SceneColumns, type SceneRequest } from './broadcast-scene.js';
 import { changeRunningBroadcast, createBroadcast, moveBroadcast } from './state/broadcast-state.js';
 import { addDestination, removeDestination } from './state/destination-state.js';
 
@@ -98,8 +99,10 @@ async function destinationRows(
 export async function startBroadcast(
   context: AppContext,
   composers: ComposerCapacity,
-  input: { user: UserRow; meetId: string; destinations: DestinationRequest[]; record: boolean },
+  input: { user: UserRow; meetId: string; destinations: DestinationRequest[]; record: boolean; scene?: SceneRequest },
 ): Promise<{ broadcast: BroadcastRow; meeting: MeetingRow }> {
+  // The scene the stream starts on (ADR 042); checked before anything is stored.
+  const scene = sceneColumns(input.scene ?? {}, Date.now());
   const meeting = await requireMeeting(context, input.meetId);
   if (meeting.state === 'ended' || meeting.state === 'cancelled') throw gone('room.ended');
   await requireManager(context, meeting, input.user);
@@ -110,7 +113,7 @@ export async function startBroadcast(
   try {
     const broadcast = await createBroadcast(
       context,
-      { meetingId: meeting.id, startedBy: input.user.id, record: input.record },
+      { meetingId: meeting.id, startedBy: input.user.id, record: input.record, ...scene },
       rows,
       (tx) => requireFreeSlot(context, composers, input.user, tx),
     );
@@ -213,7 +216,7 @@ export async function changeDestination(
   return { broadcast, meeting };
 }
 
-/** Logo, lower-third banner, ticker and layout; a field not sent stays, an empty text is cleared. */
+/** Logo, lower-third banner, ticker, layout and scene; a field not sent stays, an empty text is cleared. */
 export async function setOverlay(
   context: AppContext,
   input: {
@@ -223,8 +226,10 @@ export async function setOverlay(
     banner?: string;
     ticker?: string;
     layout?: BroadcastLayout;
+    scene?: SceneRequest;
   },
 ) {
+  const scene = sceneColumns(input.scene ?? {}, Date.now());
   const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
   const value = (text: string | undefined) => (text === undefined ? undefined : text.trim() || null);
   const updated = await writeOverlay(context, broadcast.id, {
@@ -232,6 +237,7 @@ export async function setOverlay(
     banner: value(input.banner),
     ticker: value(input.ticker),
     layout: input.layout,
+    scene,
   });
   return { broadcast: updated ?? broadcast, meeting };
 }
@@ -248,6 +254,7 @@ export async function writeOverlay(
     banner?: string | null;
     ticker?: string | null;
     layout?: BroadcastLayout;
+    scene?: SceneColumns;
   },
 ) {
   return changeRunningBroadcast(context, broadcastId, {
@@ -255,6 +262,7 @@ export async function writeOverlay(
     overlayBanner: overlay.banner,
     overlayTicker: overlay.ticker,
     overlayLayout: overlay.layout,
+    ...overlay.scene,
   });
 }
 

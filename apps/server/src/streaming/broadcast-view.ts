@@ -1,4 +1,4 @@
-import { BROADCAST_LAYOUTS, type Language, type LiveBroadcast } from '@meetcast/contracts';
+import { BROADCAST_LAYOUTS, BROADCAST_SCENES, type Language, type LiveBroadcast } from '@meetcast/contracts';
 import { asc, broadcastDestinations, eq, type MeetingRow, type BroadcastRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { isMessageKey, translate } from '../i18n/messages.js';
@@ -73,6 +73,9 @@ export async function broadcastView(
       comment,
       // Stored as text and only ever written through the set call's enum.
       layout: BROADCAST_LAYOUTS.find((layout) => layout === broadcast.overlayLayout) ?? 'auto',
+      scene: BROADCAST_SCENES.find((scene) => scene === broadcast.overlayScene) ?? 'live',
+      scene_message: broadcast.overlaySceneMessage,
+      scene_countdown_to: toEpochSecondsOrNull(broadcast.overlaySceneCountdownTo),
     },
     can_manage: viewer.canManage,
   };

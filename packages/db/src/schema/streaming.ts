@@ -85,6 +85,11 @@ export const liveBroadcasts = pgTable(
     overlayTicker: text('overlay_ticker'),
     /** The broadcast picture's layout the host chose (BROADCAST_LAYOUTS in the contracts; ADR 039). */
     overlayLayout: text('overlay_layout').notNull().default('auto'),
+    /** The holding screen shown instead of the people (BROADCAST_SCENES in the contracts; ADR 042). */
+    overlayScene: text('overlay_scene').notNull().default('live'),
+    overlaySceneMessage: text('overlay_scene_message'),
+    /** When the scene's countdown reaches zero. */
+    overlaySceneCountdownTo: instant('overlay_scene_countdown_to'),
     /** The MP4 under DATA_DIR/recordings, once the broadcast ended and it was finished. */
     recordingFile: text('recording_file'),
     recordingSeconds: real('recording_seconds'),

@@ -27,7 +27,7 @@ export async function announceBroadcast(context: AppContext, row: { id: number; 
 /** A new broadcast and its first destinations, in one transaction that `beforeInsert` may refuse. */
 export async function createBroadcast(
   context: AppContext,
-  values: { meetingId: number; startedBy: number; record: boolean },
+  values: { meetingId: number; startedBy: number; record: boolean } & BroadcastValues,
   destinations: NewDestination[],
   beforeInsert: (tx: Executor) => Promise<void>,
 ): Promise<BroadcastRow> {

@@ -3,22 +3,31 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { GoLivePlanFields, useGoLivePlan } from './go-live-plan';
 import { useStartBroadcast } from './live-api';
+import { SceneFields, useSceneForm } from './scene-form';
 
 /**
  * Before going live: which connections to stream to (with each platform's fields), whether to
- * record, and Go live. Recording with no destination is allowed ("Start recording").
+ * record, the scene the stream starts on, and Go live. Recording with no destination is allowed
+ * ("Start recording").
  */
 export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTitle: string }) {
   const { t } = useTranslation('streaming');
   const state = useGoLivePlan(meetingTitle);
   const start = useStartBroadcast(meetId);
+  // The scene the stream starts on (ADR 042), in a form of its own: the plan's fields are shared with
+  // the channel's Schedule dialog, which has no scene.
+  const sceneForm = useSceneForm();
   const onSubmit = state.form.handleSubmit(({ destinations, record }) =>
-    start.mutate({ destinations, record: record ? 1 : 0 }),
+    sceneForm.handleSubmit((scene) => start.mutate({ destinations, record: record ? 1 : 0, scene }))(),
   );
 
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('go_live.form')} className="space-y-5">
       <GoLivePlanFields state={state} legend={t('go_live.where')} />
+      <fieldset className="space-y-2">
+        <legend className="mb-2 text-sm font-semibold text-slate-900 dark:text-white">{t('scene.start_on')}</legend>
+        <SceneFields form={sceneForm} />
+      </fieldset>
       {state.isNothing && <p className="text-xs text-slate-600 dark:text-slate-400">{t('go_live.choose_something')}</p>}
       <Button type="submit" variant="danger" className="w-full" disabled={state.isNothing} isLoading={start.isPending}>
         <RadioIcon className="size-4" />

@@ -2,6 +2,7 @@ import { streamingCalls, type BroadcastLayout, type DestinationRequest, type Liv
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type WebCallInput } from '../../lib/api';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
+import { toSceneRequest, type SceneFormValues } from './scene-request';
 
 /** How often a room asks for the broadcast's state while its socket is down (pushed otherwise, ADR 022). */
 const POLL_MS = 3000;
@@ -56,12 +57,16 @@ const asBroadcast = async <Call extends BroadcastChange>(call: Call, input: WebC
   (await api.call(call, input)).data.data;
 
 export function useStartBroadcast(meetId: string) {
-  return useBroadcastMutation(meetId, (plan: { destinations: DestinationRequest[]; record: 0 | 1 }) =>
-    asBroadcast(streamingCalls.startBroadcast, {
-      meetId,
-      destinations: plan.destinations,
-      record: plan.record,
-    }),
+  return useBroadcastMutation(
+    meetId,
+    (plan: { destinations: DestinationRequest[]; record: 0 | 1; scene: SceneFormValues }) =>
+      asBroadcast(streamingCalls.startBroadcast, {
+        meetId,
+        destinations: plan.destinations,
+        record: plan.record,
+        // The countdown's minutes count from the moment the call is sent.
+        ...toSceneRequest(plan.scene, Date.now()),
+      }),
   );
 }
 
@@ -98,6 +103,13 @@ export function useSetOverlay(meetId: string) {
 export function useSetLayout(meetId: string) {
   return useBroadcastMutation(meetId, (layout: BroadcastLayout) =>
     asBroadcast(streamingCalls.setBroadcastOverlay, { meetId, layout }),
+  );
+}
+
+/** The scene on the stream (ADR 042): every scene field is sent, the overlay and layout stay. */
+export function useSetScene(meetId: string) {
+  return useBroadcastMutation(meetId, (scene: SceneFormValues) =>
+    asBroadcast(streamingCalls.setBroadcastOverlay, { meetId, ...toSceneRequest(scene, Date.now()) }),
   );
 }
 

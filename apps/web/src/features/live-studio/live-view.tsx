@@ -9,6 +9,7 @@ import { DestinationStatus } from './destination-status';
 import { useAddDestination, useRemoveDestination, useStopBroadcast } from './live-api';
 import { LayoutPicker } from './layout-picker';
 import { OverlayForm } from './overlay-form';
+import { SceneForm } from './scene-form';
 import { StateBadge } from './state-badge';
 import { StudioChat } from './studio-chat';
 
@@ -99,6 +100,12 @@ export function LiveView({ broadcast, meetingTitle }: { broadcast: LiveBroadcast
       {canManage && (
         <StudioSection title={t('chat.title')}>
           <StudioChat broadcast={broadcast} />
+        </StudioSection>
+      )}
+
+      {canManage && (
+        <StudioSection title={t('scene.title')}>
+          <SceneForm broadcast={broadcast} />
         </StudioSection>
       )}
 

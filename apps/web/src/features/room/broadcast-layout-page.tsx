@@ -1,9 +1,11 @@
 import { streamingCalls, type BroadcastOverlay } from '@meetcast/contracts';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useParams } from 'react-router';
 import { api } from '../../lib/api';
 import { CommentCard } from '../streaming';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
+import { sceneOnAir } from './broadcast-scene';
+import { BroadcastSceneScreen } from './broadcast-scene-screen';
 import { BroadcastStage } from './broadcast-stage';
 import { buildTiles } from './stage';
 import type { LocalMedia } from './use-local-media';
@@ -34,12 +36,26 @@ const NO_LOCAL_MEDIA: LocalMedia = {
   stopAll: () => undefined,
 };
 
-const NO_OVERLAY: BroadcastOverlay = { logo_url: null, banner: null, ticker: null, comment: null, layout: 'auto' };
+const NO_OVERLAY: BroadcastOverlay = {
+  logo_url: null,
+  banner: null,
+  ticker: null,
+  comment: null,
+  layout: 'auto',
+  scene: 'live',
+  scene_message: null,
+  scene_countdown_to: null,
+};
+/**
+ * How long the picture waits for the first camera frame after joining before it shows the people
+ * anyway (ADR 042): a camera announced but never received must not hold the stream on a card.
+ */
+const PICTURE_WAIT_MS = 15_000;
 /** Only while the socket is down: the overlay's changes (and the layout's) are pushed otherwise (ADR 022). */
 const OVERLAY_POLL_MS = 2000;
 
 /**
- * The host's logo, lower-third banner, ticker and layout, followed while live. Asked with the composer's grant:
+ * The host's logo, lower-third banner, ticker, layout and scene, followed while live. Asked with the composer's grant:
  * a private meeting's broadcast is answered only to those admitted to its room.
  */
 function useOverlay(meetId: string, grant: string) {
@@ -64,10 +80,40 @@ function useOverlay(meetId: string, grant: string) {
 }
 
 /**
+ * Whether a camera's first frame has played on the page (a `<video>` below `root` reported a picture
+ * size), and whether PICTURE_WAIT_MS have passed since joining. Media events do not bubble: they
+ * are heard while they go down to their element.
+ */
+function usePictureArrival(root: RefObject<HTMLElement | null>, isInRoom: boolean) {
+  const [hasFramePlayed, setHasFramePlayed] = useState(false);
+  const [hasWaitedLongEnough, setHasWaitedLongEnough] = useState(false);
+  useEffect(() => {
+    const element = root.current;
+    if (!element || hasFramePlayed) return undefined;
+    const onMedia = (event: Event) => {
+      if (event.target instanceof HTMLVideoElement && event.target.videoWidth > 0) setHasFramePlayed(true);
+    };
+    element.addEventListener('playing', onMedia, true);
+    element.addEventListener('resize', onMedia, true);
+    return () => {
+      element.removeEventListener('playing', onMedia, true);
+      element.removeEventListener('resize', onMedia, true);
+    };
+  }, [root, hasFramePlayed]);
+  useEffect(() => {
+    if (!isInRoom) return undefined;
+    const timer = setTimeout(() => setHasWaitedLongEnough(true), PICTURE_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [isInRoom]);
+  return { hasFramePlayed, hasWaitedLongEnough };
+}
+
+/**
  * The meeting as the audience sees it, drawn at the frame's size (1280×720 or 1920×1080) for the
  * broadcast composer (a Chromium on a virtual screen, opened by the server with a composer grant in
  * the address's fragment): the layout the host chose (ADR 039), names on tiles, the overlay in a band
- * of its own. Its sound (everyone's) plays into the composer's sound card.
+ * of its own, or the host's holding screen over all of it (ADR 042). Its sound (everyone's, whatever
+ * the scene) plays into the composer's sound card.
  */
 export default function BroadcastLayoutPage() {
   const { meetId = '' } = useParams();
@@ -102,9 +148,17 @@ export default function BroadcastLayoutPage() {
     [state.participants, selfId, media.feeds],
   );
   const latestSpeaker = Object.entries(media.talking).sort((a, b) => b[1] - a[1])[0]?.[0];
+  const root = useRef<HTMLDivElement>(null);
+  const picture = usePictureArrival(root, isInRoom);
+  const scene = sceneOnAir(overlay, {
+    ...picture,
+    peopleCount: tiles.length,
+    camerasOn: cameraOn.filter((id) => id !== selfId).length,
+  });
 
   return (
     <div
+      ref={root}
       data-broadcast-layout
       data-ready={isInRoom ? 'true' : 'false'}
       className="dark fixed inset-0 z-[1000] cursor-none overflow-hidden bg-slate-950 text-white"
@@ -116,6 +170,7 @@ export default function BroadcastLayoutPage() {
         featuredKey={latestSpeaker && `${latestSpeaker}:camera`}
       />
       {overlay.comment && <CommentCard card={overlay.comment} />}
+      <BroadcastSceneScreen scene={scene} meetingTitle={state.meeting?.name ?? ''} />
     </div>
   );
 }

@@ -1,0 +1,146 @@
+import { streamingCalls } from '@meetcast/contracts';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { apiPost } from './support/api';
+import { E2E_PORTS } from './support/ports';
+import { createMeeting, inCall, joinRoom, leave } from './support/room';
+import { RtmpReceiver } from './support/streaming';
+
+/** Frames are read scaled to this size. */
+const W = 320;
+const H = 180;
+/** The scene card's plain background (Tailwind's slate-900), as RGB. */
+const CARD = [15, 23, 42] as const;
+
+/** The last video packet's time (s) a receiver has written: the picture arriving now. */
+function latestPts(file: string): number {
+  const text = execFileSync('ffprobe', [
+    ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', file],
+  ]).toString();
+  return Math.max(...text.split('\n').map(Number.parseFloat).filter(Number.isFinite));
+}
+
+/** The frames the receiver got from `from` seconds on, as RGB, with their times. */
+function framesFrom(file: string, from: number) {
+  const result = spawnSync(
+    'ffmpeg',
+    [
+      ...['-v', 'info', '-ss', String(Math.max(0, from - 1)), '-i', file, '-copyts'],
+      ...['-vf', `select=gte(t\\,${from}),scale=${W}:${H},showinfo`, '-fps_mode', 'passthrough'],
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    ],
+    { maxBuffer: 512 * 1024 * 1024 },
+  );
+  const times = [...result.stderr.toString().matchAll(/pts_time:\s*([\d.]+)/g)].map((match) => Number(match[1]));
+  const size = W * H * 3;
+  return times.map((pts, index) => ({ pts, rgb: result.stdout.subarray(index * size, (index + 1) * size) }));
+}
+
+/** The share of a frame's pixels in the card's colour (within the encoder's drift): ~0.9 for the card. */
+function cardShare(rgb: Buffer) {
+  let count = 0;
+  for (let at = 0; at + 2 < rgb.length; at += 3) {
+    const near = Math.abs(rgb[at]! - CARD[0]) + Math.abs(rgb[at + 1]! - CARD[1]) + Math.abs(rgb[at + 2]! - CARD[2]);
+    if (near < 24) count += 1;
+  }
+  return count / (rgb.length / 3);
+}
+
+function savePng(file: string, at: number, name: string) {
+  const path = test.info().outputPath(`${name}.png`);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-ss', String(at), '-i', file, '-frames:v', '1', path]);
+  return test.info().attach(name, { path, contentType: 'image/png' });
+}
+
+// ADR 042: the stream starts on the host's "Starting soon" card, not on tiles, and cuts to the people.
+test.describe('broadcast scenes', () => {
+  // Two browsers, the composer and frame decoding on two shared cores.
+  test.describe.configure({ timeout: 600_000 });
+
+  test(
+    'goes live on "Starting soon" with a message, then cuts to the people',
+    { tag: '@composer' },
+    async ({ browser, signUp }) => {
+      const folder = mkdtempSync(join(tmpdir(), 'meetcast-scenes-'));
+      const receiver = new RtmpReceiver(E2E_PORTS.customIngest, 'live/e2e-scene-key', `${folder}/custom`).start();
+      const host = await signUp({ username: 'Sam Scene' });
+      const meeting = await createMeeting(host);
+      const people = [
+        await joinRoom(browser, meeting.slug, { account: host }),
+        await joinRoom(browser, meeting.slug, { name: 'Gus Guest' }),
+      ];
+      try {
+        await Promise.all(people.map(inCall));
+        const added = await apiPost(streamingCalls.addRtmpDestination, {
+          token: host.token,
+          name: 'Scene receiver',
+          url: `rtmp://127.0.0.1:${E2E_PORTS.customIngest}/live`,
+          stream_key: 'e2e-scene-key',
+        });
+        const connectionId = (added.body.data as { data: { id: number } }).data.id;
+        const started = await apiPost(streamingCalls.startBroadcast, {
+          token: host.token,
+          meetId: meeting.slug,
+          destinations: JSON.stringify([{ connection_id: connectionId }]),
+          scene: 'starting_soon',
+          scene_message: 'The keynote begins shortly',
+          scene_countdown_to: Math.floor(Date.now() / 1000) + 300,
+        });
+        expect(started.httpStatus).toBe(200);
+        await expect.poll(() => receiver.bytes(), { timeout: 60_000 }).toBeGreaterThan(300_000);
+        const file = receiver.file;
+
+        // The cameras reach the composer within seconds; the card stays the picture all along.
+        await new Promise((resolve) => setTimeout(resolve, 10_000));
+        const onCard = framesFrom(file, latestPts(file) - 8);
+        expect(onCard.length).toBeGreaterThan(10);
+        const shares = onCard.map((frame) => cardShare(frame.rgb));
+        console.log(
+          `card colour share on "Starting soon": min ${Math.min(...shares).toFixed(2)} of ${shares.length} frames`,
+        );
+        expect(Math.min(...shares)).toBeGreaterThan(0.7);
+        await savePng(file, onCard.at(-1)!.pts, 'starting-soon');
+
+        const before = latestPts(file);
+        const cut = await apiPost(streamingCalls.setBroadcastOverlay, {
+          token: host.token,
+          meetId: meeting.slug,
+          scene: 'live',
+          scene_message: '',
+          scene_countdown_to: 0,
+        });
+        expect(cut.httpStatus).toBe(200);
+        let peopleFrame: { pts: number } | undefined;
+        await expect
+          .poll(
+            () => {
+              peopleFrame = framesFrom(file, before).find((frame) => cardShare(frame.rgb) < 0.3);
+              return peopleFrame !== undefined;
+            },
+            { timeout: 30_000, intervals: [1000] },
+          )
+          .toBe(true);
+        console.log(
+          `scene cut (set call → people on the receiver): ${Math.round((peopleFrame!.pts - before) * 1000)} ms`,
+        );
+        await savePng(file, peopleFrame!.pts + 0.5, 'live');
+      } finally {
+        // A broadcast left live makes the next composer specs fail (503): stop it whatever happened,
+        // again if the stop's connection dropped.
+        for (let attempt = 1; ; attempt += 1) {
+          const stopped = await apiPost(streamingCalls.stopBroadcast, {
+            token: host.token,
+            meetId: meeting.slug,
+          }).catch((error: unknown) => error);
+          if (!(stopped instanceof Error) || attempt === 3) break;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+        await leave(...people);
+        await receiver.stop();
+      }
+    },
+  );
+});
