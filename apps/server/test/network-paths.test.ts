@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { liveBroadcasts } from '@meetcast/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CallerProcess } from '@meetcast/testkit/netns/caller-process';
 import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
 import { freePort } from '../src/media/managed-janus.js';
@@ -84,8 +84,11 @@ describe.skipIf(!canMakeNetworks)('participants on hostile networks (network nam
       throw error;
     }
   }, 90_000);
+  // Each test's callers (werift and an ffmpeg encode each) stop with it: the next test's have the cores.
+  afterEach(async () => {
+    await Promise.all(callers.splice(0).map((caller) => caller.stop()));
+  });
   afterAll(async () => {
-    await Promise.all(callers.map((caller) => caller.stop()));
     lab.close();
     await server?.close();
   });
