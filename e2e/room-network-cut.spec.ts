@@ -67,7 +67,7 @@ test.describe('a call that survives a cut link', () => {
   test('a browser whose link is down for 60 s comes back into the same call by itself', async ({ browser, signUp }) => {
     const lab = new NetworkLab();
     const folder = mkdtempSync(join(tmpdir(), 'meetcast-cut-'));
-    let stopForwarding = () => undefined as void;
+    let stopForwarding: (() => void) | undefined;
     try {
       const place = lab.open();
       stopForwarding = await forwardFromLink(place, E2E_PORTS.app);
@@ -120,7 +120,7 @@ test.describe('a call that survives a cut link', () => {
         await cutBrowser.close();
       }
     } finally {
-      stopForwarding();
+      stopForwarding?.();
       lab.close();
       rmSync(folder, { recursive: true, force: true });
     }
