@@ -44,6 +44,8 @@ export async function joinRoom(
     query?: string;
     /** Runs on the fresh context before the room opens (init scripts, for instance). */
     prepare?: (context: BrowserContext) => Promise<void>;
+    /** Where this browser reaches the server when not on the loopback (a network namespace's). */
+    origin?: string;
   },
 ): Promise<Participant> {
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
@@ -58,7 +60,7 @@ export async function joinRoom(
     page.on('console', (message) => console.log(`[${label}] ${message.type()}: ${message.text()}`));
     page.on('pageerror', (error) => console.log(`[${label}] pageerror: ${error.message}`));
   }
-  await page.goto(`${APP_URL}/room/${slug}${who.query ?? ''}`);
+  await page.goto(`${who.origin ?? APP_URL}/room/${slug}${who.query ?? ''}`);
   await expect(page.getByRole('button', { name: 'Join meeting' })).toBeVisible({ timeout: 60_000 });
   if (!who.account) await page.getByLabel('Your name').fill(who.name ?? 'Guest');
   if (who.password !== undefined) await page.getByLabel('Meeting password').fill(who.password);

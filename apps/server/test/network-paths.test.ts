@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { liveBroadcasts } from '@meetcast/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CallerProcess } from '@meetcast/testkit/netns/caller-process';
 import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
 import { freePort } from '../src/media/managed-janus.js';
@@ -16,23 +16,63 @@ import { startTestServer, type SignedIn, type TestServer } from './test-server.j
 /** Video both ways: 15 fps make 15+ packets a second; 60 is several seconds of picture. */
 const PACKETS = 60;
 
+/** A self-signed certificate for TURN over TLS, valid for `address` (where callers reach coturn). */
+function selfSignedCertificate(address: string) {
+  const folder = mkdtempSync(join(tmpdir(), 'meetcast-turn-tls-'));
+  const cert = join(folder, 'cert.pem');
+  const key = join(folder, 'key.pem');
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
+      ...['-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=meetcast-test-turn'],
+      ...['-addext', `subjectAltName=IP:${address}`],
+    ],
+    { stdio: 'pipe' },
+  );
+  return { cert, key, pem: readFileSync(cert, 'utf8') };
+}
+
+/** Whether a TCP connection from `place` to this machine's `port` is accepted. */
+function answers(place: Place, port: number): boolean {
+  const open = `exec 3<>/dev/tcp/${place.serverAddress}/${port}`;
+  try {
+    execFileSync('ip', ['netns', 'exec', place.namespace, 'timeout', '5', 'bash', '-c', open], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // Network namespaces need root: elsewhere these tests say why they do not run.
 describe.skipIf(!canMakeNetworks)('participants on hostile networks (network namespaces; needs root)', () => {
   const lab = new NetworkLab();
   const callers: CallerProcess[] = [];
   let server: TestServer;
   let host: SignedIn;
-  let places: { udpBlocked: Place; symmetricNat: Place };
+  let places: { udpBlocked: Place; symmetricNat: Place; tlsOnly: Place };
   let port: number;
+  let certificate: ReturnType<typeof selfSignedCertificate>;
+  let turnPorts: { plain: number; tls: number };
 
   beforeAll(async () => {
     try {
       // Made before the server starts: its coturn may relay to this machine's addresses, these included.
-      places = { udpBlocked: lab.udpBlocked(), symmetricNat: lab.symmetricNat() };
+      turnPorts = { plain: await freePort(), tls: await freePort() };
+      const turnPort = turnPorts.plain;
+      places = {
+        udpBlocked: lab.udpBlocked(),
+        symmetricNat: lab.symmetricNat(),
+        tlsOnly: lab.udpBlocked({ refusedTcpPorts: [turnPort] }),
+      };
+      certificate = selfSignedCertificate(places.udpBlocked.serverAddress);
       server = await startTestServer('pglite', {
         HOST: '0.0.0.0',
         TURN: 'on',
-        TURN_PORT: String(await freePort()),
+        TURN_PORT: String(turnPort),
+        TURN_TLS_PORT: String(turnPorts.tls),
+        TURN_TLS_CERT: certificate.cert,
+        TURN_TLS_KEY: certificate.key,
         TURN_RELAY_PORT_RANGE: '52000-52200',
         // Pages are told to find coturn where the namespaces reach this machine.
         PUBLIC_URL: `http://${places.udpBlocked.serverAddress}:3000`,
@@ -44,8 +84,11 @@ describe.skipIf(!canMakeNetworks)('participants on hostile networks (network nam
       throw error;
     }
   }, 90_000);
+  // Each test's callers (werift and an ffmpeg encode each) stop with it: the next test's have the cores.
+  afterEach(async () => {
+    await Promise.all(callers.splice(0).map((caller) => caller.stop()));
+  });
   afterAll(async () => {
-    await Promise.all(callers.map((caller) => caller.stop()));
     lab.close();
     await server?.close();
   });
@@ -84,6 +127,22 @@ describe.skipIf(!canMakeNetworks)('participants on hostile networks (network nam
     );
     expect(far.latest).toMatchObject({ publisher: 'relay', subscriber: 'relay' });
     console.info(`symmetric NAT, TURN over UDP: video both ways in ${Date.now() - started} ms`);
+  }, 120_000);
+
+  it('(e) a participant whose UDP is dropped and whose TCP to the TURN port is refused gets video both ways through TURN over TLS', async () => {
+    const started = Date.now();
+    // The caller trusts the test's self-signed certificate and checks it (the address it was made for).
+    const { far } = await videoBothWays((slug) =>
+      call({ slug, name: 'Tls Only', turn: 'tls', turnCa: certificate.pem }, places.tlsOnly),
+    );
+    const elapsed = Date.now() - started;
+    expect(far.latest).toMatchObject({ publisher: 'relay', subscriber: 'relay' });
+    // Only TLS could have carried it: from there, coturn's plain port is refused, its TLS port answers.
+    expect({ plain: answers(places.tlsOnly, turnPorts.plain), tls: answers(places.tlsOnly, turnPorts.tls) }).toEqual({
+      plain: false,
+      tls: true,
+    });
+    console.info(`udp blocked and TURN's TCP port refused, TURN over TLS: video both ways in ${elapsed} ms`);
   }, 120_000);
 
   it('(d) a channel viewer whose UDP is dropped plays the broadcast over WebRTC through TURN over TCP', async () => {

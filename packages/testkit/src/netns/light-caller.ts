@@ -20,8 +20,10 @@ export interface CallerOptions {
   slug: string;
   name: string;
   token?: string;
-  /** Which of the TURN addresses the join hands out werift uses; `none`: no TURN at all. */
-  turn: 'udp' | 'tcp' | 'none';
+  /** Which of the TURN addresses the join hands out werift uses (`tls`: the `turns:` one); `none`: no TURN at all. */
+  turn: 'udp' | 'tcp' | 'tls' | 'none';
+  /** The PEM certificate a `turns:` server is trusted by (a test's self-signed one); Node's own roots otherwise. */
+  turnCa?: string;
   /** Only relayed candidates (a browser told `iceTransportPolicy: 'relay'`). */
   relayOnly?: boolean;
   /** `viewer`: watches the meeting's broadcast as the channel page does (get-broadcast-viewer.php, /janus-watch). */
@@ -55,12 +57,16 @@ interface IceServer {
 }
 
 function peerFor(options: CallerOptions, iceServers: IceServer[], codecs: RTCPeerConnection['config']['codecs']) {
-  const turn = iceServers.find((server) => server.urls.endsWith(`transport=${options.turn}`));
+  const turn = iceServers.find(({ urls }) =>
+    options.turn === 'tls' ? urls.startsWith('turns:') : urls.startsWith('turn:') && urls.endsWith(`=${options.turn}`),
+  );
   if (options.turn !== 'none' && !turn) throw new Error(`no TURN over ${options.turn} was handed out`);
   return new RTCPeerConnection({
     codecs,
     // A STUN address where nothing listens keeps werift from asking one on the internet.
     iceServers: [{ urls: 'stun:127.0.0.1:9' }, ...(turn ? [turn] : [])],
+    // werift checks the TURN server's certificate as Node's TLS does (name or IP address, chain).
+    ...(options.turnCa ? { turnTlsOptions: { ca: options.turnCa } } : {}),
     iceStunGatherTimeout: 0.1,
     iceTransportPolicy: options.relayOnly ? 'relay' : 'all',
     iceUseIpv6: false,

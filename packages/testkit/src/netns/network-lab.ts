@@ -82,15 +82,24 @@ export class NetworkLab {
     return { namespace, serverAddress: link.hostAddress, gateway: link.hostAddress };
   }
 
-  /** A participant whose network drops every UDP packet in and out (a corporate firewall). */
-  udpBlocked(): Place {
-    const namespace = this.namespace('noudp');
+  /**
+   * A participant whose network drops every UDP packet in and out (a corporate firewall); one that
+   * also refuses TCP to `refusedTcpPorts` (a firewall that lets only TLS out, TURN's plain port refused).
+   */
+  udpBlocked(options: { refusedTcpPorts?: number[] } = {}): Place {
+    const namespace = this.namespace(options.refusedTcpPorts ? 'tlsonly' : 'noudp');
     const link = this.connectToHost(namespace);
     for (const [chain, side] of [
       ['OUTPUT', '-o'],
       ['INPUT', '-i'],
     ] as const) {
       this.exec(namespace, 'iptables', ['-A', chain, '-p', 'udp', '!', side, 'lo', '-j', 'DROP']);
+    }
+    for (const port of options.refusedTcpPorts ?? []) {
+      this.exec(namespace, 'iptables', [
+        ...['-A', 'OUTPUT', '-p', 'tcp', '--dport', String(port), '!', '-o', 'lo'],
+        ...['-j', 'REJECT', '--reject-with', 'tcp-reset'],
+      ]);
     }
     return { namespace, serverAddress: link.hostAddress, gateway: link.hostAddress };
   }

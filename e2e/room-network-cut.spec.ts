@@ -1,0 +1,128 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
+import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
+import { expect, test } from './fixtures';
+import { E2E_PORTS } from './support/ports';
+import { createMeeting, expectDecodingFrom, inbound, inCall, joinRoom, leave } from './support/room';
+
+const CUT_MS = 60_000;
+
+/**
+ * The e2e server listens on the loopback only; a browser in a namespace reaches it through this
+ * machine's end of the namespace's link, so cutting the link cuts the browser's every connection.
+ */
+async function forwardFromLink(place: Place, port: number) {
+  const sockets = new Set<Socket>();
+  const server = createServer((inside) => {
+    const local = connect({ host: '127.0.0.1', port });
+    for (const socket of [inside, local]) {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    inside.pipe(local).pipe(inside);
+  });
+  await new Promise<void>((resolve) => server.listen(port, place.serverAddress, resolve));
+  return () => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  };
+}
+
+/**
+ * Chromium started inside `namespace` by a script Playwright takes for the browser: the control pipe
+ * Playwright holds is inherited through `ip netns exec`, so the browser stays driven while its network
+ * is cut.
+ */
+function chromiumIn(namespace: string, folder: string) {
+  const script = join(folder, 'chromium-in-namespace');
+  writeFileSync(script, `#!/bin/sh\nexec ip netns exec ${namespace} ${CHROMIUM_PATH} "$@"\n`);
+  chmodSync(script, 0o755);
+  return script;
+}
+
+/** Video from someone is flowing: a decoded-frame count grows between two looks a second apart. */
+async function decodingAgain(page: Page, timeout: number) {
+  await expect
+    .poll(
+      async () => {
+        const before = new Map((await inbound(page)).map((s) => [s.participantId, s.framesDecoded]));
+        await page.waitForTimeout(1000);
+        return (await inbound(page)).some((s) => s.framesDecoded >= (before.get(s.participantId) ?? 0) + 5);
+      },
+      { timeout, intervals: [250] },
+    )
+    .toBe(true);
+}
+
+// Root makes network namespaces; elsewhere the test says why it does not run.
+test.describe('a call that survives a cut link', () => {
+  test.describe.configure({ timeout: 480_000 });
+  test.skip(!canMakeNetworks, 'needs root: the cut browser runs in a network namespace (ip netns)');
+
+  test('a browser whose link is down for 60 s comes back into the same call by itself', async ({ browser, signUp }) => {
+    const lab = new NetworkLab();
+    const folder = mkdtempSync(join(tmpdir(), 'meetcast-cut-'));
+    let stopForwarding: (() => void) | undefined;
+    try {
+      const place = lab.open();
+      stopForwarding = await forwardFromLink(place, E2E_PORTS.app);
+      const origin = `http://${place.serverAddress}:${E2E_PORTS.app}`;
+      const cutBrowser = await chromium.launch({
+        executablePath: chromiumIn(place.namespace, folder),
+        // The page is not on a loopback address: the camera needs it taken for a secure origin.
+        args: [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=${origin}`],
+      });
+      try {
+        const host = await signUp({ username: 'Wired Hanna' });
+        const meeting = await createMeeting(host, { isSchedule: 0 });
+        const hanna = await joinRoom(browser, meeting.slug, { account: host });
+        await inCall(hanna);
+        const rita = await joinRoom(cutBrowser, meeting.slug, { name: 'Rita Remote', origin });
+        await inCall(rita);
+        await expectDecodingFrom(rita.page, 1, 90_000);
+        await expectDecodingFrom(hanna.page, 1, 90_000);
+        const roomUrl = rita.page.url();
+        const ritaTile = hanna.page.getByRole('figure', { name: /^Rita Remote/ });
+        const joinButton = rita.page.getByRole('button', { name: 'Join meeting' });
+
+        lab.setLink(place, false);
+        const cutAt = Date.now();
+        // All the while, Rita keeps her place on Hanna's screen and is never sent back to the pre-join page.
+        while (Date.now() - cutAt < CUT_MS) {
+          await expect(ritaTile).toBeVisible();
+          await expect(joinButton).toHaveCount(0);
+          await hanna.page.waitForTimeout(Math.min(5000, Math.max(0, CUT_MS - (Date.now() - cutAt))));
+        }
+        await expect(ritaTile.getByRole('status')).toHaveText('Reconnecting…');
+        lab.setLink(place, true);
+        const backAt = Date.now();
+
+        // No click: video flows both ways again, in the same call, on the same page.
+        const [seenAgainMs, seesAgainMs] = await Promise.all(
+          [hanna.page, rita.page].map((page) => decodingAgain(page, 150_000).then(() => Date.now() - backAt)),
+        );
+        await expect(ritaTile.getByRole('status')).toHaveCount(0, { timeout: 30_000 });
+        await expect(rita.page.getByRole('status').filter({ hasText: 'Connection lost' })).toHaveCount(0);
+        await expect(joinButton).toHaveCount(0);
+        await expect(rita.page.getByRole('toolbar', { name: 'Meeting controls' })).toBeVisible();
+        await expect(hanna.page.getByRole('toolbar', { name: 'Meeting controls' })).toBeVisible();
+        expect(rita.page.url()).toBe(roomUrl);
+        console.info(
+          `link down ${CUT_MS / 1000} s, then up: Hanna sees Rita again after ${seenAgainMs} ms, Rita sees Hanna after ${seesAgainMs} ms`,
+        );
+        await leave(hanna, rita);
+      } finally {
+        await cutBrowser.close();
+      }
+    } finally {
+      stopForwarding?.();
+      lab.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
