@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltApp } from '../src/app.js';
 import { notifyMeetingAudienceChanged } from '../src/meeting-records/meeting-audience.js';
 import { moveBroadcast } from '../src/streaming/state/broadcast-state.js';
-import { startCluster, type TestCluster } from './test-cluster.js';
+import { postForm, startCluster, type TestCluster } from './test-cluster.js';
 
 // ADR 022's budget is 500 ms. On CI's busy two cores a push may take longer without being lost, so the
 // test fails only on a push that does not come, and prints what it measured.
@@ -203,13 +203,13 @@ describe('broadcast changes pushed across server processes', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const sentAt = Date.now();
-    const set = await post(urls[0]!, 'set-broadcast-overlay.php', {
+    const set = await postForm(urls[0]!, 'set-broadcast-overlay.php', {
       token: host.token,
       meetId: open.slug,
       scene: 'be_right_back',
       scene_message: 'Back in five',
     });
-    expect(set.data).toBeDefined();
+    expect(set.body.data).toBeDefined();
     const pushed = await nextEvent(studio.events, (event) => event.broadcast_id === broadcast!.id);
     console.log(`a scene change reached the other process's socket in ${Date.now() - sentAt} ms`);
     expect(pushed).toMatchObject({ type: 'broadcast.changed', meeting_id: open.id });
