@@ -18,6 +18,8 @@ tester.run('feature-borders', featureBorders, {
     { filename: source('features/calendar/event-dialog.tsx'), code: "import { x } from '../../lib/zoned-time';" },
     { filename: source('app/routes.ts'), code: "const page = () => import('../features/room/room-page');" },
     { filename: source('components/dialog.tsx'), code: "import { cn } from '../lib/cn';" },
+    { filename: source('i18n/i18n.ts'), code: "import { setApiWording } from '../lib/api';" },
+    { filename: source('lib/api.ts'), code: "import { readSessionToken } from './session-cookie';" },
   ],
   invalid: [
     {
@@ -44,6 +46,21 @@ tester.run('feature-borders', featureBorders, {
       filename: source('components/date-time-field.tsx'),
       code: "import { useSession } from '../features/session';",
       errors: [{ messageId: 'shared' }],
+    },
+    {
+      filename: source('lib/api.ts'),
+      code: "import i18n from '../i18n/i18n';",
+      errors: [{ messageId: 'ground' }],
+    },
+    {
+      filename: source('lib/form-toast.ts'),
+      code: "import { Button } from '../components/button';",
+      errors: [{ messageId: 'ground' }],
+    },
+    {
+      filename: source('lib/api.ts'),
+      code: "const session = () => import('../features/session');",
+      errors: [{ messageId: 'ground' }],
     },
   ],
 });

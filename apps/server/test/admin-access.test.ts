@@ -12,7 +12,7 @@ import {
   snapshot,
 } from './admin-fixtures.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type Fields, type SignedIn, type TestServer } from './test-server.js';
+import { startTestServer, startWithPeople, type Fields, type SignedIn, type TestServer } from './test-server.js';
 
 describe.each(BACKENDS)('admin access and protection on %s', (backend) => {
   let server: TestServer;
@@ -23,10 +23,7 @@ describe.each(BACKENDS)('admin access and protection on %s', (backend) => {
   let calls: [string, Fields][];
 
   beforeAll(async () => {
-    server = await startTestServer(backend);
-    admin = await server.signUp({ username: 'Root Admin' });
-    alice = await server.signUp({ username: 'Alice' });
-    bob = await server.signUp({ username: 'Bob' });
+    [server, admin, alice, bob] = await startWithPeople(backend, 'Root Admin', 'Alice', 'Bob');
     const live = await seedMeeting(server, bob.user.id, { state: 'live', present: 2, startOffset: -600 });
     const single = await seedMeeting(server, bob.user.id);
     const channel = await seedChannel(server, bob.user.id);

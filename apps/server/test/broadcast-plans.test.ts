@@ -2,7 +2,7 @@ import type { BroadcastPlan } from '@meetcast/contracts';
 import { broadcastPlans, eq, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 type PlanAnswer = { data: BroadcastPlan | null };
 
@@ -17,9 +17,11 @@ describe.each(BACKENDS)('go-live plans of scheduled broadcasts (%s)', (backend) 
   let channelId: number;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { COMPOSER_WORKER: 'off' });
-    host = await server.signUp({ username: 'Plan Host' });
-    stranger = await server.signUp({ username: 'Plan Stranger' });
+    [server, host, stranger] = await startWithPeople(
+      { backend, env: { COMPOSER_WORKER: 'off' } },
+      'Plan Host',
+      'Plan Stranger',
+    );
     const channel = await server.post<{ id: number }>('create-channel.php', {
       token: host.token,
       name: 'Plan Channel',

@@ -1,7 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   BROADCAST_EVENT,
   BROADCAST_EVENTS_NAMESPACE,
@@ -13,71 +9,34 @@ import {
 import { eq, liveBroadcasts, meetings } from '@meetcast/db';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type BuiltApp } from '../src/app.js';
+import type { BuiltApp } from '../src/app.js';
 import { notifyMeetingAudienceChanged } from '../src/meeting-records/meeting-audience.js';
 import { moveBroadcast } from '../src/streaming/state/broadcast-state.js';
-import { loadConfig } from '../src/env.js';
-import { MailSink } from '@meetcast/testkit/mail-sink';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
-import { uniqueEmail } from './test-server.js';
+import { postForm, startCluster, type TestCluster } from './test-cluster.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 // ADR 022's budget is 500 ms. On CI's busy two cores a push may take longer without being lost, so the
 // test fails only on a push that does not come, and prints what it measured.
 const PUSH_BUDGET_MS = 500;
 const PUSH_DEADLINE_MS = 10_000;
 
-async function post(baseUrl: string, name: string, fields: Record<string, string>) {
-  const response = await fetch(`${baseUrl}/api/${name}`, { method: 'POST', body: new URLSearchParams(fields) });
-  return (await response.json()) as { data?: { token: string; data: { id: number } } };
-}
-
 /** ADR 022: a broadcast's change made on one server reaches the sockets held by another, over Redis. */
 describe('broadcast changes pushed across server processes', () => {
-  let database: TestDatabase;
-  const mail = new MailSink();
-  const apps: BuiltApp[] = [];
-  const urls: string[] = [];
+  let cluster: TestCluster;
+  let apps: BuiltApp[];
+  let urls: string[];
   const sockets: Socket[] = [];
   let host: { token: string; userId: number };
 
   beforeAll(async () => {
-    const smtpUrl = await mail.start();
-    database = await createTestDatabase('postgres');
-    const redisPrefix = `test-push-${process.pid}-${Date.now()}`;
-    for (let index = 0; index < 2; index++) {
-      const config = loadConfig({
-        COMPOSER_WORKER: 'off',
-        PORT: '0',
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'meetcast-push-')),
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: database.url,
-        REDIS_URL,
-        REDIS_PREFIX: redisPrefix,
-        SMTP_URL: smtpUrl,
-        RATE_LIMIT_MULTIPLIER: '1',
-        // Longer than any test: only an announced change may refresh a viewer answer here (ADR 034).
-        VIEWER_STATE_MAX_AGE_MS: '60000',
-      });
-      const built = await buildApp(config);
-      await built.app.listen({ port: 0, host: '127.0.0.1' });
-      apps.push(built);
-      urls.push(`http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`);
-    }
-    const email = uniqueEmail('push');
-    const before = mail.messages.length;
-    await post(urls[0]!, 'signup.php', { username: 'Push Host', email, password: 'push not poll' });
-    const confirmed = await post(urls[0]!, 'confirm-signup.php', { email, code: await mail.codeFor(email, before) });
-    host = { token: confirmed.data!.token, userId: confirmed.data!.data.id };
+    // Longer than any test: only an announced change may refresh a viewer answer here (ADR 034).
+    cluster = await startCluster('push', { VIEWER_STATE_MAX_AGE_MS: '60000' });
+    ({ apps, urls } = cluster);
+    host = await cluster.signUp('Push Host', 'push not poll');
   });
   afterEach(() => {
     for (const socket of sockets.splice(0)) socket.close();
   });
-  afterAll(async () => {
-    for (const built of apps) await built.app.close();
-    await database.drop();
-    await mail.close();
-  });
+  afterAll(() => cluster.close());
 
   const db = () => apps[0]!.context.db;
   async function meeting(isPrivate: number) {
@@ -244,13 +203,13 @@ describe('broadcast changes pushed across server processes', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const sentAt = Date.now();
-    const set = await post(urls[0]!, 'set-broadcast-overlay.php', {
+    const set = await postForm(urls[0]!, 'set-broadcast-overlay.php', {
       token: host.token,
       meetId: open.slug,
       scene: 'be_right_back',
       scene_message: 'Back in five',
     });
-    expect(set.data).toBeDefined();
+    expect(set.body.data).toBeDefined();
     const pushed = await nextEvent(studio.events, (event) => event.broadcast_id === broadcast!.id);
     console.log(`a scene change reached the other process's socket in ${Date.now() - sentAt} ms`);
     expect(pushed).toMatchObject({ type: 'broadcast.changed', meeting_id: open.id });

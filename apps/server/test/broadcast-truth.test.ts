@@ -2,7 +2,7 @@ import type { Broadcast, BroadcastViewer, ChannelDetail } from '@meetcast/contra
 import { eq, liveBroadcasts, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, webDistWithIndex, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, webDistWithIndex, type SignedIn, type TestServer } from './test-server.js';
 
 type Page = { channel: ChannelDetail | null; broadcast: Broadcast | null };
 
@@ -33,8 +33,10 @@ describe.each(BACKENDS)('one public state for a broadcast (%s)', (backend) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { LOG_LEVEL: 'error', WEB_DIST_DIR: webDistWithIndex() });
-    host = await server.signUp({ username: 'Truth Host' });
+    [server, host] = await startWithPeople(
+      { backend, env: { LOG_LEVEL: 'error', WEB_DIST_DIR: webDistWithIndex() } },
+      'Truth Host',
+    );
     const created = await server.post<ChannelDetail>('create-channel.php', {
       token: host.token,
       name: 'Truth Live',

@@ -9,7 +9,7 @@ import { startDueBroadcasts } from '../src/streaming/broadcast-plans.js';
 import { deleteOrphanRecordings } from '../src/streaming/recording-files.js';
 import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startTestServer, startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 type BroadcastAnswer = { data: LiveBroadcast | null };
 
@@ -35,9 +35,11 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
   let stranger: SignedIn;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { COMPOSER_WORKER: 'off', PUBLIC_URL: 'https://meet.example.com' });
-    host = await server.signUp({ username: 'Broadcast Host' });
-    stranger = await server.signUp({ username: 'Someone Else' });
+    [server, host, stranger] = await startWithPeople(
+      { backend, env: { COMPOSER_WORKER: 'off', PUBLIC_URL: 'https://meet.example.com' } },
+      'Broadcast Host',
+      'Someone Else',
+    );
   });
   afterAll(() => server.close());
 

@@ -1,15 +1,14 @@
 import { contactMessages, eq } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
 
 describe.each(BACKENDS)('contact us on %s', (backend) => {
   let server: TestServer;
   let admin: SignedIn;
   beforeAll(async () => {
     // Real limits: 5 messages an hour per IP address, 3 per e-mail address.
-    server = await startTestServer(backend, { RATE_LIMIT_MULTIPLIER: '1' });
-    admin = await server.signUp({ username: 'Admin' });
+    [server, admin] = await startWithPeople({ backend, env: { RATE_LIMIT_MULTIPLIER: '1' } }, 'Admin');
   });
   afterAll(() => server.close());
 

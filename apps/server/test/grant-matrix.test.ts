@@ -7,7 +7,7 @@ import { issueViewerGrant } from '../src/streaming/viewers/viewer-keys.js';
 import { addMeeting } from './meeting-helpers.js';
 import { attachRecording, recordedBroadcast, statusOf } from './recording-fixture.js';
 import { RoomClient, type JoinAnswer } from './room-helpers.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 /**
  * Every room, broadcast and recording call tried with each kind of grant a person can hold for a
@@ -74,8 +74,10 @@ describe('grants against every room, broadcast and recording call', () => {
   let connectionId = 0;
 
   beforeAll(async () => {
-    server = await startTestServer('pglite', { COMPOSER_WORKER: 'off', RTMP_ALLOW_PRIVATE: '127.0.0.1' });
-    host = await server.signUp({ username: 'Matrix Host' });
+    [server, host] = await startWithPeople(
+      { backend: 'pglite', env: { COMPOSER_WORKER: 'off', RTMP_ALLOW_PRIVATE: '127.0.0.1' } },
+      'Matrix Host',
+    );
     const meeting = await addMeeting(server, host, { is_private: 1, name: 'Board only' });
     slug = meeting.url_slug;
     meetingName = meeting.name;

@@ -4,16 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMeeting, nowSeconds } from './meeting-helpers.js';
 import { fieldsOf } from './openapi-surface.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 /** Every call of the meetings and calendar features, from the table of calls. */
 const CALLS = Object.keys(tableOf(meetingCalls));
 
 /** Every field those calls read, and the language. */
-const FIELDS = [
-  ...new Set(Object.values(meetingCalls).flatMap((call) => fieldsOf(call.name))),
-  'lng',
-];
+const FIELDS = [...new Set(Object.values(meetingCalls).flatMap((call) => fieldsOf(call.name))), 'lng'];
 
 const value = (now: number) =>
   fc.oneof(
@@ -51,8 +48,7 @@ describe.each(BACKENDS)('meeting calls under random input on %s', (backend) => {
   let ann: SignedIn;
   let meetingId = 0;
   beforeAll(async () => {
-    server = await startTestServer(backend, { RATE_LIMIT_MULTIPLIER: '100000' });
-    ann = await server.signUp({ username: 'Fuzz' });
+    [server, ann] = await startWithPeople({ backend, env: { RATE_LIMIT_MULTIPLIER: '100000' } }, 'Fuzz');
     meetingId = (await addMeeting(server, ann, { repeat: 7 })).id;
   });
   afterAll(() => server.close());

@@ -2,7 +2,7 @@ import { users } from '@meetcast/db';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOperations, type FieldSchema, type Operation } from './openapi-surface.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 /** At least this many requests per run, spread over every operation of the description. */
 const TOTAL_REQUESTS = 10_000;
@@ -111,9 +111,7 @@ describe('every operation of the OpenAPI description under hostile input', () =>
   let regular: SignedIn;
 
   beforeAll(async () => {
-    server = await startTestServer('pglite');
-    admin = await server.signUp({ username: 'Fuzz Admin' });
-    regular = await server.signUp({ username: 'Fuzz User' });
+    [server, admin, regular] = await startWithPeople('pglite', 'Fuzz Admin', 'Fuzz User');
   });
   afterAll(() => server.close());
 

@@ -10,7 +10,7 @@ import { checkedIngestUrl, ingestConnectTarget } from '../src/streaming/ingest-a
 import { startFakeGoogle, type FakeGoogle } from '@meetcast/testkit/fake-google';
 import { addMeeting } from './meeting-helpers.js';
 import { connected } from './stream-helpers.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startTestServer, startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 /**
  * Server-side request forgery through streaming addresses: a server as it is installed (no
@@ -64,8 +64,7 @@ describe('outgoing addresses without RTMP_ALLOW_PRIVATE', () => {
     loopback = await listener();
     // YouTube's answer is an outside party's: here it names the loopback listener as the ingest.
     google = await startFakeGoogle({ ingestBase: `rtmp://127.0.0.1:${loopback.port}/live2` });
-    server = await startTestServer('pglite', { ...google.env, RTMP_ALLOW_PRIVATE: '' });
-    ann = await server.signUp({ username: 'Ann' });
+    [server, ann] = await startWithPeople({ backend: 'pglite', env: { ...google.env, RTMP_ALLOW_PRIVATE: '' } }, 'Ann');
   });
   afterAll(async () => {
     // Optional chaining: a start that timed out must not hide its own failure behind this one.

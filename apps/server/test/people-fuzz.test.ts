@@ -4,12 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldsOf } from './openapi-surface.js';
 import { postFile } from './people-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 /** Every call of the contacts, channels, profile and contact-us features with the fields they read, from the table of calls. */
-const ENDPOINTS = Object.fromEntries(
-  Object.values(peopleCalls).map((call) => [call.name, fieldsOf(call.name)]),
-);
+const ENDPOINTS = Object.fromEntries(Object.values(peopleCalls).map((call) => [call.name, fieldsOf(call.name)]));
 
 const nasty = fc.constantFrom(
   '',
@@ -51,8 +49,7 @@ describe.each(BACKENDS)('people endpoints never answer 5xx on %s', (backend) => 
   let server: TestServer;
   let user: SignedIn;
   beforeAll(async () => {
-    server = await startTestServer(backend, { LOG_LEVEL: 'error' });
-    user = await server.signUp({ username: 'Fuzz' });
+    [server, user] = await startWithPeople({ backend, env: { LOG_LEVEL: 'error' } }, 'Fuzz');
     await server.post('create-channel.php', { token: user.token, name: 'Fuzz TV', slug: 'fuzz-tv' });
     await server.post('add-contact.php', { token: user.token, name: 'Target', email: 'target@example.com' });
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/account-service.js';
 import { postFile } from './people-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
 
 type ProfileDto = {
   id: number;
@@ -24,8 +24,7 @@ describe.each(BACKENDS)('profile on %s', (backend) => {
   let server: TestServer;
   let admin: SignedIn;
   beforeAll(async () => {
-    server = await startTestServer(backend, { LOG_LEVEL: 'error' });
-    admin = await server.signUp({ username: 'Admin' });
+    [server, admin] = await startWithPeople({ backend, env: { LOG_LEVEL: 'error' } }, 'Admin');
   });
   afterAll(() => server.close());
 

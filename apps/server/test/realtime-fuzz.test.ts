@@ -19,7 +19,7 @@ import {
   waitFor,
 } from './realtime-fuzz-drivers.js';
 import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 import { ViewerChatClient } from './viewer-chat-helpers.js';
 
 /** Messages per target: a few hundred each, the whole file well under a minute. */
@@ -67,8 +67,7 @@ describe('realtime fuzz', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     process.on('unhandledRejection', onFault);
     process.on('uncaughtException', onFault);
-    server = await startTestServer('pglite');
-    host = await server.signUp({ username: 'Fuzz Host' });
+    [server, host] = await startWithPeople('pglite', 'Fuzz Host');
     const meeting = await insertMeeting(server, { hostId: host.user.id, state: 'live' });
     meetId = meeting.slug;
     const hostGrant = (await server.post<JoinAnswer>('join-room.php', { meetId, token: host.token })).body.data!.grant;

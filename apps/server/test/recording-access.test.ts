@@ -5,7 +5,7 @@ import { recordingLink } from '../src/streaming/recording-access.js';
 import { addMeeting, DAY, meetingFields, nowSeconds } from './meeting-helpers.js';
 import { recordedBroadcast, statusOf } from './recording-fixture.js';
 import type { JoinAnswer } from './room-helpers.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 type BroadcastAnswer = { data: LiveBroadcast | null };
 
@@ -21,10 +21,12 @@ describe('access to broadcasts and recordings', () => {
   let outsider: SignedIn;
 
   beforeAll(async () => {
-    server = await startTestServer('pglite', { COMPOSER_WORKER: 'off' });
-    host = await server.signUp({ username: 'Access Host' });
-    invitee = await server.signUp({ username: 'Access Invitee' });
-    outsider = await server.signUp({ username: 'Access Outsider' });
+    [server, host, invitee, outsider] = await startWithPeople(
+      { backend: 'pglite', env: { COMPOSER_WORKER: 'off' } },
+      'Access Host',
+      'Access Invitee',
+      'Access Outsider',
+    );
   });
   afterAll(() => server.close());
 

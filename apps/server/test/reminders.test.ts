@@ -5,7 +5,7 @@ import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/env.js';
 import { addMeeting, nowSeconds, HOUR } from './meeting-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
+import { startTestServer, startWithPeople, uniqueEmail, type SignedIn, type TestServer } from './test-server.js';
 
 type Listed = { data: { text: string }[] };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,9 +32,7 @@ describe.each(BACKENDS)('meeting reminders on %s', (backend) => {
   let ann: SignedIn;
   let bob: SignedIn;
   beforeAll(async () => {
-    server = await startTestServer(backend, { REMINDER_INTERVAL_SECONDS: '1' });
-    ann = await server.signUp({ username: 'Ann' });
-    bob = await server.signUp({ username: 'Bob' });
+    [server, ann, bob] = await startWithPeople({ backend, env: { REMINDER_INTERVAL_SECONDS: '1' } }, 'Ann', 'Bob');
   });
   afterAll(() => server.close());
 

@@ -1,27 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
+import { insertMeeting, RoomClients, type RoomClient } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 describe.each(BACKENDS)('raised hands in a meeting room on %s', (backend) => {
   let server: TestServer;
   let host: SignedIn;
-  const clients: RoomClient[] = [];
-  const enter = async (fields: Record<string, string>) => {
-    const answer = (await server.post<JoinAnswer>('join-room.php', fields)).body.data!;
-    const client = new RoomClient(server.baseUrl, answer.grant);
-    clients.push(client);
-    return { client, id: answer.participant_id, state: await client.next('room.state') };
-  };
+  const rooms = new RoomClients(() => server);
+  const { enter } = rooms;
 
-  beforeAll(async () => {
-    server = await startTestServer(backend);
-    host = await server.signUp({ username: 'Handy Hosting' });
-  });
-  afterAll(async () => {
-    for (const client of clients) client.close();
-    await server.close();
-  });
+  beforeAll(async () => void ([server, host] = await startWithPeople(backend, 'Handy Hosting')));
+  afterAll(() => rooms.closeWith(server));
 
   it('keeps when each hand went up, and only a host or co-host lowers someone else’s', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id });

@@ -97,3 +97,35 @@ export class RoomClient extends RecordingSocket<RoomServerEvent> {
     );
   }
 }
+
+/**
+ * The room clients a test file opens, all closed with its server at the end:
+ * `const { client, join, enter } = new RoomClients(() => server)`, `afterAll(() => rooms.closeWith(server))`.
+ */
+export class RoomClients {
+  private readonly opened: RoomClient[] = [];
+
+  constructor(private readonly server: () => TestServer) {}
+
+  /** A room connection with this grant. */
+  readonly client = (grant: string) => {
+    const made = new RoomClient(this.server().baseUrl, grant);
+    this.opened.push(made);
+    return made;
+  };
+
+  readonly join = (fields: Record<string, string | number | undefined>) =>
+    this.server().post<JoinAnswer>('join-room.php', fields);
+
+  /** Joins, connects, and waits for the room's state: someone now in the meeting (or its lobby). */
+  readonly enter = async (fields: Record<string, string>) => {
+    const answer = (await this.join(fields)).body.data!;
+    const client = this.client(answer.grant);
+    return { client, id: answer.participant_id, state: await client.next('room.state') };
+  };
+
+  async closeWith(server: TestServer) {
+    for (const client of this.opened) client.close();
+    await server.close();
+  }
+}

@@ -1,29 +1,18 @@
 import { POLL_LIMITS } from '@meetcast/contracts';
 import { eq, meetingPolls, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
+import { insertMeeting, RoomClients } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 describe.each(BACKENDS)('polls in a meeting room on %s', (backend) => {
   let server: TestServer;
   let host: SignedIn;
-  const clients: RoomClient[] = [];
-  const enter = async (fields: Record<string, string>) => {
-    const answer = await server.post<JoinAnswer>('join-room.php', fields);
-    const made = new RoomClient(server.baseUrl, answer.body.data!.grant);
-    clients.push(made);
-    return { client: made, state: await made.next('room.state') };
-  };
+  const rooms = new RoomClients(() => server);
+  const { enter } = rooms;
 
-  beforeAll(async () => {
-    server = await startTestServer(backend);
-    host = await server.signUp({ username: 'Polling Paula' });
-  });
-  afterAll(async () => {
-    for (const client of clients) client.close();
-    await server.close();
-  });
+  beforeAll(async () => void ([server, host] = await startWithPeople(backend, 'Polling Paula')));
+  afterAll(() => rooms.closeWith(server));
 
   it('a host asks, everyone votes once (changing it while open), results are live and kept', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id });

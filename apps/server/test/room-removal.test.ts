@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMeeting, joinAs, RoomClient, type JoinAnswer } from './room-helpers.js';
+import { insertMeeting, joinAs, RoomClients } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 /**
  * A removed person reaches at most the lobby: the browser is known by the HttpOnly cookie the server
@@ -10,24 +10,14 @@ import { startTestServer, type SignedIn, type TestServer } from './test-server.j
 describe.each(BACKENDS)('removal from a meeting on %s', (backend) => {
   let server: TestServer;
   let host: SignedIn;
-  const clients: RoomClient[] = [];
-  const client = (grant: string) => {
-    const made = new RoomClient(server.baseUrl, grant);
-    clients.push(made);
-    return made;
-  };
-  const join = (fields: Record<string, string | number | undefined>) =>
-    server.post<JoinAnswer>('join-room.php', fields);
+  const rooms = new RoomClients(() => server);
+  const { client, join } = rooms;
 
   beforeAll(async () => {
     // Trusts its own loopback as a proxy, so that tests can join from several addresses.
-    server = await startTestServer(backend, { TRUST_PROXY: '127.0.0.1' });
-    host = await server.signUp({ username: 'Hosting Hanna' });
+    [server, host] = await startWithPeople({ backend, env: { TRUST_PROXY: '127.0.0.1' } }, 'Hosting Hanna');
   });
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await server.close();
-  });
+  afterAll(() => rooms.closeWith(server));
 
   it('sends a removed guest to the lobby whatever name, identity or sign-in they come back with', async () => {
     const meeting = await insertMeeting(server, { hostId: host.user.id });

@@ -1,8 +1,8 @@
 import { eq, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
+import { insertMeeting, RoomClients } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 type RoomAnswer = { meeting: { state: string; name: string }; is_host: boolean };
 
@@ -11,28 +11,18 @@ describe.each(BACKENDS)('restarting meetings on %s', (backend) => {
   let server: TestServer;
   let host: SignedIn;
   let other: SignedIn;
-  const clients: RoomClient[] = [];
-  const client = (grant: string) => {
-    const made = new RoomClient(server.baseUrl, grant);
-    clients.push(made);
-    return made;
-  };
-  const join = (fields: Record<string, string | number | undefined>) =>
-    server.post<JoinAnswer>('join-room.php', fields);
+  const rooms = new RoomClients(() => server);
+  const { client, join } = rooms;
   const room = (meetId: string, token?: string) => server.post<RoomAnswer>('get-room.php', { meetId, token });
   const stored = async (id: number) =>
     (await server.built.context.db.select().from(meetings).where(eq(meetings.id, id)))[0];
 
+  // The first account is the installation's administrator: the host can also end meetings as one.
   beforeAll(async () => {
-    server = await startTestServer(backend, { ROOM_EMPTY_GRACE_SECONDS: '1' });
-    // The first account is the installation's administrator: the host can also end meetings as one.
-    host = await server.signUp({ username: 'Reopening Rhea' });
-    other = await server.signUp({ username: 'Signed-in Sol' });
+    const env = { ROOM_EMPTY_GRACE_SECONDS: '1' };
+    [server, host, other] = await startWithPeople({ backend, env }, 'Reopening Rhea', 'Signed-in Sol');
   });
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await server.close();
-  });
+  afterAll(() => rooms.closeWith(server));
 
   it('lets the host restart an instant meeting that went empty while others wait for them', async () => {
     const instant = await insertMeeting(server, { hostId: host.user.id, isSchedule: 0 });

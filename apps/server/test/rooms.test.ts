@@ -1,30 +1,20 @@
 import { chatMessages, eq, meetingAttendance, meetings } from '@meetcast/db';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
+import { insertMeeting, RoomClient, RoomClients } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 describe.each(BACKENDS)('meeting rooms on %s', (backend) => {
   let server: TestServer;
   let host: SignedIn;
-  const clients: RoomClient[] = [];
-  const client = (grant: string) => {
-    const made = new RoomClient(server.baseUrl, grant);
-    clients.push(made);
-    return made;
-  };
-  const join = (fields: Record<string, string | number | undefined>) =>
-    server.post<JoinAnswer>('join-room.php', fields);
+  const rooms = new RoomClients(() => server);
+  const { client, join } = rooms;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { ROOM_EMPTY_GRACE_SECONDS: '1' });
-    host = await server.signUp({ username: 'Hosting Hanna' });
+    [server, host] = await startWithPeople({ backend, env: { ROOM_EMPTY_GRACE_SECONDS: '1' } }, 'Hosting Hanna');
   });
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await server.close();
-  });
+  afterAll(() => rooms.closeWith(server));
 
   it('answers unknown and ended meetings clearly, in the contract shape', async () => {
     const unknown = await server.post('get-room.php', { meetId: 'no-such-room' });

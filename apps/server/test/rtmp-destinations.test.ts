@@ -11,7 +11,7 @@ import { connectionRow } from './stream-helpers.js';
 import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 import { startSilentPort } from './streaming/rtmp-ingests.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { recordAnswers, startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 /** A saved RTMP address tells what is known of it, can be tested with a real push, and edited. */
 describe.each(BACKENDS)('RTMP destinations on %s', (backend) => {
@@ -24,15 +24,8 @@ describe.each(BACKENDS)('RTMP destinations on %s', (backend) => {
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'rtmp-destinations-'));
     // Limits as in production: the rate-limit test counts to the real 10.
-    server = await startTestServer(backend, { RATE_LIMIT_MULTIPLIER: '1' });
-    const post = server.post;
-    server.post = async (name, fields, headers) => {
-      const answer = await post(name, fields, headers);
-      answers.push(JSON.stringify(answer.body));
-      return answer as never;
-    };
-    ann = await server.signUp({ username: 'Ann' });
-    bob = await server.signUp({ username: 'Bob' });
+    [server, ann, bob] = await startWithPeople({ backend, env: { RATE_LIMIT_MULTIPLIER: '1' } }, 'Ann', 'Bob');
+    recordAnswers(server, answers);
   });
   afterAll(async () => {
     await server.close();

@@ -1,73 +1,23 @@
-import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { REALTIME_PROTOCOL_VERSION, USER_EVENT } from '@meetcast/contracts';
 import { mediaServers } from '@meetcast/db';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type BuiltApp } from '../src/app.js';
-import { loadConfig } from '../src/env.js';
+import type { BuiltApp } from '../src/app.js';
 import { JanusBrowser } from './janus-browser.js';
-import { MailSink } from '@meetcast/testkit/mail-sink';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { postForm as post, startCluster, type TestCluster } from './test-cluster.js';
 import { uniqueEmail } from './test-server.js';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function post(baseUrl: string, name: string, fields: Record<string, string>) {
-  const response = await fetch(`${baseUrl}/api/${name}`, { method: 'POST', body: new URLSearchParams(fields) });
-  return {
-    httpStatus: response.status,
-    body: (await response.json()) as { data?: { token: string; data: { id: number } } },
-  };
-}
 
 /** Two server processes on one PostgreSQL and one Redis must behave as one installation. */
 describe('two server processes sharing PostgreSQL and Redis', () => {
-  let database: TestDatabase;
-  const mail = new MailSink();
-  const apps: BuiltApp[] = [];
-  const urls: string[] = [];
+  let cluster: TestCluster;
+  let apps: BuiltApp[];
+  let urls: string[];
 
-  beforeAll(async () => {
-    const smtpUrl = await mail.start();
-    database = await createTestDatabase('postgres');
-    const redisPrefix = `test-${process.pid}-${Date.now()}`;
-    for (let index = 0; index < 2; index++) {
-      const config = loadConfig({
-        // No composer: a spare stage (Xvfb, PulseAudio, Chromium) per process is not what this tests.
-        COMPOSER_WORKER: 'off',
-        PORT: '0',
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'meetcast-scale-')),
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: database.url,
-        REDIS_URL,
-        REDIS_PREFIX: redisPrefix,
-        SMTP_URL: smtpUrl,
-        RATE_LIMIT_MULTIPLIER: '1',
-      });
-      const built = await buildApp(config);
-      await built.app.listen({ port: 0, host: '127.0.0.1' });
-      apps.push(built);
-      urls.push(`http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`);
-    }
-  });
-  afterAll(async () => {
-    for (const built of apps) await built.app.close();
-    await database.drop();
-    await mail.close();
-  });
+  beforeAll(async () => void ({ apps, urls } = cluster = await startCluster('scale')));
+  afterAll(() => cluster.close());
 
-  async function account() {
-    const email = uniqueEmail('scale');
-    const before = mail.messages.length;
-    await post(urls[0]!, 'signup.php', { username: 'Scale', email, password: 'scale out pass' });
-    const code = await mail.codeFor(email, before);
-    // Confirmed on the other process: codes live in the shared database.
-    const confirmed = await post(urls[1]!, 'confirm-signup.php', { email, code });
-    return { email, token: confirmed.body.data!.token, userId: confirmed.body.data!.data.id };
-  }
+  // Confirmed on the other process: codes live in the shared database.
+  const account = () => cluster.signUp('Scale', 'scale out pass', 1);
 
   it('revokes a session everywhere at once, cached or not', async () => {
     const { token } = await account();

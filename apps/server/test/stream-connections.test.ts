@@ -7,7 +7,7 @@ import { followConsent } from '@meetcast/testkit/fake-oauth';
 import { startFakeTwitch, type FakeTwitch } from '@meetcast/testkit/fake-twitch';
 import { connected, connectionRow, connectPlatform, finishFields, startAndConsent } from './stream-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { recordAnswers, startTestServer, startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 describe.each(BACKENDS)('stream connections on %s', (backend) => {
   let server: TestServer;
@@ -21,15 +21,8 @@ describe.each(BACKENDS)('stream connections on %s', (backend) => {
   beforeAll(async () => {
     google = await startFakeGoogle({ channel: { id: 'UCannChannel0001', title: "Ann's Channel" } });
     twitch = await startFakeTwitch({ user: { id: '4242', login: 'ann_streams', display_name: 'Ann_Streams' } });
-    server = await startTestServer(backend, { ...google.env, ...twitch.env });
-    const post = server.post;
-    server.post = async (name, fields, headers) => {
-      const answer = await post(name, fields, headers);
-      answers.push(JSON.stringify(answer.body));
-      return answer as never;
-    };
-    ann = await server.signUp({ username: 'Ann' });
-    bob = await server.signUp({ username: 'Bob' });
+    [server, ann, bob] = await startWithPeople({ backend, env: { ...google.env, ...twitch.env } }, 'Ann', 'Bob');
+    recordAnswers(server, answers);
   });
   afterAll(async () => {
     await server.close();

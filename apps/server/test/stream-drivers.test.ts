@@ -10,7 +10,7 @@ import { startFakeTwitch, type FakeTwitch } from '@meetcast/testkit/fake-twitch'
 import { addMeeting } from './meeting-helpers.js';
 import { connected, connectionRow } from './stream-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 const YOUTUBE_INGEST = 'rtmp://127.0.0.1:19350/live2';
 const TWITCH_INGEST = 'rtmp://127.0.0.1:19351/app';
@@ -32,8 +32,7 @@ describe.each(BACKENDS)('destination drivers on %s', (backend) => {
       ingestBase: TWITCH_INGEST,
       user: { id: '777', login: 'driver_tv', display_name: 'Driver_TV' },
     });
-    server = await startTestServer(backend, { ...google.env, ...twitch.env });
-    ann = await server.signUp({ username: 'Ann' });
+    [server, ann] = await startWithPeople({ backend, env: { ...google.env, ...twitch.env } }, 'Ann');
     meetingId = (await addMeeting(server, ann)).id;
     drivers = createDestinationDrivers(server.built.context);
   });

@@ -121,14 +121,25 @@ export async function startTestServer(backend: Backend, env: Record<string, stri
 
 /**
  * A test server with people signed up on it, in the order named: the preamble of most API test
- * files, `beforeAll(async () => void ([server, ann, bob] = await startWithPeople(backend, 'Ann', 'Bob')))`.
+ * files, `beforeAll(async () => void ([server, ann, bob] = await startWithPeople(backend, 'Ann', 'Bob')))`;
+ * `{ backend, env }` starts it with more environment.
  */
 export async function startWithPeople<const Names extends string[]>(
-  backend: Backend,
+  on: Backend | { backend: Backend; env: Record<string, string> },
   ...names: Names
 ): Promise<[TestServer, ...{ [K in keyof Names]: SignedIn }]> {
-  const server = await startTestServer(backend);
+  const server = typeof on === 'string' ? await startTestServer(on) : await startTestServer(on.backend, on.env);
   const people: SignedIn[] = [];
   for (const username of names) people.push(await server.signUp({ username }));
   return [server, ...people] as [TestServer, ...{ [K in keyof Names]: SignedIn }];
+}
+
+/** Keeps every answer body the server gives from now on, as JSON text: to check that no secret ever left it. */
+export function recordAnswers(server: TestServer, answers: string[]) {
+  const post = server.post;
+  server.post = async (name, fields, headers) => {
+    const answer = await post(name, fields, headers);
+    answers.push(JSON.stringify(answer.body));
+    return answer as never;
+  };
 }

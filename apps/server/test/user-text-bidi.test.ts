@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 import { guestIdentity, liveBroadcast, type PostAnswer } from './viewer-chat-helpers.js';
 
 /** Right-to-left override, embedding, isolate and pop characters: each re-orders the text after it. */
@@ -17,8 +17,7 @@ describe('bidi controls in chat text and names', () => {
   const clients: RoomClient[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer('pglite');
-    host = await server.signUp({ username: 'Bidi Host' });
+    [server, host] = await startWithPeople('pglite', 'Bidi Host');
   });
   afterAll(async () => {
     for (const client of clients) client.close();

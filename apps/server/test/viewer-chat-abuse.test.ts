@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWER_BROWSER_COOKIE } from '../src/viewer-chat/viewer-identity.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 import { liveBroadcast, type PostAnswer } from './viewer-chat-helpers.js';
 
 /**
@@ -14,8 +14,7 @@ describe.each(BACKENDS)('viewer chat against new identities (%s)', (backend) => 
   let host: SignedIn;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { TRUST_PROXY: '127.0.0.1' });
-    host = await server.signUp({ username: 'Strict Host' });
+    [server, host] = await startWithPeople({ backend, env: { TRUST_PROXY: '127.0.0.1' } }, 'Strict Host');
   });
   afterAll(() => server.close());
 
@@ -43,7 +42,8 @@ describe.each(BACKENDS)('viewer chat against new identities (%s)', (backend) => 
     return {
       call,
       setCookie: () => (isHttpOnly ? cookie : 'not HttpOnly'),
-      identity: async () => (await call<{ viewer_token: string }>('get-viewer-chat-identity.php', {})).body.data!.viewer_token,
+      identity: async () =>
+        (await call<{ viewer_token: string }>('get-viewer-chat-identity.php', {})).body.data!.viewer_token,
     };
   };
 

@@ -3,7 +3,7 @@ import { channels, eq, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMeeting } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
+import { startTestServer, startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 import { chat, guestIdentity, liveBroadcast, ViewerChatClient, type PostAnswer } from './viewer-chat-helpers.js';
 
 /**
@@ -18,9 +18,11 @@ describe.each(BACKENDS)('viewer chat (%s)', (backend) => {
 
   beforeAll(async () => {
     // Each viewer speaks from an address of its own (a ban reaches the address too).
-    server = await startTestServer(backend, { TRUST_PROXY: '127.0.0.1' });
-    host = await server.signUp({ username: 'Chat Host' });
-    viewer = await server.signUp({ username: 'Vera Viewer' });
+    [server, host, viewer] = await startWithPeople(
+      { backend, env: { TRUST_PROXY: '127.0.0.1' } },
+      'Chat Host',
+      'Vera Viewer',
+    );
   });
   afterAll(async () => {
     for (const client of clients) client.close();
@@ -226,7 +228,9 @@ describe.each(BACKENDS)('viewer chat (%s)', (backend) => {
     expect((await chat(server, meeting.slug, { viewer_token: guest })).body.data!.data!.self.is_banned).toBe(true);
     // Another identity from the same address is refused for a while; from elsewhere it is someone else.
     const fresh = await guestIdentity(server);
-    expect((await say({ viewer_token: fresh, display_name: 'Fresh', text: 'hi' }, '203.0.113.10')).httpStatus).toBe(403);
+    expect((await say({ viewer_token: fresh, display_name: 'Fresh', text: 'hi' }, '203.0.113.10')).httpStatus).toBe(
+      403,
+    );
     expect((await say({ viewer_token: fresh, display_name: 'Fresh', text: 'hello' }, '203.0.113.11')).httpStatus).toBe(
       200,
     );

@@ -16,6 +16,7 @@ import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { finishSession } from './end-meetings.js';
 import { extendGrant, renewGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 import { RoomDepartures } from './room-departures.js';
+import { RoomHands, setHand } from './room-hands.js';
 import { ensureMedia, mediaAccess, roomMeeting } from './room-service.js';
 import { closePoll, createPoll, pollsFor, votePoll } from './room-polls.js';
 import { RoomSockets, type MediaConnections } from './room-sockets.js';
@@ -29,6 +30,7 @@ import {
 } from './room-lifecycle.js';
 import {
   ChatBudget,
+  connectingSocketData,
   decideLobby,
   describeParticipant,
   hosts,
@@ -71,6 +73,7 @@ export class RoomHub {
   private namespace!: Namespace;
   private sockets!: RoomSockets;
   private departures!: RoomDepartures;
+  private hands!: RoomHands;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly chatBudget = new ChatBudget();
   /** What the handshake just read about each connecting socket, so the connection need not read it again. */
@@ -93,6 +96,7 @@ export class RoomHub {
       (ms, task) => this.later(ms, task),
       (meetingId) => this.endIfEmpty(meetingId),
     );
+    this.hands = new RoomHands(this.context, this.namespace, this.sockets);
     // However a meeting ended (endMeetings), its people learn it here and their media connections go.
     this.context.events.on('meeting.ended', ({ meetingIds }) => {
       for (const meetingId of meetingIds) this.sockets.sendEveryoneAway(meetingId);
@@ -117,8 +121,6 @@ export class RoomHub {
     this.namespace.on('room:drop', (filter: { participantId?: string; meetingId?: number }) => {
       this.options.mediaConnections.disconnect(filter);
     });
-    // A host on another server process lowered the hand of someone connected here.
-    this.namespace.on('room:lower-hand', (participantId: string) => this.sockets.lowerHandHere(participantId));
   }
 
   close() {
@@ -148,19 +150,7 @@ export class RoomHub {
     }
     if (participant.state === 'removed') throw new Refusal('removed');
     if (participant.state === 'denied') throw new Refusal('denied');
-    const data: RoomSocketData = {
-      participantId: participant.id,
-      meetingId: meeting.id,
-      admitted: participant.state === 'admitted',
-      joinedAt: Math.floor(Date.now() / 1000),
-      audio: false,
-      video: false,
-      screen: false,
-      handRaised: false,
-      handRaisedAt: null,
-      isComposer: participant.role === 'composer',
-    };
-    socket.data = data;
+    socket.data = connectingSocketData(participant);
     this.admissions.set(socket, found);
   }
 
@@ -289,12 +279,8 @@ export class RoomHub {
     switch (message.type) {
       case 'media.state':
       case 'hand.set': {
-        if (message.type === 'hand.set') {
-          // Raised again while up, a hand keeps its place in the queue.
-          if (message.raised && !data.handRaised) data.handRaisedAt = Date.now();
-          data.handRaised = message.raised;
-          if (!message.raised) data.handRaisedAt = null;
-        } else Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
+        if (message.type === 'hand.set') setHand(data, message.raised);
+        else Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
         this.sockets.emit(room, { type: 'participant.updated', participant: describeParticipant(participant, data) });
         return;
       }
@@ -339,10 +325,7 @@ export class RoomHub {
       }
       case 'host.lower-hand': {
         const target = await moderationTarget(this.context, meeting.id, message.participant_id);
-        const lowered = await this.sockets.lowerHand(meeting.id, target.id);
-        if (!lowered) throw new Refusal('not_found');
-        this.sockets.emit(members(meeting.id), { type: 'participant.updated', participant: lowered });
-        this.sockets.emit(person(target.id), { type: 'moderation', action: 'lower-hand', by });
+        await this.hands.lowerByHost(meeting.id, target.id, by);
         return;
       }
       case 'host.mute-all':

@@ -20,6 +20,22 @@ export interface RoomSocketData {
   isComposer: boolean;
 }
 
+/** A socket that just passed the handshake: nothing on, no hand up, in the room only if admitted. */
+export function connectingSocketData(participant: ParticipantRow): RoomSocketData {
+  return {
+    participantId: participant.id,
+    meetingId: participant.meetingId,
+    admitted: participant.state === 'admitted',
+    joinedAt: Math.floor(Date.now() / 1000),
+    audio: false,
+    video: false,
+    screen: false,
+    handRaised: false,
+    handRaisedAt: null,
+    isComposer: participant.role === 'composer',
+  };
+}
+
 /** Socket.IO rooms of a meeting: everyone admitted, its hosts, its lobby, and one per participant. */
 export const members = (meetingId: number) => `m:${meetingId}`;
 export const hosts = (meetingId: number) => `h:${meetingId}`;

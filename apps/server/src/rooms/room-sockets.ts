@@ -54,26 +54,6 @@ export class RoomSockets {
     });
   }
 
-  /**
-   * Puts someone's hand down on each of their connections, on every server process (a socket's data
-   * can only be changed where it lives); answers them as the room now shows them, if they are here.
-   */
-  async lowerHand(meetingId: number, participantId: string): Promise<Participant | undefined> {
-    this.lowerHandHere(participantId);
-    if (this.context.redis) this.namespace.serverSideEmit('room:lower-hand', participantId);
-    const present = (await this.presence(meetingId)).find((participant) => participant.id === participantId);
-    return present && { ...present, hand_raised: false, hand_raised_at: null };
-  }
-
-  lowerHandHere(participantId: string) {
-    for (const socket of this.namespace.sockets.values()) {
-      const data = socket.data as RoomSocketData;
-      if (data.participantId !== participantId) continue;
-      data.handRaised = false;
-      data.handRaisedAt = null;
-    }
-  }
-
   /** Whether anyone but the composer is still connected: a meeting filmed for nobody ends. */
   async hasPeople(meetingId: number) {
     const sockets = await this.namespace.in(members(meetingId)).fetchSockets();

@@ -54,19 +54,19 @@ export function attachBroadcastSockets(
       },
     );
   });
+  /** One of a meeting's rooms hears an event of this namespace: each names the meeting and its broadcast. */
+  const tell = (
+    room: string,
+    ...[name, event]: [typeof BROADCAST_EVENT, BroadcastEvent] | [typeof PLATFORM_CHAT_EVENT, PlatformChatEvent]
+  ) => namespace.to(room).emit(name, event);
   namespace.on('connection', (socket) => {
     const { meetingId, isManager } = socket.data as { meetingId: number; isManager: boolean };
     void socket.join(isManager ? [broadcastRoom(meetingId), managersRoom(meetingId)] : broadcastRoom(meetingId));
   });
   // Emitted only in the process that reads the chat; the Redis adapter carries it to every process's sockets.
   context.events.on('platform-chat.message', ({ meetingId, broadcastId, message }) => {
-    const event: PlatformChatEvent = {
-      type: 'message.created',
-      meeting_id: meetingId,
-      broadcast_id: broadcastId,
-      message,
-    };
-    namespace.to(managersRoom(meetingId)).emit(PLATFORM_CHAT_EVENT, event);
+    const about = { meeting_id: meetingId, broadcast_id: broadcastId };
+    tell(managersRoom(meetingId), PLATFORM_CHAT_EVENT, { type: 'message.created', ...about, message });
   });
 
   const pending = new Map<number, { broadcastId: number; timer: NodeJS.Timeout }>();
@@ -74,13 +74,8 @@ export function attachBroadcastSockets(
     const [meeting] = await context.db.select().from(meetings).where(eq(meetings.id, meetingId));
     if (!meeting) return;
     const viewer = isOpenToViewers(meeting) ? await viewerState(meeting.slug, { meetingId, broadcastId }) : null;
-    const event: BroadcastEvent = {
-      type: 'broadcast.changed',
-      meeting_id: meetingId,
-      broadcast_id: broadcastId,
-      viewer,
-    };
-    namespace.to(broadcastRoom(meetingId)).emit(BROADCAST_EVENT, event);
+    const about = { meeting_id: meetingId, broadcast_id: broadcastId };
+    tell(broadcastRoom(meetingId), BROADCAST_EVENT, { type: 'broadcast.changed', ...about, viewer });
   };
   context.events.on('broadcast.changed', ({ meetingId, broadcastId }) => {
     const waiting = pending.get(meetingId);

@@ -3,7 +3,16 @@ import type { AppContext } from '../context.js';
 import type { MessageKey } from '../i18n/messages.js';
 import { DestinationError } from './destination-driver.js';
 import { oauthPlatform, validateTwitchToken, type OAuthPlatform } from './oauth-platforms.js';
-import { isTransient, PlatformHttpError, PlatformShapeError } from './platform-http.js';
+import type { z } from 'zod';
+import {
+  isTransient,
+  platformCall,
+  platformJson,
+  platformUrl,
+  PlatformHttpError,
+  PlatformShapeError,
+  type PlatformRequest,
+} from './platform-http.js';
 import { secretsBoxFor, SecretsUnreadableError } from '../platform/secrets-box.js';
 
 /** A token this close to its expiry is refreshed before use, so no call fails half-way for it. */
@@ -205,4 +214,50 @@ export async function withAccessToken<T>(
     }
     throw destinationErrorFor(row.platform, error);
   }
+}
+
+type Query = Record<string, string | undefined>;
+
+/** The connection's platform API (YouTube's Data API, Twitch's Helix) at `path`, called with its token. */
+function withPlatformApi<T>(
+  context: AppContext,
+  connection: ConnectionRow,
+  path: string,
+  query: Query,
+  send: (url: string, headers: Record<string, string>) => Promise<T>,
+): Promise<T> {
+  const { youtubeApiUrl, twitchApiUrl } = context.config.streaming;
+  const isTwitch = connection.platform === 'twitch';
+  const url = platformUrl(isTwitch ? twitchApiUrl : youtubeApiUrl, path, query);
+  // Helix wants the app's client id beside the token; the Data API the token alone.
+  return withAccessToken(context, connection, (accessToken, clientId) =>
+    send(url, { authorization: `Bearer ${accessToken}`, ...(isTwitch ? { 'client-id': clientId } : {}) }),
+  );
+}
+
+/** A call to the connection's platform API with its token (refreshed, validated, retried once on 401). */
+export function callPlatformApi(
+  context: AppContext,
+  connection: ConnectionRow,
+  path: string,
+  query: Query = {},
+  request: PlatformRequest = {},
+): Promise<unknown> {
+  return withPlatformApi(context, connection, path, query, (url, headers) =>
+    platformCall(url, { ...request, headers }),
+  );
+}
+
+/** callPlatformApi, its answer read through `schema`. */
+export function platformApiJson<Schema extends z.ZodType>(
+  context: AppContext,
+  connection: ConnectionRow,
+  schema: Schema,
+  path: string,
+  query: Query = {},
+  request: PlatformRequest = {},
+): Promise<z.infer<Schema>> {
+  return withPlatformApi(context, connection, path, query, (url, headers) =>
+    platformJson(schema, url, { ...request, headers }),
+  );
 }

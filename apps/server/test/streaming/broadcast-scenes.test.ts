@@ -2,7 +2,7 @@ import type { LiveBroadcast } from '@meetcast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMeeting } from '../room-helpers.js';
 import { BACKENDS } from '../test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from '../test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from '../test-server.js';
 
 type BroadcastAnswer = { data: LiveBroadcast | null };
 
@@ -15,8 +15,7 @@ describe.each(BACKENDS)('broadcast scenes (%s)', (backend) => {
   let host: SignedIn;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { COMPOSER_WORKER: 'off' });
-    host = await server.signUp({ username: 'Scene Host' });
+    [server, host] = await startWithPeople({ backend, env: { COMPOSER_WORKER: 'off' } }, 'Scene Host');
   });
   afterAll(() => server.close());
 

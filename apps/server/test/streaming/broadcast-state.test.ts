@@ -16,7 +16,7 @@ import {
 } from '../../src/streaming/state/transitions.js';
 import { insertMeeting } from '../room-helpers.js';
 import { BACKENDS } from '../test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from '../test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from '../test-server.js';
 
 const BROADCAST_STATES = Object.keys(BROADCAST_TRANSITIONS) as BroadcastState[];
 const DESTINATION_STATES = Object.keys(DESTINATION_TRANSITIONS) as DestinationState[];
@@ -32,8 +32,7 @@ describe.each(BACKENDS)('broadcast state owner (%s)', (backend) => {
   const announced: number[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(backend);
-    host = await server.signUp({ username: 'State Host' });
+    [server, host] = await startWithPeople(backend, 'State Host');
     server.built.context.events.on('broadcast.changed', ({ broadcastId }) => void announced.push(broadcastId));
   });
   afterAll(() => server.close());

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMeeting } from '../room-helpers.js';
 import { BACKENDS } from '../test-database.js';
-import { startTestServer, type SignedIn, type TestServer } from '../test-server.js';
+import { startWithPeople, type SignedIn, type TestServer } from '../test-server.js';
 
 type BroadcastAnswer = { data: LiveBroadcast | null };
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -22,8 +22,7 @@ describe.each(BACKENDS)('stopping a broadcast (%s)', (backend) => {
   let channel: string;
 
   beforeAll(async () => {
-    server = await startTestServer(backend, { COMPOSER_WORKER: 'off', REDIS_URL });
-    host = await server.signUp({ username: 'Stop Host' });
+    [server, host] = await startWithPeople({ backend, env: { COMPOSER_WORKER: 'off', REDIS_URL } }, 'Stop Host');
     channel = `${server.built.context.config.redisPrefix}:broadcast-signals`;
     remote = new Redis(REDIS_URL);
     publisher = new Redis(REDIS_URL);

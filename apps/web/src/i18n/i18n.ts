@@ -3,6 +3,7 @@ import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
+import { setApiWording } from '../lib/api';
 import { writePreference } from '../lib/preferences';
 
 /** Namespaces every page needs; a page's own namespaces load with its code (routes.ts). */
@@ -59,5 +60,11 @@ void i18n
     },
     returnNull: false,
   });
+
+setApiWording({
+  language: () => i18n.resolvedLanguage,
+  networkFailure: () => i18n.t('common:errors.network'),
+  unexpectedAnswer: (httpStatus) => i18n.t('common:errors.unexpected', { status: httpStatus }),
+});
 
 export default i18n;

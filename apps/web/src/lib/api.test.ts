@@ -1,9 +1,13 @@
 import { accountCalls, peopleCalls, streamingCalls } from '@meetcast/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../i18n/i18n', () => ({ default: { t: (key: string) => key, resolvedLanguage: 'en' } }));
+import { ApiError, api, setApiWording } from './api';
 
-const { ApiError, api } = await import('./api');
+setApiWording({
+  language: () => 'en',
+  networkFailure: () => 'common:errors.network',
+  unexpectedAnswer: (httpStatus) => `common:errors.unexpected ${httpStatus}`,
+});
 
 /** An answer whose headers arrive and whose body then breaks off, as when the tab navigates away. */
 function answerCutAfter(text: string) {

@@ -1,5 +1,4 @@
 import { requestBodyOf, type CallDefinition, type InputOf, type OutputOf } from '@meetcast/contracts';
-import i18n from '../i18n/i18n';
 import { readSessionToken } from './session-cookie';
 
 /** API base of the contract: `/api` on the same origin unless the build says otherwise. */
@@ -27,6 +26,32 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What calls need from the translations, which sit above lib/ and hand it in at start (i18n.ts):
+ * the reader's language, sent with every call, and the words for failures the server did not word.
+ */
+export interface ApiWording {
+  language(): string | undefined;
+  networkFailure(): string;
+  unexpectedAnswer(httpStatus: number): string;
+}
+
+let wording: ApiWording | undefined;
+
+export function setApiWording(next: ApiWording) {
+  wording = next;
+}
+
+function wordingOrThrow(): ApiWording {
+  // Every page loads the translations before its first call; a call without them is a wiring mistake.
+  if (!wording) throw new Error('api: setApiWording() was not called');
+  return wording;
+}
+
+const networkFailure = () => new ApiError(wordingOrThrow().networkFailure(), 0);
+const unexpectedAnswer = (response: Response) =>
+  new ApiError(wordingOrThrow().unexpectedAnswer(response.status), response.status);
+
 export interface CallOptions {
   /** Adds the `token` field from the session cookie (default true) unless the input carries one. */
   withToken?: boolean;
@@ -46,7 +71,8 @@ export type WebCallInput<Call extends CallDefinition> = CallFieldsOf<InputOf<Cal
 async function send(name: string, input: object, options: CallOptions): Promise<Response> {
   const fields: Record<string, unknown> = { ...input };
   if (options.withToken !== false && fields.token === undefined) fields.token = readSessionToken();
-  if (fields.lng === undefined && i18n.resolvedLanguage) fields.lng = i18n.resolvedLanguage;
+  const language = wordingOrThrow().language();
+  if (fields.lng === undefined && language) fields.lng = language;
   const { body, headers } = requestBodyOf(fields);
   try {
     return await fetch(`${API_BASE}/${name}`, {
@@ -58,7 +84,7 @@ async function send(name: string, input: object, options: CallOptions): Promise<
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(i18n.t('common:errors.network'), 0);
+    throw networkFailure();
   }
 }
 
@@ -72,16 +98,16 @@ async function readEnvelope(response: Response): Promise<Partial<ApiBody<unknown
     // The connection broke while the answer was read (the tab navigating away, a proxy cutting it): that
     // says nothing about the request, and must not read as the server's answer (a session check that
     // took it for a rejected token signed the visitor out).
-    if (error instanceof TypeError) throw new ApiError(i18n.t('common:errors.network'), 0);
-    throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
+    if (error instanceof TypeError) throw networkFailure();
+    throw unexpectedAnswer(response);
   }
   const envelope = body as Partial<ApiBody<unknown>> | null;
   if (!envelope || typeof envelope !== 'object' || (envelope.status !== 'success' && envelope.status !== 'error')) {
-    throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
+    throw unexpectedAnswer(response);
   }
   if (!response.ok || envelope.status === 'error') {
     const message = typeof envelope.message === 'string' && envelope.message ? envelope.message : '';
-    throw new ApiError(message || i18n.t('common:errors.unexpected', { status: response.status }), response.status);
+    throw message ? new ApiError(message, response.status) : unexpectedAnswer(response);
   }
   return envelope;
 }
@@ -101,7 +127,7 @@ async function call<Call extends CallDefinition>(
   const envelope = await readEnvelope(response);
   const parsed = definition.output.safeParse(envelope);
   if (!parsed.success) {
-    throw new ApiError(i18n.t('common:errors.unexpected', { status: response.status }), response.status);
+    throw unexpectedAnswer(response);
   }
   return parsed.data as OutputOf<Call>;
 }

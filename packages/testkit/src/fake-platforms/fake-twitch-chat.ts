@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { randomId, type FakeReply } from './fake-oauth.js';
+import { randomId, type FakeReply, type FakeRequest } from './fake-oauth.js';
+import { FAKE_AVATAR_PNG } from './fake-youtube-chat.js';
 
 export interface FakeChatter {
   id: string;
@@ -14,6 +15,10 @@ interface Session {
   /** Broadcaster ids this session is subscribed to for channel.chat.message. */
   channels: Set<string>;
 }
+
+/** Where the fake Helix serves chatters' profile pictures (one picture for all). */
+export const CHATTER_AVATAR_PATH = '/avatar/';
+export const chatterAvatar = (): FakeReply => ({ status: 200, body: FAKE_AVATAR_PNG, type: 'image/png' });
 
 const now = () => new Date().toISOString();
 const metadata = (type: string, extra: Record<string, string> = {}) => ({
@@ -81,8 +86,31 @@ export class FakeTwitchEventSub {
     return this.sessions.size;
   }
 
+  /**
+   * The Helix calls chat makes, for the token's user: POST /eventsub/subscriptions, and GET /users?id=
+   * to look a chatter up (their picture at `${helixHost}/avatar/<id>.png`). Undefined for any other.
+   */
+  helix(
+    request: FakeRequest,
+    call: string,
+    token: { userId: string; scopes: string[] },
+    helixHost: string,
+  ): FakeReply | undefined {
+    if (call === 'POST /eventsub/subscriptions') return this.subscribe(request.json, token.userId, token.scopes);
+    const chatterId = request.url.searchParams.get('id');
+    if (call !== 'GET /users' || !chatterId) return undefined;
+    const chatter = this.chatters.get(chatterId);
+    const profile = chatter && {
+      id: chatter.id,
+      login: chatter.login,
+      display_name: chatter.name,
+      profile_image_url: `${helixHost}${CHATTER_AVATAR_PATH}${chatter.id}.png`,
+    };
+    return { status: 200, json: { data: profile ? [profile] : [] } };
+  }
+
   /** POST /helix/eventsub/subscriptions for the token's user. */
-  subscribe(json: unknown, tokenUserId: string, scopes: string[]): FakeReply {
+  private subscribe(json: unknown, tokenUserId: string, scopes: string[]): FakeReply {
     const body = (json ?? {}) as {
       type?: string;
       version?: string;

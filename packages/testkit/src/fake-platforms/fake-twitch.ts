@@ -8,8 +8,7 @@ import {
   type FakeReply,
   type FakeRequest,
 } from './fake-oauth.js';
-import { FakeTwitchEventSub } from './fake-twitch-chat.js';
-import { FAKE_AVATAR_PNG } from './fake-youtube-chat.js';
+import { CHATTER_AVATAR_PATH, chatterAvatar, FakeTwitchEventSub } from './fake-twitch-chat.js';
 
 /**
  * Twitch's OAuth endpoints (id.twitch.tv/oauth2: authorize, token, validate, revoke), the Helix
@@ -234,25 +233,8 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
     const needs = (scope: string) =>
       access.grant.scopes.includes(scope) ? undefined : helixError(401, `Missing scope: ${scope}`);
     const key = `${request.method} ${path}`;
-    if (key === 'POST /eventsub/subscriptions') return eventSub.subscribe(request.json, userId, access.grant.scopes);
-    if (key === 'GET /users' && query.get('id')) {
-      const chatter = eventSub.chatters.get(query.get('id') ?? '');
-      return {
-        status: 200,
-        json: {
-          data: chatter
-            ? [
-                {
-                  id: chatter.id,
-                  login: chatter.login,
-                  display_name: chatter.name,
-                  profile_image_url: `${server.url}/avatar/${chatter.id}.png`,
-                },
-              ]
-            : [],
-        },
-      };
-    }
+    const chat = eventSub.helix(request, key, { userId, scopes: access.grant.scopes }, server.url);
+    if (chat) return chat;
     if (key === 'GET /users') {
       const user = users.get(userId);
       return {
@@ -333,8 +315,7 @@ export async function startFakeTwitch(options: FakeTwitchOptions = {}): Promise<
   const server = await startFakeServer(async (request) => {
     const path = request.url.pathname;
     requests.push(`${request.method} ${path}`);
-    if (request.method === 'GET' && path.startsWith('/avatar/'))
-      return { status: 200, body: FAKE_AVATAR_PNG, type: 'image/png' };
+    if (request.method === 'GET' && path.startsWith(CHATTER_AVATAR_PATH)) return chatterAvatar();
     if (request.method === 'GET' && path === '/oauth2/authorize') return authorize(request);
     if (request.method === 'GET' && path === '/oauth2/authorize/decide') return decide(request);
     const failure = failures.take();

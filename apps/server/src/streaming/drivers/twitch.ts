@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { DestinationError, type DestinationDriver } from '../destination-driver.js';
-import { platformCall, platformJson, platformUrl, type PlatformRequest } from '../platform-http.js';
-import { destinationErrorFor, usableConnection, withAccessToken } from '../platform-tokens.js';
+import { platformJson } from '../platform-http.js';
+import { callPlatformApi, destinationErrorFor, platformApiJson, usableConnection } from '../platform-tokens.js';
 import type { ConnectionRow } from '@meetcast/db';
 
 const StreamKeySchema = z.object({ data: z.array(z.object({ stream_key: z.string().min(1) })).min(1) });
@@ -15,27 +15,10 @@ const CategoriesSchema = z.object({ data: z.array(z.object({ id: z.string(), nam
 /** Twitch titles are at most 140 characters. */
 const TWITCH_TITLE_MAX = 140;
 
-/** A Helix call with the connection's token (refreshed, validated, retried once on 401). */
-function helix<Schema extends z.ZodType>(
-  context: AppContext,
-  connection: ConnectionRow,
-  schema: Schema,
-  path: string,
-  query: Record<string, string>,
-  request: PlatformRequest = {},
-): Promise<z.infer<Schema>> {
-  return withAccessToken(context, connection, (accessToken, clientId) =>
-    platformJson(schema, platformUrl(context.config.streaming.twitchApiUrl, path, query), {
-      ...request,
-      headers: { authorization: `Bearer ${accessToken}`, 'client-id': clientId },
-    }),
-  );
-}
-
 /** The categories (games) matching `query`, for the category box of the Go Live dialog. */
 export async function searchTwitchCategories(context: AppContext, connection: ConnectionRow, query: string) {
   const { connection: usable } = await usableConnection(context, connection.id);
-  const answer = await helix(context, usable, CategoriesSchema, '/search/categories', { query, first: '20' });
+  const answer = await platformApiJson(context, usable, CategoriesSchema, '/search/categories', { query, first: '20' });
   return answer.data.map(({ id, name }) => ({ id, name }));
 }
 
@@ -64,23 +47,19 @@ export function createTwitchDriver(context: AppContext): DestinationDriver {
   return {
     async prepare(destination) {
       const { connection, broadcasterId } = await twitchConnection(context, destination.connectionId);
-      const keys = await helix(context, connection, StreamKeySchema, '/streams/key', { broadcaster_id: broadcasterId });
+      const keys = await platformApiJson(context, connection, StreamKeySchema, '/streams/key', {
+        broadcaster_id: broadcasterId,
+      });
       const channel: Record<string, string> = {};
       if (destination.title.trim()) channel.title = destination.title.trim().slice(0, TWITCH_TITLE_MAX);
       if (destination.category?.trim()) channel.game_id = destination.category.trim();
       if (Object.keys(channel).length > 0) {
-        await withAccessToken(context, connection, (accessToken, clientId) =>
-          platformCall(
-            platformUrl(context.config.streaming.twitchApiUrl, '/channels', { broadcaster_id: broadcasterId }),
-            {
-              method: 'PATCH',
-              json: channel,
-              headers: { authorization: `Bearer ${accessToken}`, 'client-id': clientId },
-            },
-          ),
-        ).catch((error: unknown) => {
-          throw categoryError(error, destination.category) ?? error;
-        });
+        const where = { broadcaster_id: broadcasterId };
+        await callPlatformApi(context, connection, '/channels', where, { method: 'PATCH', json: channel }).catch(
+          (error: unknown) => {
+            throw categoryError(error, destination.category) ?? error;
+          },
+        );
       }
       const streamKey = keys.data[0]?.stream_key ?? '';
       return { ingestUrl: (await ingestTemplate(context)).replace('{stream_key}', streamKey) };
@@ -92,7 +71,7 @@ export function createTwitchDriver(context: AppContext): DestinationDriver {
 
     async status(destination) {
       const { connection, broadcasterId } = await twitchConnection(context, destination.connectionId);
-      const answer = await helix(context, connection, StreamsSchema, '/streams', { user_id: broadcasterId });
+      const answer = await platformApiJson(context, connection, StreamsSchema, '/streams', { user_id: broadcasterId });
       // Not listed yet (the first seconds of a stream): nobody is watching.
       return { viewers: answer.data[0]?.viewer_count ?? 0 };
     },

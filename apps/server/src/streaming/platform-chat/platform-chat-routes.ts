@@ -6,8 +6,7 @@ import type { AppContext } from '../../context.js';
 import { badRequest, conflict, notFound } from '../../http/app-error.js';
 import { apiRoute, done, success } from '../../http/api-route.js';
 import { requireManager, requireMeeting, runningBroadcast } from '../broadcast-service.js';
-import { platformJson, platformUrl } from '../platform-http.js';
-import { withAccessToken } from '../platform-tokens.js';
+import { platformApiJson } from '../platform-tokens.js';
 import { announceBroadcast } from '../state/broadcast-state.js';
 import { avatarDataUrl } from './avatar.js';
 import { platformChatStore, type StoredChatMessage } from './chat-store.js';
@@ -87,15 +86,9 @@ export function registerPlatformChatRoutes(app: FastifyInstance, context: AppCon
       .from(streamConnections)
       .where(eq(streamConnections.id, message.connection_id));
     if (!connection) return null;
-    const answer = await withAccessToken(context, connection, (accessToken, clientId) =>
-      platformJson(
-        TwitchUsersSchema,
-        platformUrl(context.config.streaming.twitchApiUrl, '/users', { id: message.author_id! }),
-        {
-          headers: { authorization: `Bearer ${accessToken}`, 'client-id': clientId },
-        },
-      ),
-    ).catch(() => undefined);
+    const answer = await platformApiJson(context, connection, TwitchUsersSchema, '/users', {
+      id: message.author_id!,
+    }).catch(() => undefined);
     return answer?.data[0]?.profile_image_url ?? null;
   }
 }

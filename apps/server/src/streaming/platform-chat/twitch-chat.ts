@@ -2,8 +2,7 @@ import type { ConnectionRow } from '@meetcast/db';
 import WebSocket from 'ws';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { platformCall, platformUrl } from '../platform-http.js';
-import { withAccessToken } from '../platform-tokens.js';
+import { callPlatformApi } from '../platform-tokens.js';
 import type { ChatSource, RawChatMessage } from './chat-reader.js';
 
 const EnvelopeSchema = z.object({
@@ -66,17 +65,20 @@ export function twitchChatSource(context: AppContext, connection: ConnectionRow)
   };
 
   const subscribe = (sessionId: string) =>
-    withAccessToken(context, connection, (accessToken, clientId) =>
-      platformCall(platformUrl(context.config.streaming.twitchApiUrl, '/eventsub/subscriptions'), {
+    callPlatformApi(
+      context,
+      connection,
+      '/eventsub/subscriptions',
+      {},
+      {
         method: 'POST',
-        headers: { authorization: `Bearer ${accessToken}`, 'client-id': clientId },
         json: {
           type: 'channel.chat.message',
           version: '1',
           condition: { broadcaster_user_id: broadcasterId, user_id: broadcasterId },
           transport: { method: 'websocket', session_id: sessionId },
         },
-      }),
+      },
     );
 
   const onFrame = (data: WebSocket.RawData) => {

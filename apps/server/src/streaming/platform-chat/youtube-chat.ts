@@ -1,8 +1,7 @@
 import type { ConnectionRow } from '@meetcast/db';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { platformJson, platformUrl } from '../platform-http.js';
-import { withAccessToken } from '../platform-tokens.js';
+import { platformApiJson } from '../platform-tokens.js';
 import type { ChatSource } from './chat-reader.js';
 
 const BroadcastChatSchema = z.object({
@@ -31,20 +30,6 @@ const ChatPageSchema = z.object({
 /** Never faster than this, whatever a (misbehaving) answer says. */
 const MIN_POLL_MS = 250;
 
-function youtubeGet<Schema extends z.ZodType>(
-  context: AppContext,
-  connection: ConnectionRow,
-  schema: Schema,
-  path: string,
-  query: Record<string, string | undefined>,
-) {
-  return withAccessToken(context, connection, (accessToken) =>
-    platformJson(schema, platformUrl(context.config.streaming.youtubeApiUrl, path, query), {
-      headers: { authorization: `Bearer ${accessToken}` },
-    }),
-  );
-}
-
 /**
  * YouTube live chat: the broadcast's `snippet.liveChatId`, then `liveChatMessages.list` page after
  * page, each `pageToken` the previous answer's `nextPageToken`, waiting as long as the answer's
@@ -56,14 +41,14 @@ export function youtubeChatSource(context: AppContext, connection: ConnectionRow
   return {
     async next() {
       if (!liveChatId) {
-        const answer = await youtubeGet(context, connection, BroadcastChatSchema, '/liveBroadcasts', {
+        const answer = await platformApiJson(context, connection, BroadcastChatSchema, '/liveBroadcasts', {
           part: 'snippet',
           id: broadcastId,
         });
         liveChatId = answer.items[0]?.snippet?.liveChatId;
         if (!liveChatId) throw new Error('the broadcast has no live chat (yet)');
       }
-      const page = await youtubeGet(context, connection, ChatPageSchema, '/liveChat/messages', {
+      const page = await platformApiJson(context, connection, ChatPageSchema, '/liveChat/messages', {
         liveChatId,
         part: 'snippet,authorDetails',
         pageToken,
