@@ -1,4 +1,4 @@
-// What a large audience asks (issue 43): POST /api/get-broadcast-viewer.php at 200 connections against
+// What a large audience asks (ADR 034): POST /api/get-broadcast-viewer.php at 200 connections against
 // a bare Fastify route and tokenverify.php in the same run, while a studio asks get-broadcast.php as its
 // host, one call after another; prints the studio's latencies under that load and the load average.
 // Budget: >= 2,000 requests/s, p99 < 100 ms, and the studio's call stays fast meanwhile.

@@ -138,7 +138,7 @@ test.describe('broadcast layouts', () => {
           )
           .toBe(true);
         const changeMs = Math.round((arrival!.pts - before) * 1000);
-        // The budget is 500 ms (issue 45); on starved shared cores the page's refetch, the render and the
+        // The budget is 500 ms (ADR 039); on starved shared cores the page's refetch, the render and the
         // encode lag, so the figure is printed against it and only a change lost or stuck fails here.
         console.log(`layout change (set call → new picture on the receiver): ${changeMs} ms (budget 500 ms)`);
         savePng(file, arrival!.pts + 0.5, test.info().outputPath('spotlight-3.png'));

@@ -40,7 +40,7 @@ const FRAME_GAP_S = 0.1;
 const STABLE_ENCODER_MS = 14_000;
 
 /**
- * The faults of a live show (issue 43), with the real composer (Xvfb, PulseAudio, Chromium, the
+ * The faults of a live show, with the real composer (Xvfb, PulseAudio, Chromium, the
  * encode), three destinations (the YouTube and Twitch stand-ins and an RTMP address, each with a
  * real RTMP receiver) and a recording: a receiver away for 90 s, the composer's browser killed, the
  * encoder killed. After each: what the API says is what the receivers get, and nothing is orphaned.
