@@ -207,6 +207,8 @@ test.describe('Instant meeting', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: 'Enter your meeting name' });
     const start = dialog.getByRole('button', { name: 'Start Meeting' });
+    // The dialog proposes a name and a link; with the name cleared, the meeting has none.
+    await dialog.getByLabel('Meeting name').fill('');
     await start.click();
     await expect(toast(page, 'Invalid data found.')).toBeVisible();
 
