@@ -15,6 +15,7 @@ export * from './contact-us.js';
 export * from './admin.js';
 export * from './polls.js';
 export * from './room.js';
+export * from './brand-kit.js';
 export * from './streaming.js';
 export * from './broadcast-viewer.js';
 export * from './viewer-watch.js';

@@ -1,3 +1,4 @@
+import { BrandKitSchema } from './brand-kit.js';
 import { z } from 'zod';
 import { nestedData } from './envelope.js';
 import {
@@ -100,6 +101,8 @@ export const BroadcastOverlaySchema = z.object({
   scene_message: z.string().nullable(),
   /** When the scene's countdown reaches zero (epoch seconds), else null. */
   scene_countdown_to: z.number().int().nullable(),
+  /** The brand kit of the meeting host's channel (ADR 046), the defaults when there is none. */
+  brand: BrandKitSchema,
 });
 export type BroadcastOverlay = z.infer<typeof BroadcastOverlaySchema>;
 

@@ -3,6 +3,7 @@ import { asc, broadcastDestinations, eq, type MeetingRow, type BroadcastRow } fr
 import type { AppContext } from '../context.js';
 import { isMessageKey, translate } from '../i18n/messages.js';
 import { recordingLink, type RecordingReader } from './recording-access.js';
+import { brandKitOfHost } from './brand-kit-service.js';
 import { platformChatStore } from './platform-chat/chat-store.js';
 import { RUNNING_BROADCAST_STATES } from './state/transitions.js';
 import { toEpochSecondsOrNull } from '../platform/time.js';
@@ -76,6 +77,7 @@ export async function broadcastView(
       scene: BROADCAST_SCENES.find((scene) => scene === broadcast.overlayScene) ?? 'live',
       scene_message: broadcast.overlaySceneMessage,
       scene_countdown_to: toEpochSecondsOrNull(broadcast.overlaySceneCountdownTo),
+      brand: await brandKitOfHost(context, meeting.hostId),
     },
     can_manage: viewer.canManage,
   };

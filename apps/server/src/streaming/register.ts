@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerBroadcastPlanRoutes } from './broadcast-plan-routes.js';
 import { registerBroadcastRoutes } from './broadcast-routes.js';
+import { registerBrandKitRoutes } from './brand-kit-routes.js';
 import { BroadcastSignals } from './broadcast-signals.js';
 import type { ComposerCapacity } from './broadcast-limits.js';
 import type { Drivers } from './composer/broadcast-session.js';
@@ -47,6 +48,7 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
   context.events.on('meeting.ended', ({ meetingIds }) => stopBroadcastsOf(context, capacity, meetingIds));
   registerBroadcastRoutes(app, context, capacity);
   registerBroadcastPlanRoutes(app, context);
+  registerBrandKitRoutes(app, context);
   registerPlatformChatRoutes(app, context);
   registerRecordingFiles(app, context);
   sweepOrphanRecordings(app, context);

@@ -10,11 +10,19 @@ import { UPLOAD_LIMIT } from '../http/body-parsers.js';
 import { requestLanguage } from '../http/request-language.js';
 import { translate } from '../i18n/messages.js';
 
-/** What each kind of picture becomes: always re-encoded to WebP, resized, without metadata. */
+/**
+ * What each kind of picture becomes: always re-encoded to WebP (transparency kept), resized, without
+ * metadata. `cover` crops to the size; `inside` keeps the whole picture within it (a logo); `contain`
+ * fits the whole picture in a frame of exactly that size, the rest transparent (an image over the
+ * broadcast's 16:9 picture).
+ */
 const IMAGE_KINDS = {
-  avatar: { folder: 'avatars', width: 256, height: 256 },
-  'channel-avatar': { folder: 'channel-avatars', width: 256, height: 256 },
-  cover: { folder: 'covers', width: 1600, height: 400 },
+  avatar: { folder: 'avatars', width: 256, height: 256, fit: 'cover' },
+  'channel-avatar': { folder: 'channel-avatars', width: 256, height: 256, fit: 'cover' },
+  cover: { folder: 'covers', width: 1600, height: 400, fit: 'cover' },
+  'brand-logo': { folder: 'brand-logos', width: 640, height: 320, fit: 'inside' },
+  'brand-background': { folder: 'brand-backgrounds', width: 1920, height: 1080, fit: 'cover' },
+  'brand-overlay': { folder: 'brand-overlays', width: 1920, height: 1080, fit: 'contain' },
 } as const;
 export type ImageKind = keyof typeof IMAGE_KINDS;
 
@@ -49,7 +57,12 @@ export async function storeImage(context: AppContext, bytes: Uint8Array | undefi
   try {
     output = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
       .rotate()
-      .resize(target.width, target.height, { fit: 'cover', position: 'attention' })
+      .resize(target.width, target.height, {
+        fit: target.fit,
+        ...(target.fit === 'cover' ? { position: 'attention' } : {}),
+        ...(target.fit === 'inside' ? { withoutEnlargement: true } : {}),
+        background: { r: 0, g: 0, b: 0, alpha: 0 },
+      })
       .webp({ quality: 82 })
       .toBuffer();
   } catch {

@@ -1,6 +1,13 @@
 import type { CallDefinition } from './call.js';
 import { TokenInputSchema } from '../accounts.js';
 import {
+  BrandKitBodySchema,
+  BrandKitInputSchema,
+  RemoveBrandImageInputSchema,
+  UpdateBrandKitInputSchema,
+  UploadBrandImageInputSchema,
+} from '../brand-kit.js';
+import {
   BroadcastBodySchema,
   ChannelBodySchema,
   ChannelIdInputSchema,
@@ -238,4 +245,28 @@ export const inviteContact = {
   auth: 'user',
   input: InviteContactInputSchema,
   output: MessageBodySchema,
+} as const satisfies CallDefinition;
+export const getBrandKit = {
+  name: 'get-brand-kit.php',
+  auth: 'user',
+  input: BrandKitInputSchema,
+  output: BrandKitBodySchema,
+} as const satisfies CallDefinition;
+export const updateBrandKit = {
+  name: 'update-brand-kit.php',
+  auth: 'user',
+  input: UpdateBrandKitInputSchema,
+  output: BrandKitBodySchema,
+} as const satisfies CallDefinition;
+export const uploadBrandImage = {
+  name: 'upload-brand-image.php',
+  auth: 'user',
+  input: UploadBrandImageInputSchema,
+  output: BrandKitBodySchema,
+} as const satisfies CallDefinition;
+export const removeBrandImage = {
+  name: 'remove-brand-image.php',
+  auth: 'user',
+  input: RemoveBrandImageInputSchema,
+  output: BrandKitBodySchema,
 } as const satisfies CallDefinition;

@@ -52,6 +52,23 @@ export const channels = pgTable(
   ],
 );
 
+/**
+ * A channel's brand kit (ADR 046): what its broadcasts look like. One row per channel, made on the
+ * first change; a channel without one broadcasts with the defaults. Pictures are paths under uploads/.
+ */
+export const brandKits = pgTable('brand_kits', {
+  channelId: integer('channel_id')
+    .primaryKey()
+    .references(() => channels.id, { onDelete: 'cascade' }),
+  accentColor: text('accent_color').notNull().default('#2563eb'),
+  /** NAME_TAG_STYLES in the contracts. */
+  nameTagStyle: text('name_tag_style').notNull().default('classic'),
+  logo: text('logo'),
+  background: text('background'),
+  overlay: text('overlay'),
+  updatedAt: updatedAt(),
+});
+
 export const channelFollowers = pgTable(
   'channel_followers',
   {
@@ -85,3 +102,4 @@ export const calendarEvents = pgTable(
   },
   (table) => [index('calendar_events_user_idx').on(table.userId, table.startTime)],
 );
+export type BrandKitRow = typeof brandKits.$inferSelect;

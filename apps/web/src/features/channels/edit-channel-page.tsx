@@ -11,6 +11,8 @@ import { ImageUpload } from '../../components/image-upload';
 import { PageHeader } from '../../components/page-header';
 import { PageSpinner } from '../../components/spinner';
 import { ChannelMessage } from './channel-message';
+import { BrandKitPanel } from './brand-kit-panel';
+import { useCurrentUser } from '../session';
 import { ApiError, api } from '../../lib/api';
 import { imageUrl } from '../../lib/image-url';
 import { ChannelForm, type ChannelFormValues } from './channel-form';
@@ -21,6 +23,7 @@ export default function EditChannelPage() {
   const { t } = useTranslation('channels');
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const user = useCurrentUser();
   const refresh = useRefreshChannels();
   const channel = useQuery({
     queryKey: [...CHANNELS_KEY, 'edit', id],
@@ -91,6 +94,8 @@ export default function EditChannelPage() {
           />
         </div>
       </Panel>
+      {/* The brand kit is its owner's: an administrator editing another's channel does not see it. */}
+      {user?.id === data.owner.id && <BrandKitPanel />}
       <Panel title={t('edit.details')}>
         <ChannelForm
           channel={data}

@@ -1,4 +1,4 @@
-import { streamingCalls, type BroadcastOverlay } from '@meetcast/contracts';
+import { DEFAULT_BRAND_KIT, streamingCalls, type BroadcastOverlay } from '@meetcast/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useParams } from 'react-router';
 import { api } from '../../lib/api';
@@ -45,6 +45,7 @@ const NO_OVERLAY: BroadcastOverlay = {
   scene: 'live',
   scene_message: null,
   scene_countdown_to: null,
+  brand: DEFAULT_BRAND_KIT,
 };
 /**
  * How long the picture waits for the first camera frame after joining before it shows the people

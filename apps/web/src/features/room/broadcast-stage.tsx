@@ -1,7 +1,8 @@
-import type { BroadcastLayout, BroadcastOverlay } from '@meetcast/contracts';
+import type { BroadcastLayout, BroadcastOverlay, BrandKit } from '@meetcast/contracts';
 import { MicOffIcon } from 'lucide-react';
 import { useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { nameTagLook, textColourOn } from '../streaming';
 import { planBroadcastLayout, safeTagAnchor, type PlacedTile } from './broadcast-layout';
 import type { Tile } from './stage';
 import { VideoView } from './video-view';
@@ -45,11 +46,13 @@ function BroadcastTile({
   placed,
   frame,
   band,
+  brand,
 }: {
   tile: Tile;
   placed: PlacedTile | undefined;
   frame: { width: number; height: number };
   band: number;
+  brand: BrandKit;
 }) {
   const { t } = useTranslation('room');
   const { participant } = tile;
@@ -71,6 +74,7 @@ function BroadcastTile({
   const fontSize = Math.round(frame.height * TAG_FONT_SHARE);
   // Small strip tiles keep their initials clear of the name tag.
   const avatar = Math.min(fontSize * 4, Math.round((placed?.height ?? 0) * 0.4));
+  const look = nameTagLook(brand.name_tag_style, brand.accent_color);
   return (
     <figure
       data-participant={participant.id}
@@ -80,10 +84,7 @@ function BroadcastTile({
       style={style}
     >
       {hasVideo ? (
-        <VideoView
-          stream={tile.stream}
-          className={placed?.fit === 'contain' ? 'bg-black' : 'object-cover!'}
-        />
+        <VideoView stream={tile.stream} className={placed?.fit === 'contain' ? 'bg-black' : 'object-cover!'} />
       ) : (
         <div className="flex size-full items-center justify-center">
           <span
@@ -97,16 +98,19 @@ function BroadcastTile({
       )}
       {tag && (
         <figcaption
-          data-name-tag
+          data-name-tag={brand.name_tag_style}
           dir="auto"
-          className="absolute flex max-w-[90%] items-center gap-[0.3em] truncate rounded-md bg-black/65 px-[0.5em] py-[0.2em] leading-tight font-semibold text-white"
+          className={`absolute flex max-w-[90%] items-center gap-[0.3em] truncate leading-tight ${look.className}`}
           style={{
+            ...look.style,
             fontSize,
             left: tag.start - placed.x,
             bottom: placed.y + placed.height - tag.bottom,
           }}
         >
-          {tile.kind === 'camera' && !participant.audio && <MicOffIcon className="size-[1em] text-red-400" aria-hidden />}
+          {tile.kind === 'camera' && !participant.audio && (
+            <MicOffIcon className="size-[1em] text-red-400" aria-hidden />
+          )}
           <span className="truncate">{name}</span>
         </figcaption>
       )}
@@ -131,6 +135,8 @@ export function BroadcastStage({
 }) {
   const frame = useFrameSize();
   const band = bottomBandOf(overlay, frame.height);
+  const { brand } = overlay;
+  const logo = overlay.logo_url ?? brand.logo_url;
   const placed = useMemo(
     () =>
       new Map(
@@ -146,13 +152,33 @@ export function BroadcastStage({
     [tiles, layout, featuredKey, frame.width, frame.height, band.total],
   );
   return (
-    <div data-layout={layout} className="absolute inset-0">
+    <div
+      data-layout={layout}
+      className="absolute inset-0 bg-cover bg-center"
+      style={brand.background_url ? { backgroundImage: `url("${brand.background_url}")` } : undefined}
+    >
       {tiles.map((tile) => (
-        <BroadcastTile key={tile.key} tile={tile} placed={placed.get(tile.key)} frame={frame} band={band.total} />
+        <BroadcastTile
+          key={tile.key}
+          tile={tile}
+          placed={placed.get(tile.key)}
+          frame={frame}
+          band={band.total}
+          brand={brand}
+        />
       ))}
-      {overlay.logo_url && (
+      {brand.overlay_url && (
         <img
-          src={overlay.logo_url}
+          data-brand-overlay
+          src={brand.overlay_url}
+          alt=""
+          className="pointer-events-none absolute inset-0 size-full"
+        />
+      )}
+      {logo && (
+        <img
+          data-logo
+          src={logo}
           alt=""
           className="absolute end-[5%] top-[5%] max-h-[11%] max-w-[15%] object-contain"
         />
@@ -161,8 +187,10 @@ export function BroadcastStage({
         <div
           data-banner
           dir="auto"
-          className="absolute inset-x-[5%] flex items-center truncate rounded-lg bg-primary-700 px-[1.2em] font-semibold text-white shadow-lg"
+          className="absolute inset-x-[5%] flex items-center truncate rounded-lg px-[1.2em] font-semibold shadow-lg"
           style={{
+            backgroundColor: brand.accent_color,
+            color: textColourOn(brand.accent_color),
             bottom: band.ticker + Math.round(frame.height * 0.012),
             height: band.banner - Math.round(frame.height * 0.024),
             fontSize: Math.round(band.banner * 0.38),
@@ -175,7 +203,11 @@ export function BroadcastStage({
         <div
           data-ticker
           className="absolute inset-x-0 bottom-0 flex items-center overflow-hidden bg-black text-white"
-          style={{ height: band.ticker, fontSize: Math.round(band.ticker * 0.5) }}
+          style={{
+            height: band.ticker,
+            fontSize: Math.round(band.ticker * 0.5),
+            borderTop: `${Math.max(2, Math.round(band.ticker * 0.08))}px solid ${brand.accent_color}`,
+          }}
         >
           <div className="animate-ticker whitespace-nowrap">{overlay.ticker}</div>
         </div>

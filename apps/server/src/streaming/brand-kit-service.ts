@@ -1,0 +1,123 @@
+import {
+  DEFAULT_BRAND_KIT,
+  NAME_TAG_STYLES,
+  type BrandImageKind,
+  type BrandKit,
+  type NameTagStyle,
+} from '@meetcast/contracts';
+import {
+  and,
+  brandKits,
+  channels,
+  eq,
+  inArray,
+  liveBroadcasts,
+  meetings,
+  type BrandKitRow,
+  type UserRow,
+} from '@meetcast/db';
+import type { AppContext } from '../context.js';
+import { badRequest } from '../http/app-error.js';
+import { removeImage, storeImage, type ImageKind } from '../uploads/images.js';
+import { RUNNING_BROADCAST_STATES } from './state/transitions.js';
+
+const IMAGE_KIND: Record<BrandImageKind, ImageKind> = {
+  logo: 'brand-logo',
+  background: 'brand-background',
+  overlay: 'brand-overlay',
+};
+const COLUMN = { logo: 'logo', background: 'background', overlay: 'overlay' } as const satisfies Record<
+  BrandImageKind,
+  keyof BrandKitRow
+>;
+
+const pictureUrl = (path: string | null) => (path ? `/${path}` : null);
+
+export function brandKitView(row: BrandKitRow | undefined): BrandKit {
+  if (!row) return DEFAULT_BRAND_KIT;
+  return {
+    accent_color: row.accentColor,
+    // Stored as text and only ever written through the update call's enum.
+    name_tag_style: NAME_TAG_STYLES.find((style) => style === row.nameTagStyle) ?? 'classic',
+    logo_url: pictureUrl(row.logo),
+    background_url: pictureUrl(row.background),
+    overlay_url: pictureUrl(row.overlay),
+  };
+}
+
+/** The brand kit a meeting's broadcast wears: its host's channel's, or the defaults. */
+export async function brandKitOfHost(context: AppContext, hostId: number): Promise<BrandKit> {
+  const [row] = await context.db
+    .select({ kit: brandKits })
+    .from(brandKits)
+    .innerJoin(channels, eq(channels.id, brandKits.channelId))
+    .where(eq(channels.ownerId, hostId));
+  return brandKitView(row?.kit);
+}
+
+/** The caller's channel; a brand kit belongs to one (an account has at most one channel). */
+async function ownChannelId(context: AppContext, user: UserRow) {
+  const [channel] = await context.db.select({ id: channels.id }).from(channels).where(eq(channels.ownerId, user.id));
+  if (!channel) throw badRequest('broadcasts.brand_channel_required');
+  return channel.id;
+}
+
+async function kitRow(context: AppContext, channelId: number) {
+  const [row] = await context.db.select().from(brandKits).where(eq(brandKits.channelId, channelId));
+  return row;
+}
+
+export async function getBrandKit(context: AppContext, user: UserRow) {
+  return brandKitView(await kitRow(context, await ownChannelId(context, user)));
+}
+
+/** Writes the kit (made on its first change) and tells the host's running broadcasts to redraw. */
+async function saveKit(context: AppContext, user: UserRow, channelId: number, values: Partial<BrandKitRow>) {
+  const [row] = await context.db
+    .insert(brandKits)
+    .values({ channelId, ...values })
+    .onConflictDoUpdate({ target: brandKits.channelId, set: { ...values, updatedAt: new Date() } })
+    .returning();
+  const running = await context.db
+    .select({ broadcastId: liveBroadcasts.id, meetingId: meetings.id })
+    .from(liveBroadcasts)
+    .innerJoin(meetings, eq(meetings.id, liveBroadcasts.meetingId))
+    .where(and(eq(meetings.hostId, user.id), inArray(liveBroadcasts.state, [...RUNNING_BROADCAST_STATES])));
+  for (const { broadcastId, meetingId } of running)
+    context.events.emit('broadcast.changed', { broadcastId, meetingId });
+  return brandKitView(row);
+}
+
+export async function updateBrandKit(
+  context: AppContext,
+  user: UserRow,
+  fields: { accent_color?: string | undefined; name_tag_style?: NameTagStyle | undefined },
+) {
+  const channelId = await ownChannelId(context, user);
+  return saveKit(context, user, channelId, {
+    ...(fields.accent_color ? { accentColor: fields.accent_color } : {}),
+    ...(fields.name_tag_style ? { nameTagStyle: fields.name_tag_style } : {}),
+  });
+}
+
+export async function uploadBrandImage(
+  context: AppContext,
+  user: UserRow,
+  kind: BrandImageKind,
+  bytes: Uint8Array | undefined,
+) {
+  const channelId = await ownChannelId(context, user);
+  const before = await kitRow(context, channelId);
+  const path = await storeImage(context, bytes, IMAGE_KIND[kind]);
+  const kit = await saveKit(context, user, channelId, { [COLUMN[kind]]: path });
+  await removeImage(context, before?.[COLUMN[kind]]);
+  return kit;
+}
+
+export async function removeBrandImage(context: AppContext, user: UserRow, kind: BrandImageKind) {
+  const channelId = await ownChannelId(context, user);
+  const before = await kitRow(context, channelId);
+  const kit = await saveKit(context, user, channelId, { [COLUMN[kind]]: null });
+  await removeImage(context, before?.[COLUMN[kind]]);
+  return kit;
+}
