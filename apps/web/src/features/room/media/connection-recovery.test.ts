@@ -40,6 +40,14 @@ describe('ConnectionRecovery', () => {
     await vi.advanceTimersByTimeAsync(1 + REJOIN_DELAYS_MS[0]!);
     expect(starts).toHaveLength(2);
     expect(starts[1]!.at - t0).toBe(ATTEMPT_TIMEOUT_MS + REJOIN_DELAYS_MS[0]!);
+    // A machine too loaded to join in time gets longer each time: 12 s, then 24 s at most.
+    const gapsAfter = [];
+    for (let i = 0; i < 3; i += 1) {
+      const count = starts.length;
+      while (starts.length === count) await vi.advanceTimersByTimeAsync(100);
+      gapsAfter.push(starts.at(-1)!.at - starts.at(-2)!.at);
+    }
+    expect(gapsAfter).toEqual([2 * ATTEMPT_TIMEOUT_MS + 500, 4 * ATTEMPT_TIMEOUT_MS + 1000, 4 * ATTEMPT_TIMEOUT_MS + 2000]);
     recovery.close();
   });
 

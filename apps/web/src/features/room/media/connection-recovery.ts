@@ -17,7 +17,8 @@ export const REJOIN_DELAYS_MS = [250, 500, 1000, 2000];
 /**
  * One rejoin attempt (a new session through the proxy and the publisher's handle) is given up after
  * this: one started while the link was down can wait out a TCP connect's retransmissions long after
- * the link is back, and must not hold up the next attempt.
+ * the link is back, and must not hold up the next attempt. Each attempt given up doubles the next
+ * one's time (up to 4 times this), so that a machine too loaded to join in 6 s still joins.
  */
 export const ATTEMPT_TIMEOUT_MS = 6000;
 
@@ -122,6 +123,7 @@ export class ConnectionRecovery {
     if (this.isRejoining || this.isClosed) return;
     this.isRejoining = true;
     let failures = 0;
+    let timeouts = 0;
     while (!this.isClosed) {
       const run = this.run;
       if (Date.now() - (this.troubleSince ?? Date.now()) > REJOIN_WINDOW_MS) {
@@ -129,7 +131,7 @@ export class ConnectionRecovery {
         break;
       }
       this.target.teardown();
-      const outcome = await this.attempt();
+      const outcome = await this.attempt(ATTEMPT_TIMEOUT_MS * 2 ** Math.min(timeouts, 2));
       if (this.isClosed) break;
       if (run !== this.run) {
         // Asked for a fresh attempt meanwhile: go again at once, with the back-off from its start.
@@ -137,6 +139,7 @@ export class ConnectionRecovery {
         continue;
       }
       if (outcome === 'started') break;
+      if (outcome === 'timed-out') timeouts += 1;
       debug('recovery', 'attempt', outcome);
       await this.pause(REJOIN_DELAYS_MS[Math.min(failures, REJOIN_DELAYS_MS.length - 1)]!);
       failures += 1;
@@ -144,12 +147,12 @@ export class ConnectionRecovery {
     this.isRejoining = false;
   }
 
-  /** One start, given up after `ATTEMPT_TIMEOUT_MS` or when woken for a fresh one. */
-  private attempt() {
+  /** One start, given up after `timeoutMs` or when woken for a fresh one. */
+  private attempt(timeoutMs: number) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     this.attemptStartedAt = Date.now();
     return new Promise<'started' | 'failed' | 'timed-out' | 'woken'>((resolve) => {
-      timer = setTimeout(() => resolve('timed-out'), ATTEMPT_TIMEOUT_MS);
+      timer = setTimeout(() => resolve('timed-out'), timeoutMs);
       this.wake = () => resolve('woken');
       this.target.start().then(
         () => resolve('started'),
