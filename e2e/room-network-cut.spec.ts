@@ -7,7 +7,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
 import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
 import { expect, test } from './fixtures';
 import { E2E_PORTS } from './support/ports';
-import { createMeeting, expectDecodingFrom, inbound, inCall, joinRoom, leave } from './support/room';
+import { createMeeting, expectDecodingFrom, inCall, joinRoom, leave } from './support/room';
 
 const CUT_MS = 60_000;
 
@@ -45,18 +45,32 @@ function chromiumIn(namespace: string, folder: string) {
   return script;
 }
 
-/** Video from someone is flowing: a decoded-frame count grows between two looks a second apart. */
-async function decodingAgain(page: Page, timeout: number) {
-  await expect
-    .poll(
-      async () => {
-        const before = new Map((await inbound(page)).map((s) => [s.participantId, s.framesDecoded]));
-        await page.waitForTimeout(1000);
-        return (await inbound(page)).some((s) => s.framesDecoded >= (before.get(s.participantId) ?? 0) + 5);
-      },
-      { timeout, intervals: [250] },
-    )
-    .toBe(true);
+/**
+ * When video from someone flows again: the page samples its decoded-frame counts every 100 ms and
+ * answers with the first moment (epoch ms) a count has grown by 5 within the last second. Sampling in
+ * the page keeps the test's round trips (a second or more on a loaded machine) out of the figure.
+ */
+async function decodingAgainAt(page: Page, timeout: number): Promise<number> {
+  return page.evaluate(async (timeoutMs) => {
+    type Entry = { participantId: string; framesDecoded: number };
+    const room = (window as unknown as { __meetcastRoom?: { inboundVideo(): Promise<Entry[]> } }).__meetcastRoom;
+    const history = new Map<string, { at: number; frames: number }[]>();
+    const until = Date.now() + timeoutMs;
+    while (Date.now() < until) {
+      const at = Date.now();
+      for (const entry of (await room?.inboundVideo()) ?? []) {
+        const samples = history.get(entry.participantId) ?? [];
+        // A new subscription counts from zero again.
+        if (samples.length && entry.framesDecoded < samples.at(-1)!.frames) samples.length = 0;
+        samples.push({ at, frames: entry.framesDecoded });
+        while (samples.length && samples[0]!.at < at - 1000) samples.shift();
+        history.set(entry.participantId, samples);
+        if (entry.framesDecoded >= samples[0]!.frames + 5) return at;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no video decoded again within ${timeoutMs} ms`);
+  }, timeout);
 }
 
 // Root makes network namespaces; elsewhere the test says why it does not run.
@@ -92,6 +106,7 @@ test.describe('a call that survives a cut link', () => {
 
         lab.setLink(place, false);
         const cutAt = Date.now();
+        if (process.env.ROOM_DEBUG) console.log(`${new Date(cutAt).toISOString().slice(11, 23)} link down`);
         // All the while, Rita keeps her place on Hanna's screen and is never sent back to the pre-join page.
         while (Date.now() - cutAt < CUT_MS) {
           await expect(ritaTile).toBeVisible();
@@ -101,11 +116,16 @@ test.describe('a call that survives a cut link', () => {
         await expect(ritaTile.getByRole('status')).toHaveText('Reconnecting…');
         lab.setLink(place, true);
         const backAt = Date.now();
+        if (process.env.ROOM_DEBUG) console.log(`${new Date(backAt).toISOString().slice(11, 23)} link up`);
 
         // No click: video flows both ways again, in the same call, on the same page.
-        const [seenAgainMs, seesAgainMs] = await Promise.all(
-          [hanna.page, rita.page].map((page) => decodingAgain(page, 150_000).then(() => Date.now() - backAt)),
-        );
+        const [seenAgainAt, seesAgainAt] = await Promise.all([
+          decodingAgainAt(hanna.page, 150_000),
+          decodingAgainAt(rita.page, 150_000),
+        ]);
+        const [seenAgainMs, seesAgainMs] = [seenAgainAt - backAt, seesAgainAt - backAt];
+        // A generous bound (the budget is 3 s, read from the printed figures): past it, something hangs.
+        expect(Math.max(seenAgainMs, seesAgainMs)).toBeLessThan(20_000);
         await expect(ritaTile.getByRole('status')).toHaveCount(0, { timeout: 30_000 });
         await expect(rita.page.getByRole('status').filter({ hasText: 'Connection lost' })).toHaveCount(0);
         await expect(joinButton).toHaveCount(0);

@@ -52,13 +52,23 @@ export async function joinRoom(
   if (who.account) await useSessionCookie(context, who.account.token);
   await who.prepare?.(context);
   if (process.env.ROOM_DEBUG) {
-    await context.addInitScript(() => window.localStorage.setItem('meetcast.debug', '1'));
+    await context.addInitScript(() => {
+      window.localStorage.setItem('meetcast.debug', '1');
+      for (const name of ['online', 'offline']) window.addEventListener(name, () => console.debug(`[page] ${name}`));
+    });
   }
   const page = await context.newPage();
   if (process.env.ROOM_DEBUG) {
     const label = who.account?.username ?? who.name ?? 'guest';
-    page.on('console', (message) => console.log(`[${label}] ${message.type()}: ${message.text()}`));
-    page.on('pageerror', (error) => console.log(`[${label}] pageerror: ${error.message}`));
+    const at = () => new Date().toISOString().slice(11, 23);
+    page.on('console', (message) => console.log(`${at()} [${label}] ${message.type()}: ${message.text()}`));
+    page.on('pageerror', (error) => console.log(`${at()} [${label}] pageerror: ${error.message}`));
+    page.on('websocket', (socket) => {
+      const path = new URL(socket.url()).pathname;
+      console.log(`${at()} [${label}] websocket open ${path}`);
+      socket.on('close', () => console.log(`${at()} [${label}] websocket closed ${path}`));
+      socket.on('socketerror', (error) => console.log(`${at()} [${label}] websocket error ${path}: ${error}`));
+    });
   }
   await page.goto(`${who.origin ?? APP_URL}/room/${slug}${who.query ?? ''}`);
   await expect(page.getByRole('button', { name: 'Join meeting' })).toBeVisible({ timeout: 60_000 });

@@ -59,6 +59,11 @@ export function InCall({
   });
   const isSharing = Boolean(media.screenTrack);
   const mediaRetry = media.retry;
+  // The room's connection is back after a drop: the media in trouble rejoins now, not at its next try.
+  const networkBack = media.networkBack;
+  useEffect(() => {
+    if (state.isSocketConnected) networkBack();
+  }, [state.isSocketConnected, networkBack]);
   const rejoin = useCallback(() => {
     reconnect();
     mediaRetry();

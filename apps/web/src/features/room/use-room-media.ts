@@ -86,8 +86,9 @@ export function useRoomMedia(options: {
       stopForwardingForTest: (id) => media.stopForwardingForTest(id),
     };
     if (!early) media.start().catch(() => media.retry());
-    // The network is back: rejoin now, not at the next back-off step.
-    const onOnline = () => media.retry();
+    // The network is back: rejoin now (dropping an attempt begun while it was down), not at the
+    // next back-off step.
+    const onOnline = () => media.networkBack();
     window.addEventListener('online', onOnline);
     const previous = new Map<number, { lost: number; received: number }>();
     const statsTimer = setInterval(() => {
@@ -153,6 +154,7 @@ export function useRoomMedia(options: {
     [],
   );
   const retry = useCallback(() => mediaRef.current?.retry(), []);
+  const networkBack = useCallback(() => mediaRef.current?.networkBack(), []);
 
-  return { feeds, status, talking, quality, health, screenTrack, startScreen, stopScreen, preferLayer, retry };
+  return { feeds, status, talking, quality, health, screenTrack, startScreen, stopScreen, preferLayer, retry, networkBack };
 }

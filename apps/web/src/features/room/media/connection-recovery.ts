@@ -1,4 +1,4 @@
-import { REJOIN_WINDOW_MS, type MediaStatus } from './media-types';
+import { REJOIN_WINDOW_MS, debug, type MediaStatus } from './media-types';
 
 /** What recovery needs from the media connection it heals. */
 export interface RecoveryTarget {
@@ -12,18 +12,37 @@ export interface RecoveryTarget {
 
 const ICE_GRACE_MS = 2000;
 const ICE_RESTART_WAIT_MS = 8000;
+/** Back-off between rejoin attempts: short, since each attempt is bounded and the network's return is heard. */
+export const REJOIN_DELAYS_MS = [250, 500, 1000, 2000];
+/**
+ * One rejoin attempt (a new session through the proxy and the publisher's handle) is given up after
+ * this: one started while the link was down can wait out a TCP connect's retransmissions long after
+ * the link is back, and must not hold up the next attempt. Each attempt given up doubles the next
+ * one's time (up to 4 times this), so that a machine too loaded to join in 6 s still joins.
+ */
+export const ATTEMPT_TIMEOUT_MS = 6000;
 
 /**
  * The whole connection's health: ICE trouble restarts ICE first; lost signalling (or no recovery
- * within 8 s of an ICE restart) rejoins from scratch, retrying with back-off for up to 2 min before
- * it gives up and says so ('failed').
+ * within 8 s of an ICE restart) rejoins from scratch, in attempts bounded by `ATTEMPT_TIMEOUT_MS`
+ * with a short back-off, for up to 2 min before it gives up and says so ('failed'). `rejoinNow`
+ * (the network or the room's connection is back, or the user asked) cancels an attempt still under
+ * way or its back-off and starts a fresh one at once.
  */
 export class ConnectionRecovery {
   private status: MediaStatus = 'connecting';
   private troubleSince: number | undefined;
   private iceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Counts rejoin runs: a newer run makes an older one stop at its next step. */
+  private run = 0;
   private isRejoining = false;
+  /** Wakes the current run from its back-off (or its attempt's wait), to try again at once. */
+  private wake: (() => void) | undefined;
   private isClosed = false;
+  /** When the attempt under way began (none between attempts). */
+  private attemptStartedAt: number | undefined;
+  /** When we last heard the network was back. */
+  private networkBackAt: number | undefined;
 
   constructor(private readonly target: RecoveryTarget) {}
 
@@ -68,32 +87,92 @@ export class ConnectionRecovery {
     void this.rejoin();
   }
 
-  /** Rejoins at once: the user asked to try again, or the watchdog's last step. */
+  /**
+   * Rejoins at once: the user asked to try again, the network or the room's connection is back, or
+   * the watchdog's last step. An attempt under way (likely started while the link was down) is
+   * dropped for a fresh one.
+   */
   rejoinNow() {
+    if (this.isClosed) return;
     this.troubleSince = Date.now();
+    this.clearIceTimer();
     this.setStatus('reconnecting');
+    if (this.isRejoining) {
+      debug('recovery', 'fresh attempt now');
+      this.run += 1;
+      this.wake?.();
+    }
     void this.rejoin();
+  }
+
+  /**
+   * The network is back (the browser's `online`, then the room's connection opening again): a
+   * connection in trouble rejoins at once; a healthy one, the first join still under way, or an
+   * attempt begun since the network came back (the second signal must not undo the first's) are left
+   * alone.
+   */
+  networkBack() {
+    if (this.isClosed || this.status === 'connected' || this.status === 'connecting') return;
+    const startedAt = this.attemptStartedAt;
+    if (startedAt !== undefined && this.networkBackAt !== undefined && startedAt >= this.networkBackAt) return;
+    this.networkBackAt = Date.now();
+    this.rejoinNow();
   }
 
   private async rejoin() {
     if (this.isRejoining || this.isClosed) return;
     this.isRejoining = true;
-    let delay = 500;
+    let failures = 0;
+    let timeouts = 0;
     while (!this.isClosed) {
+      const run = this.run;
       if (Date.now() - (this.troubleSince ?? Date.now()) > REJOIN_WINDOW_MS) {
         this.setStatus('failed');
         break;
       }
       this.target.teardown();
-      try {
-        await this.target.start();
-        break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, 4000);
+      const outcome = await this.attempt(ATTEMPT_TIMEOUT_MS * 2 ** Math.min(timeouts, 2));
+      if (this.isClosed) break;
+      if (run !== this.run) {
+        // Asked for a fresh attempt meanwhile: go again at once, with the back-off from its start.
+        failures = 0;
+        continue;
       }
+      if (outcome === 'started') break;
+      if (outcome === 'timed-out') timeouts += 1;
+      debug('recovery', 'attempt', outcome);
+      await this.pause(REJOIN_DELAYS_MS[Math.min(failures, REJOIN_DELAYS_MS.length - 1)]!);
+      failures += 1;
     }
     this.isRejoining = false;
+  }
+
+  /** One start, given up after `timeoutMs` or when woken for a fresh one. */
+  private attempt(timeoutMs: number) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    this.attemptStartedAt = Date.now();
+    return new Promise<'started' | 'failed' | 'timed-out' | 'woken'>((resolve) => {
+      timer = setTimeout(() => resolve('timed-out'), timeoutMs);
+      this.wake = () => resolve('woken');
+      this.target.start().then(
+        () => resolve('started'),
+        () => resolve('failed'),
+      );
+    }).finally(() => {
+      clearTimeout(timer);
+      this.wake = undefined;
+      this.attemptStartedAt = undefined;
+    });
+  }
+
+  private pause(ms: number) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => (this.wake = undefined));
   }
 
   private clearIceTimer() {
@@ -104,5 +183,6 @@ export class ConnectionRecovery {
   close() {
     this.isClosed = true;
     this.clearIceTimer();
+    this.wake?.();
   }
 }

@@ -46,7 +46,8 @@ const isDebug = () => {
   }
 };
 export const debug = (...args: unknown[]) => {
-  if (isDebug()) console.debug('[room-media]', ...args);
+  // The page's own clock: a test reading the console later (on a loaded machine) sees when it happened.
+  if (isDebug()) console.debug('[room-media]', new Date().toISOString().slice(11, 23), ...args);
 };
 
 /** Settles when `promise` does (either way), or after `ms`, whichever comes first. */

@@ -19,6 +19,8 @@ function setup(options: { publishing?: boolean; watched?: boolean } = {}) {
   const missing: { participantId: string; since: number }[] = [];
   let health: Record<string, FeedHealth> = {};
   const startedAt = Date.now();
+  /** When our camera's current publication started (a rejoin publishes it anew). */
+  const publication = { since: startedAt };
   const host: WatchdogHost = {
     selfId: 'me',
     subscriberConnection: () =>
@@ -30,7 +32,7 @@ function setup(options: { publishing?: boolean; watched?: boolean } = {}) {
     watchedFeeds: () =>
       options.watched === false ? [] : [{ feedId: 7, participantId: 'gus', mids: ['1'], startedAt }],
     missingFeeds: () => missing,
-    publishingSince: () => (options.publishing ? startedAt : undefined),
+    publishingSince: () => (options.publishing ? publication.since : undefined),
     isBusy: () => false,
     repair: (step) => repairs.push(step),
     onHealth: (next) => (health = next),
@@ -44,7 +46,7 @@ function setup(options: { publishing?: boolean; watched?: boolean } = {}) {
       await watchdog.tick();
     }
   };
-  return { inbound, outbound, repairs, missing, health: () => health, watchdog, run };
+  return { inbound, outbound, publication, repairs, missing, health: () => health, watchdog, run };
 }
 
 describe('MediaWatchdog', () => {
@@ -108,6 +110,16 @@ describe('MediaWatchdog', () => {
     expect(room.health()).toEqual({ me: 'poor' });
     await room.run(8, () => (room.inbound.frames += 20));
     expect(room.repairs).toEqual(['republish', 'rejoin']);
+  });
+
+  it('judges a rejoin\'s new publication from its own frame count, not the old connection\'s', async () => {
+    const room = setup({ publishing: true, watched: false });
+    await room.run(30, () => (room.outbound.frames += 30));
+    // A rejoin: a new publisher connection, counting from zero, published now.
+    room.outbound.frames = 0;
+    room.publication.since = Date.now();
+    await room.run(20, () => (room.outbound.frames += 30));
+    expect(room.repairs).toEqual([]);
   });
 
   it('resyncs a camera that is on without a subscription, twice, then rejoins, then says it failed', async () => {

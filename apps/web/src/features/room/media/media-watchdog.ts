@@ -237,6 +237,10 @@ export class MediaWatchdog {
       return;
     }
     const frames = await outboundVideoFrames(this.host.publisherConnection());
+    // A new publication (a rejoin's connection counts its frames from zero) is judged on its own.
+    if (this.publication && (this.publication.startedAt !== since || frames < this.publication.frames)) {
+      this.publication = undefined;
+    }
     const publication = (this.publication ??= {
       participantId: this.host.selfId,
       startedAt: since,

@@ -159,6 +159,8 @@ export class RoomMedia {
           return this.publisherCallbacks(() => handle, 'camera', generation);
         })
       : await this.attachPublisher('camera', generation);
+    // An attempt given up meanwhile (recovery started a fresh one): its handle goes with its session.
+    if (generation !== this.generation) return;
     this.publisher.send({
       message: {
         request: 'join',
@@ -198,6 +200,7 @@ export class RoomMedia {
       },
       iceState: (state) => {
         if (generation !== this.generation || kind !== 'camera') return;
+        debug('publisher ice', state);
         if (state === 'connected') this.recovery.recovered();
         else if (state === 'failed' || state === 'disconnected') this.recovery.trouble('ice');
       },
@@ -313,6 +316,11 @@ export class RoomMedia {
   /** Rejoins at once after the user asked to try again. */
   retry() {
     this.recovery.rejoinNow();
+  }
+
+  /** The network, or the room's connection, is back: rejoin now unless the media is up. */
+  networkBack() {
+    this.recovery.networkBack();
   }
 
   private teardown() {

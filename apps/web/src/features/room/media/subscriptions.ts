@@ -241,6 +241,7 @@ export class Subscriptions {
         if (this.isOpen) this.onRemoteTrack(track, mid, on);
       },
       iceState: (state) => {
+        debug('subscriber ice', state);
         if (this.isOpen && (state === 'connected' || state === 'failed')) this.context.onIce(state);
       },
     };

@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ATTEMPT_TIMEOUT_MS, ConnectionRecovery, REJOIN_DELAYS_MS, type RecoveryTarget } from './connection-recovery';
+import type { MediaStatus } from './media-types';
+
+/**
+ * The rejoin scheduling against a target whose starts the test settles by hand: each `start` is
+ * recorded with its own resolve/reject, the way a Janus session's opening ends (or never does).
+ */
+function setup() {
+  const starts: { at: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  const statuses: MediaStatus[] = [];
+  let teardowns = 0;
+  const target: RecoveryTarget = {
+    isSignallingUp: () => false,
+    restartIce: async () => undefined,
+    teardown: () => (teardowns += 1),
+    start: () =>
+      new Promise<void>((resolve, reject) => starts.push({ at: Date.now(), resolve, reject })),
+    onStatus: (status) => statuses.push(status),
+  };
+  const recovery = new ConnectionRecovery(target);
+  return { recovery, starts, statuses, teardowns: () => teardowns };
+}
+
+const flush = () => vi.advanceTimersByTimeAsync(0);
+
+describe('ConnectionRecovery', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('gives up an attempt that hangs and tries again after the short back-off', async () => {
+    const { recovery, starts } = setup();
+    const t0 = Date.now();
+    recovery.trouble('signalling');
+    await flush();
+    expect(starts).toHaveLength(1);
+    // The first attempt never answers (a connect begun while the link was down).
+    await vi.advanceTimersByTimeAsync(ATTEMPT_TIMEOUT_MS - 1);
+    expect(starts).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1 + REJOIN_DELAYS_MS[0]!);
+    expect(starts).toHaveLength(2);
+    expect(starts[1]!.at - t0).toBe(ATTEMPT_TIMEOUT_MS + REJOIN_DELAYS_MS[0]!);
+    // A machine too loaded to join in time gets longer each time: 12 s, then 24 s at most.
+    const gapsAfter = [];
+    for (let i = 0; i < 3; i += 1) {
+      const count = starts.length;
+      while (starts.length === count) await vi.advanceTimersByTimeAsync(100);
+      gapsAfter.push(starts.at(-1)!.at - starts.at(-2)!.at);
+    }
+    expect(gapsAfter).toEqual([2 * ATTEMPT_TIMEOUT_MS + 500, 4 * ATTEMPT_TIMEOUT_MS + 1000, 4 * ATTEMPT_TIMEOUT_MS + 2000]);
+    recovery.close();
+  });
+
+  it('retries failed attempts with growing delays capped at 2 s', async () => {
+    const { recovery, starts } = setup();
+    recovery.trouble('signalling');
+    await flush();
+    for (const delay of [250, 500, 1000, 2000, 2000, 2000]) {
+      starts.at(-1)!.reject(new Error('no route'));
+      await vi.advanceTimersByTimeAsync(delay - 1);
+      const count = starts.length;
+      await vi.advanceTimersByTimeAsync(1);
+      expect(starts).toHaveLength(count + 1);
+    }
+    const gaps = starts.slice(1).map((start, i) => start.at - starts[i]!.at);
+    expect(gaps).toEqual([250, 500, 1000, 2000, 2000, 2000]);
+    recovery.close();
+  });
+
+  it('starts a fresh attempt at once when the network is back, dropping the one under way', async () => {
+    const { recovery, starts, teardowns } = setup();
+    recovery.trouble('signalling');
+    await flush();
+    await vi.advanceTimersByTimeAsync(3000);
+    const before = teardowns();
+    recovery.networkBack();
+    await flush();
+    expect(starts).toHaveLength(2);
+    expect(teardowns()).toBe(before + 1);
+    // The stale attempt answering late changes nothing; the fresh one's success ends the run.
+    starts[0]!.resolve();
+    starts[1]!.resolve();
+    await vi.advanceTimersByTimeAsync(ATTEMPT_TIMEOUT_MS * 2);
+    expect(starts).toHaveLength(2);
+    expect(recovery.isBusy()).toBe(true); // still 'reconnecting' until ICE says connected
+    recovery.recovered();
+    expect(recovery.isBusy()).toBe(false);
+    recovery.close();
+  });
+
+  it('keeps the attempt begun when the network came back when the room\'s connection then opens', async () => {
+    const { recovery, starts } = setup();
+    recovery.trouble('signalling');
+    await flush();
+    await vi.advanceTimersByTimeAsync(3000);
+    recovery.networkBack(); // the browser's `online`: the attempt begun offline is dropped
+    await flush();
+    expect(starts).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1500);
+    recovery.networkBack(); // the room's socket reconnected meanwhile: the fresh attempt goes on
+    await flush();
+    expect(starts).toHaveLength(2);
+    starts[1]!.reject(new Error('refused'));
+    await flush();
+    // Between attempts, a later signal cuts the back-off short again.
+    recovery.networkBack();
+    await flush();
+    expect(starts).toHaveLength(3);
+    recovery.close();
+  });
+
+  it('cuts a back-off short when the network is back', async () => {
+    const { recovery, starts } = setup();
+    recovery.trouble('signalling');
+    await flush();
+    for (let i = 0; i < 4; i += 1) {
+      starts.at(-1)!.reject(new Error('no route'));
+      await flush();
+    }
+    // Now waiting out a 2-s back-off (or less); the network returns 100 ms into it.
+    const count = starts.length;
+    await vi.advanceTimersByTimeAsync(100);
+    recovery.networkBack();
+    await flush();
+    expect(starts).toHaveLength(count + 1);
+    recovery.close();
+  });
+
+  it('leaves a healthy connection and the first join alone when the network comes back', async () => {
+    const { recovery, starts } = setup();
+    recovery.networkBack();
+    await flush();
+    expect(starts).toHaveLength(0);
+    recovery.recovered();
+    recovery.networkBack();
+    await flush();
+    expect(starts).toHaveLength(0);
+    recovery.close();
+  });
+
+  it('says it failed once the rejoin window has passed', async () => {
+    const { recovery, starts, statuses } = setup();
+    recovery.trouble('signalling');
+    await flush();
+    await vi.advanceTimersByTimeAsync(125_000);
+    expect(statuses.at(-1)).toBe('failed');
+    const count = starts.length;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(starts).toHaveLength(count);
+    recovery.close();
+  });
+});
