@@ -15,6 +15,7 @@ import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience
 import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
 import { PublicCache, type CacheSubject } from './public-cache.js';
 import { watchInstances } from './audience-instances.js';
+import { HLS_FILE } from './hls-renditions.js';
 import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
@@ -23,11 +24,9 @@ import { toEpochSecondsOrNull } from '../../platform/time.js';
 /** Every viewer asks every few seconds; Janus is asked for the count at most this often per broadcast. */
 const VIEWER_COUNT_MS = 3000;
 const CACHED_KEYS = 5000;
-/** Segment numbers count from the microsecond the HLS muxer started (viewer-feed.ts): never reused. */
-const HLS_FILE = /^(index\.m3u8|segment-\d{1,20}\.ts)$/;
 /**
  * For any HTTP cache or CDN in front (ADR 034). A segment never changes once listed, under a name
- * never reused; the live playlist changes every segment (a second), so a cache keeps it no longer.
+ * never reused; the playlists change every segment (a second for the live one), so a cache keeps them no longer.
  * Nothing else may be kept: a refusal now is not one in a second.
  */
 const HLS_CACHE_CONTROL = {
