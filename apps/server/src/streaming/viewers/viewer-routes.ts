@@ -1,6 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { publicBroadcastState, type BroadcastViewer } from '@meetcast/contracts';
+import { publicBroadcastState, WINDOW_PROBE, type BroadcastViewer } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, success } from '../../http/api-route.js';
@@ -142,7 +142,7 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
     handler: async (body, { t }) => success(t('broadcasts.found'), { data: await viewerState(body.meetId) }),
   });
 
-  app.get<{ Params: { id: string; key: string; file: string } }>(
+  app.get<{ Params: { id: string; key: string; file: string }; Querystring: Record<string, string | undefined> }>(
     '/api/live/:id/:key/:file',
     { schema: { hide: true } },
     async (request, reply) => {
@@ -160,7 +160,9 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
           .send({ status: 'error', message: translate(requestLanguage(request), 'broadcasts.not_running') });
       }
       const isPlaylist = file.endsWith('.m3u8');
-      if (isPlaylist && (await hlsAudience.seen(broadcastId, request.ip, request.headers['user-agent'] ?? ''))) {
+      // A WebRTC viewer's player reads the rewind list for its length (ADR 037): that is not watching.
+      const isWatching = isPlaylist && request.query[WINDOW_PROBE] === undefined;
+      if (isWatching && (await hlsAudience.seen(broadcastId, request.ip, request.headers['user-agent'] ?? ''))) {
         void context.events.emit('broadcast.changed', { meetingId: running.meetingId, broadcastId });
       }
       return reply

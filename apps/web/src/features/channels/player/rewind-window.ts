@@ -1,5 +1,6 @@
 import type { BroadcastViewer } from '@meetcast/contracts';
 import { useEffect, useState } from 'react';
+import { WINDOW_PROBE } from '@meetcast/contracts';
 import { renditionUrl } from './hls-playback';
 
 /** How often a live viewer learns how far back the rewind playlist reaches: its segments are 4 s long. */
@@ -28,7 +29,10 @@ export function useRewindWindow(viewer: BroadcastViewer): number {
     const controller = new AbortController();
     const readList = async () => {
       try {
-        const response = await fetch(url, { signal: controller.signal });
+        // Marked as a probe: reading the list is not watching, and must not count this viewer twice.
+        const probe = new URL(url, window.location.href);
+        probe.searchParams.set(WINDOW_PROBE, '1');
+        const response = await fetch(probe, { signal: controller.signal });
         // Not written yet (the broadcast's first seconds): nothing to rewind.
         setRead({ url, seconds: response.ok ? listedSeconds(await response.text()) : 0 });
       } catch {
