@@ -21,8 +21,15 @@ async function openWatchPage(browser: Browser, slug: string, viewport: typeof WI
     { theme: look === 'dark' ? 'dark' : 'light', language: look === 'ar' ? 'ar' : 'en' },
   );
   const page = await context.newPage();
+  const openedAt = Date.now();
   await page.goto(`${APP_URL}/channel/${slug}`);
   await expect(page.getByTestId('player-mode')).toHaveAttribute('data-mode', 'webrtc', { timeout: 90_000 });
+  await expect
+    .poll(() => page.getByTestId('live-video').evaluate((video: HTMLVideoElement) => video.currentTime), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0);
+  console.log(`${viewport.width}×${viewport.height} ${look}: picture ${Date.now() - openedAt} ms after opening`);
   return { context, page };
 }
 
@@ -164,11 +171,36 @@ test.describe('the watch page', () => {
         await expect.poll(behindDvrEdge, { timeout: 15_000 }).toBeGreaterThan(rewound + 5);
         await expect.poll(shownSeconds, { timeout: 10_000 }).toBeGreaterThan(rewound + 5);
         await expectAdvancing(page);
-        console.log(`rewound to −${rewound} s, then to −${Math.round(await behindDvrEdge())} s behind the DVR edge`);
+        const further = Math.round(await behindDvrEdge());
+        // "Go back 5 minutes": sixty steps of five seconds. The window holds less (the broadcast is a minute
+        // old), so the picture lands at the window's start and the position shown says how far back that is.
+        const windowStart = () =>
+          videoOf(page).evaluate((video: HTMLVideoElement) =>
+            video.seekable.length > 0 ? video.currentTime - video.seekable.start(0) : Number.NaN,
+          );
+        for (let step = 0; step < 60; step++) await page.keyboard.press('ArrowLeft');
+        await expect.poll(windowStart, { timeout: 15_000 }).toBeLessThanOrEqual(10);
+        await expectAdvancing(page);
+        const atStart = await behindDvrEdge();
+        const listed = await videoOf(page).evaluate(
+          (video: HTMLVideoElement) => video.seekable.end(video.seekable.length - 1) - video.seekable.start(0),
+        );
+        expect(atStart).toBeGreaterThanOrEqual(listed - 12);
+        await expect
+          .poll(async () => Math.abs((await shownSeconds()) - (await behindDvrEdge())), { timeout: 10_000 })
+          .toBeLessThanOrEqual(6);
+        expect(await page.getByTestId('player-mode').getAttribute('data-mode')).toBe('dvr');
+        console.log(
+          `rewound to −${rewound} s, then −${further} s, then 5 min asked: −${Math.round(atStart)} s of ${Math.round(listed)} s listed (shown −${await shownSeconds()} s)`,
+        );
+        const backAt = Date.now();
         await page.getByRole('button', { name: 'Back to live' }).click();
         await expect(page.getByTestId('player-mode')).toHaveAttribute('data-mode', 'webrtc', { timeout: 30_000 });
         await expect(page.getByTestId('rewind-position')).toHaveText('Live');
         await expectAdvancing(page);
+        console.log(
+          `back to live over WebRTC in ${Date.now() - backAt} ms: ${await page.getByTestId('player-mode').textContent()}`,
+        );
 
         // Audio only: the sound playlist alone, no picture; Auto brings the picture back.
         await player.getByRole('button', { name: 'Settings' }).click();

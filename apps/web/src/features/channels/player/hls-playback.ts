@@ -3,6 +3,11 @@ export interface HlsPlayback {
   latency(): number | undefined;
   /** The live edge to go back to after a pause. */
   liveEdge(): number | undefined;
+  /**
+   * To `seconds` behind the live edge, or the list's start if it holds less; false while nothing is
+   * loaded yet to seek in (the caller then loads again from that point).
+   */
+  seekBehind(seconds: number): boolean;
   height(): number | undefined;
   close(): void;
 }
@@ -12,6 +17,9 @@ export interface HlsPlayback {
  * `behind` seconds before its edge, or the sound alone.
  */
 export type HlsRendition = { kind: 'live' } | { kind: 'rewind'; behind: number } | { kind: 'audio' };
+
+/** `HTMLMediaElement.HAVE_METADATA`: the element knows its timeline and can be sought. */
+const HAVE_METADATA = 1;
 
 const PLAYLIST = { live: 'index.m3u8', rewind: 'dvr.m3u8', audio: 'audio.m3u8' } as const;
 
@@ -50,6 +58,12 @@ export async function playHls(
         return edge === undefined ? undefined : Math.max(0, edge - video.currentTime);
       },
       liveEdge,
+      seekBehind: (seconds) => {
+        const edge = liveEdge();
+        if (edge === undefined || video.readyState < HAVE_METADATA) return false;
+        video.currentTime = Math.max(video.seekable.start(0), edge - seconds);
+        return true;
+      },
       height: () => video.videoHeight || undefined,
       close: () => video.removeAttribute('src'),
     };
@@ -80,9 +94,26 @@ export async function playHls(
   }
   hls.loadSource(url);
   hls.attachMedia(video);
+  /** Where the broadcast is now on the playlist's clock: its last segment's end and the time since it came. */
+  const estimatedEdge = () => {
+    const details = hls.latestLevelDetails;
+    return details ? details.edge + details.age : undefined;
+  };
   return {
-    latency: () => (Number.isFinite(hls.latency) ? hls.latency : undefined),
+    // Not hls.latency: it reads 0 until the picture's first time update, and a seek taken from that
+    // figure went to the wrong place.
+    latency: () => {
+      const edge = estimatedEdge();
+      return edge === undefined || video.readyState < HAVE_METADATA ? undefined : Math.max(0, edge - video.currentTime);
+    },
     liveEdge: () => hls.liveSyncPosition ?? undefined,
+    seekBehind: (seconds) => {
+      const details = hls.latestLevelDetails;
+      const edge = estimatedEdge();
+      if (!details || edge === undefined || video.readyState < HAVE_METADATA) return false;
+      video.currentTime = Math.min(details.edge, Math.max(details.fragmentStart, edge - seconds));
+      return true;
+    },
     height: () => video.videoHeight || undefined,
     close: () => hls.destroy(),
   };

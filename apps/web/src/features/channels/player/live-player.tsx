@@ -16,8 +16,8 @@ import { PlayerSettings } from './player-settings';
 import { SHORTCUT_KEYS, usePlayerShortcuts } from './player-shortcuts';
 import { RewindBar } from './rewind-bar';
 import { useTheatre } from './theatre';
-import { useRewindWindow } from './rewind-window';
-import { LIVE_THRESHOLD_SECONDS, useLivePlayback, type PlaybackMode } from './use-live-playback';
+import { LIVE_THRESHOLD_SECONDS, useRewindWindow } from './rewind-window';
+import { useLivePlayback, type PlaybackMode } from './use-live-playback';
 
 const CONTROL =
   'inline-flex size-11 shrink-0 items-center justify-center rounded-full text-white hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
@@ -117,7 +117,9 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
   const theatre = useTheatre();
   const [hasChosenSound, setChosenSound] = useState(false);
   const canPip = typeof document !== 'undefined' && document.pictureInPictureEnabled;
-  const canRewind = rewindable >= MIN_REWIND_SECONDS && mode !== 'audio' && mode !== 'connecting';
+  // Not tied to the connection's state: while the rewind playlist loads (a second or several on a busy
+  // machine) the viewer's next steps back still count, and the bar shows where they are going.
+  const canRewind = rewindable >= MIN_REWIND_SECONDS && !playback.isAudioOnly;
 
   const togglePlay = () => {
     const element = video.current;
@@ -155,7 +157,7 @@ export function LivePlayer({ viewer, title }: { viewer: BroadcastViewer; title: 
     },
     i18n.dir(),
   );
-  const isBehind = mode === 'dvr' && behind >= LIVE_THRESHOLD_SECONDS;
+  const isBehind = playback.isRewound && behind >= LIVE_THRESHOLD_SECONDS;
 
   return (
     <div

@@ -18,6 +18,20 @@ export function listedSeconds(playlist: string): number {
   return total;
 }
 
+/** Closer to the edge than this is live: the rewind playlist's 4-s segments cannot play nearer. */
+export const LIVE_THRESHOLD_SECONDS = 10;
+
+/**
+ * Where a viewer who asks to be `wanted` seconds behind live goes, now `behind`: as far as asked, or
+ * the window's start when it holds less (`rewindable`); a step back from live at least as far as the
+ * rewind plays; forward into the last seconds is live again.
+ */
+export function rewindTarget(wanted: number, rewindable: number, behind: number): number | 'live' {
+  const target = Math.min(Math.max(0, wanted), rewindable);
+  if (target >= LIVE_THRESHOLD_SECONDS) return target;
+  return target <= behind ? 'live' : Math.min(LIVE_THRESHOLD_SECONDS, rewindable);
+}
+
 /** How far back the live broadcast can be rewound now, read from its rewind playlist. */
 export function useRewindWindow(viewer: BroadcastViewer): number {
   // Kept with the playlist it was read from: another broadcast's window is none of this one's.

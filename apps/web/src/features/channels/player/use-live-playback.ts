@@ -3,6 +3,7 @@ import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { playHls, renditionUrl, type HlsPlayback, type HlsRendition } from './hls-playback';
 import { isHlsForced, takeEarlyWatch } from './early-watch-slot';
 import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
+import { rewindTarget } from './rewind-window';
 import { useFreshViewerGrant } from './use-broadcast-viewer';
 
 /** `dvr`: behind live in the rewind window; `audio`: the sound alone (ADR 037). */
@@ -16,8 +17,6 @@ export interface PlaybackFigures {
 
 const RETRY_MS = 2000;
 const FIGURES_EVERY_MS = 1000;
-/** Closer to the edge than this is live: the rewind playlist's 4-s segments cannot play nearer. */
-export const LIVE_THRESHOLD_SECONDS = 10;
 /** A seek's position is taken as the viewer's until the figures (read every second) follow it. */
 const SEEK_SETTLE_MS = 2000;
 
@@ -38,10 +37,6 @@ async function webRtcFigures(peer: RTCPeerConnection): Promise<PlaybackFigures> 
 
 function detach(element: HTMLVideoElement) {
   element.srcObject = null;
-}
-
-function seekTo(element: HTMLVideoElement, at: number) {
-  element.currentTime = at;
 }
 
 function seekAndPlay(element: HTMLVideoElement, at: number | undefined) {
@@ -160,6 +155,10 @@ export function useLivePlayback(
     seekAndPlay(element, hls.current?.liveEdge());
   };
 
+  /** Seconds behind live as the viewer sees it: none over WebRTC or the low-latency playlist. */
+  const behind =
+    rendition.kind !== 'rewind' ? 0 : mode === 'dvr' ? (figures.latency ?? rendition.behind) : rendition.behind;
+
   /** The last seek asked for: steps in quick succession add up, though the figures lag a second. */
   const lastSeek = useRef<{ behind: number; at: number } | undefined>(undefined);
 
@@ -167,36 +166,32 @@ export function useLivePlayback(
   const seekBehind = (wanted: number) => {
     const element = video.current;
     if (!element || rendition.kind === 'audio') return;
-    let target = Math.min(Math.max(0, wanted), rewindable);
-    if (target < LIVE_THRESHOLD_SECONDS) {
-      // Forward into the last seconds is live; back from live is at least as far as the rewind plays.
-      if (target <= behind) {
-        lastSeek.current = undefined;
-        return backToLive();
-      }
-      target = LIVE_THRESHOLD_SECONDS;
+    const target = rewindTarget(wanted, rewindable, behind);
+    if (target === 'live') {
+      lastSeek.current = undefined;
+      return backToLive();
     }
     lastSeek.current = { behind: target, at: Date.now() };
-    const now = hls.current?.latency();
-    if (mode === 'dvr' && now !== undefined) {
-      const earliest = element.seekable.length > 0 ? element.seekable.start(0) : 0;
-      seekTo(element, Math.max(earliest, element.currentTime + now - target));
-      return;
-    }
+    // Within the rewind playlist once it plays; otherwise (from live, or while it is still loading)
+    // it is loaded again from the new point.
+    if (mode === 'dvr' && hls.current?.seekBehind(target)) return;
     setRendition({ kind: 'rewind', behind: target });
   };
 
-  /** Seconds behind live as the viewer sees it: none over WebRTC or the low-latency playlist. */
-  const behind =
-    rendition.kind !== 'rewind' ? 0 : mode === 'dvr' ? (figures.latency ?? rendition.behind) : rendition.behind;
   /** Forward (positive) or back by `seconds` from where the viewer is, or was just sent. */
   const seekBy = (seconds: number) => {
     const recent =
       lastSeek.current && Date.now() - lastSeek.current.at < SEEK_SETTLE_MS ? lastSeek.current.behind : undefined;
-    seekBehind((recent ?? behind) - seconds);
+    const from = recent ?? behind;
+    // Steps past the window's start ask for the point just asked: not another seek.
+    if (recent !== undefined && rewindTarget(from - seconds, rewindable, from) === recent) return;
+    seekBehind(from - seconds);
   };
+
   const isAudioOnly = rendition.kind === 'audio';
+  /** Behind live or on the way there: the rewind playlist, playing or still loading. */
+  const isRewound = rendition.kind === 'rewind';
   const setAudioOnly = (isOn: boolean) => setRendition(isOn ? { kind: 'audio' } : { kind: 'live' });
 
-  return { mode, figures, behind, backToLive, seekBehind, seekBy, isAudioOnly, setAudioOnly };
+  return { mode, figures, behind, backToLive, seekBehind, seekBy, isAudioOnly, isRewound, setAudioOnly };
 }
