@@ -42,6 +42,12 @@ export type BroadcastLayout = (typeof BROADCAST_LAYOUTS)[number];
 export const BROADCAST_SCENES = ['live', 'starting_soon', 'be_right_back', 'ending'] as const;
 export type BroadcastScene = (typeof BROADCAST_SCENES)[number];
 
+/**
+ * Query parameter of an HLS playlist request that only reads the playlist (the rewind window's length,
+ * ADR 037): the server does not count it as an HLS viewer.
+ */
+export const WINDOW_PROBE = 'window';
+
 export const STREAMING_LIMITS = {
   connectionName: 100,
   rtmpUrl: 500,

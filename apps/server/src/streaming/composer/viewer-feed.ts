@@ -1,11 +1,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AppContext } from '../../context.js';
 import { JanusError, STREAMING_NO_SUCH_MOUNTPOINT } from '../../media/janus-client.js';
 import { mountpointPlaces, type MountpointPlace } from '../viewers/audience-instances.js';
 import { liveStreamFolder, mountpointId } from '../viewers/viewer-keys.js';
 import type { ProcessLedger } from './child-processes.js';
 import { EncodeReader } from './encode-reader.js';
+import { hlsRenditionArgs } from '../viewers/hls-renditions.js';
 import type { MediaFanOut } from './media-fan-out.js';
 import { runPeriodically, type PeriodicJob } from '../../platform/periodic.js';
 
@@ -21,8 +21,8 @@ const MOUNTPOINT_CHECK_MS = 5000;
  * What the public channel page plays (ADR 011), fed by the broadcast's one encode: a Janus
  * Streaming mountpoint for WebRTC viewers (the H.264 copied, AAC turned into Opus, RTP into the
  * mountpoint's ports) on every Janus instance of the installation (ADR 036: the room's, and every
- * other JANUS_URL one), and HLS segments under DATA_DIR for viewers WebRTC cannot reach. All exist
- * only while the broadcast runs.
+ * other JANUS_URL one), and HLS under DATA_DIR for viewers WebRTC cannot reach, who rewind, or who
+ * want the sound alone (viewers/hls-renditions.ts). All exist only while the broadcast runs.
  */
 export class ViewerFeed {
   private readers: EncodeReader[] = [];
@@ -125,18 +125,7 @@ export class ViewerFeed {
   private startHls() {
     rmSync(this.hlsFolder, { recursive: true, force: true });
     mkdirSync(this.hlsFolder, { recursive: true });
-    this.reader('HLS viewer feed', [
-      ...['-c', 'copy', '-f', 'hls'],
-      // Segments can only start at a keyframe; the encode puts one every second (ADR 018), so each
-      // segment is a second long and starts with one.
-      ...['-hls_time', '1', '-hls_list_size', '8'],
-      // Numbered from the microsecond this muxer starts: a muxer started again for the same broadcast
-      // (a restart, a composer taking over) never reuses a segment name an HTTP cache keeps (ADR 034).
-      ...['-hls_start_number_source', 'epoch_us'],
-      ...['-hls_flags', 'delete_segments+omit_endlist+temp_file+independent_segments'],
-      ...['-hls_segment_filename', join(this.hlsFolder, 'segment-%d.ts')],
-      join(this.hlsFolder, 'index.m3u8'),
-    ]);
+    this.reader('HLS viewer feed', hlsRenditionArgs(this.hlsFolder));
   }
 
   async stop() {

@@ -1,6 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { publicBroadcastState, type BroadcastViewer } from '@meetcast/contracts';
+import { publicBroadcastState, WINDOW_PROBE, type BroadcastViewer } from '@meetcast/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { apiRoute, success } from '../../http/api-route.js';
@@ -15,6 +15,7 @@ import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience
 import { MemoryHlsAudience, RedisHlsAudience } from './hls-audience.js';
 import { PublicCache, type CacheSubject } from './public-cache.js';
 import { watchInstances } from './audience-instances.js';
+import { HLS_FILE } from './hls-renditions.js';
 import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
 import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
@@ -23,11 +24,9 @@ import { toEpochSecondsOrNull } from '../../platform/time.js';
 /** Every viewer asks every few seconds; Janus is asked for the count at most this often per broadcast. */
 const VIEWER_COUNT_MS = 3000;
 const CACHED_KEYS = 5000;
-/** Segment numbers count from the microsecond the HLS muxer started (viewer-feed.ts): never reused. */
-const HLS_FILE = /^(index\.m3u8|segment-\d{1,20}\.ts)$/;
 /**
  * For any HTTP cache or CDN in front (ADR 034). A segment never changes once listed, under a name
- * never reused; the live playlist changes every segment (a second), so a cache keeps it no longer.
+ * never reused; the playlists change every segment (a second for the live one), so a cache keeps them no longer.
  * Nothing else may be kept: a refusal now is not one in a second.
  */
 const HLS_CACHE_CONTROL = {
@@ -143,7 +142,7 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
     handler: async (body, { t }) => success(t('broadcasts.found'), { data: await viewerState(body.meetId) }),
   });
 
-  app.get<{ Params: { id: string; key: string; file: string } }>(
+  app.get<{ Params: { id: string; key: string; file: string }; Querystring: Record<string, string | undefined> }>(
     '/api/live/:id/:key/:file',
     { schema: { hide: true } },
     async (request, reply) => {
@@ -161,7 +160,9 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
           .send({ status: 'error', message: translate(requestLanguage(request), 'broadcasts.not_running') });
       }
       const isPlaylist = file.endsWith('.m3u8');
-      if (isPlaylist && (await hlsAudience.seen(broadcastId, request.ip, request.headers['user-agent'] ?? ''))) {
+      // A WebRTC viewer's player reads the rewind list for its length (ADR 037): that is not watching.
+      const isWatching = isPlaylist && request.query[WINDOW_PROBE] === undefined;
+      if (isWatching && (await hlsAudience.seen(broadcastId, request.ip, request.headers['user-agent'] ?? ''))) {
         void context.events.emit('broadcast.changed', { meetingId: running.meetingId, broadcastId });
       }
       return reply

@@ -1,8 +1,26 @@
-import { ClockIcon } from 'lucide-react';
+import { ClockIcon, TimerIcon } from 'lucide-react';
 import type { Broadcast } from '@meetcast/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatDuration } from '../../lib/format-duration';
+import { broadcastDuration } from './broadcast-duration';
+
+/** How long a past broadcast was on air, as a clock reading with its name for screen readers. */
+function Duration({ seconds }: { seconds: number | undefined }) {
+  const { t } = useTranslation('channels');
+  if (seconds === undefined) return null;
+  const time = formatDuration(seconds);
+  return (
+    <span className="flex items-center gap-1" data-testid="broadcast-duration">
+      <TimerIcon className="size-3.5" aria-hidden="true" />
+      <span className="sr-only">{t('lists.duration', { time })}</span>
+      <time aria-hidden="true" dateTime={`PT${seconds}S`} className="tabular-nums">
+        <bdi dir="ltr">{time}</bdi>
+      </time>
+    </span>
+  );
+}
 
 /** Upcoming or past broadcasts of a channel, each linking to its page. */
 export function BroadcastList({
@@ -41,11 +59,14 @@ export function BroadcastList({
                 >
                   {broadcast.name}
                 </Link>
-                <p className="flex items-center gap-1 text-sm text-slate-600 dark:text-slate-400">
-                  <ClockIcon className="size-3.5" />
-                  <time dateTime={new Date(broadcast.start_time * 1000).toISOString()}>
-                    {format.format(broadcast.start_time * 1000)}
-                  </time>
+                <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600 dark:text-slate-400">
+                  <span className="flex items-center gap-1">
+                    <ClockIcon className="size-3.5" aria-hidden="true" />
+                    <time dateTime={new Date(broadcast.start_time * 1000).toISOString()}>
+                      {format.format(broadcast.start_time * 1000)}
+                    </time>
+                  </span>
+                  <Duration seconds={broadcastDuration(broadcast)} />
                 </p>
                 {renderDetails?.(broadcast)}
               </div>

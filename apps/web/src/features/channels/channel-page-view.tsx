@@ -5,9 +5,10 @@ import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { BroadcastList } from './broadcast-list';
 import { ChannelHero, FollowButton, SignInToFollowLink } from './channel-hero';
-import { ChannelStage } from './channel-stage';
+import { ChannelStage, useFollowedStage } from './channel-stage';
 import { ShareLinks } from './share-links';
 import { ViewerChat } from '../viewer-chat';
+import { WatchStage } from './watch-stage';
 
 /** A channel or a broadcast, the same in the app (`/channels/…`) and on the public pages (`/channel/…`). */
 export function ChannelPageView({
@@ -24,8 +25,13 @@ export function ChannelPageView({
   const channel = page.channel;
   const publicPath = `/channel/${page.broadcast?.url_slug ?? channel?.slug ?? ''}`;
   const chatMeetId = page.broadcast?.url_slug ?? channel?.live?.url_slug;
+  const followed = useFollowedStage(page);
+  const { focus, viewer } = followed;
+  // Something plays: the player comes first, the channel's banner after it (ADR 037).
+  const watch = focus && viewer && followed.showsScreen ? { ...followed, focus, viewer } : undefined;
   return (
     <div className="space-y-6">
+      {watch && <WatchStage page={page} followed={watch} chatMeetId={chatMeetId} />}
       {channel && (
         <ChannelHero
           channel={channel}
@@ -42,8 +48,8 @@ export function ChannelPageView({
           }
         />
       )}
-      <ChannelStage page={page} />
-      {chatMeetId && <ViewerChat key={chatMeetId} meetId={chatMeetId} className="max-h-[32rem]" />}
+      {!watch && <ChannelStage page={page} followed={followed} />}
+      {!watch && chatMeetId && <ViewerChat key={chatMeetId} meetId={chatMeetId} className="max-h-[32rem]" />}
       <Panel title={t('share.title')}>
         <ShareLinks path={publicPath} title={page.broadcast?.name ?? channel?.name ?? ''} />
       </Panel>

@@ -1,6 +1,6 @@
 import { ClockIcon, RadioIcon } from 'lucide-react';
 import { meetingRoomPath } from '@meetcast/contracts';
-import type { Broadcast, ChannelPage } from '@meetcast/contracts';
+import type { Broadcast, BroadcastViewer, ChannelPage, PublicBroadcastState } from '@meetcast/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,14 +38,19 @@ function Countdown({ target }: { target: number }) {
   );
 }
 
+export interface FollowedStage {
+  focus: Broadcast | undefined;
+  viewer: BroadcastViewer | undefined;
+  state: PublicBroadcastState | 'offline';
+  showsScreen: boolean;
+}
+
 /**
- * What is on now: the broadcast that is live (its player), the next one with a countdown, the
- * replay of one that ended, or "offline"; every label comes from the one public state (ADR 022). It follows the broadcast while the page is open: the
- * broadcast is asked for every few seconds, and a change of its state refreshes the page's data.
+ * The broadcast a page is about (the one live, else the next, else the latest replay) as it goes:
+ * asked for every few seconds, and a change of its state refreshes the page's data. One truth (ADR
+ * 022): the player's answer is the newest, the page's card the first one known.
  */
-export function ChannelStage({ page }: { page: ChannelPage }) {
-  const { t, i18n } = useTranslation('channels');
-  const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'full', timeStyle: 'short' });
+export function useFollowedStage(page: ChannelPage): FollowedStage {
   const latestReplay = page.channel?.past.find((broadcast) => broadcast.public_state === 'replay');
   const focus: Broadcast | undefined =
     page.broadcast ?? page.channel?.live ?? page.channel?.upcoming[0] ?? latestReplay ?? undefined;
@@ -55,9 +60,18 @@ export function ChannelStage({ page }: { page: ChannelPage }) {
   useEffect(() => {
     if (publicState) void queryClient.invalidateQueries({ queryKey: [...CHANNELS_KEY, 'page'] });
   }, [publicState, queryClient]);
-  const showsScreen = hasScreen(viewer);
-  // One truth (ADR 022): the player's answer is the newest, the page's card the first one known.
   const state = viewer?.public_state ?? focus?.public_state ?? 'offline';
+  return { focus, viewer, state, showsScreen: hasScreen(viewer) };
+}
+
+/**
+ * What is on now: the broadcast that is live (its player), the next one with a countdown, the
+ * replay of one that ended, or "offline"; every label comes from the one public state (ADR 022).
+ */
+export function ChannelStage({ page, followed }: { page: ChannelPage; followed: FollowedStage }) {
+  const { t, i18n } = useTranslation('channels');
+  const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'full', timeStyle: 'short' });
+  const { focus, viewer, state, showsScreen } = followed;
   // A broadcast outside any channel has no hero above it: its name is the page's heading.
   const Heading = page.channel ? 'h2' : 'h1';
   return (

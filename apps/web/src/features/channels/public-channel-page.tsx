@@ -1,5 +1,5 @@
 import { TvIcon } from 'lucide-react';
-import type { Channel } from '@meetcast/contracts';
+import type { Channel, ChannelPage } from '@meetcast/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -7,7 +7,7 @@ import { PageSpinner } from '../../components/spinner';
 import { ChannelMessage } from './channel-message';
 import { useCurrentUser } from '../session';
 import { ChannelPageView } from './channel-page-view';
-import { ChannelStage } from './channel-stage';
+import { ChannelStage, useFollowedStage } from './channel-stage';
 import { usePrefetchBroadcastViewer } from './player/use-broadcast-viewer';
 import { useChannelPage, useFollow } from './use-channels';
 
@@ -24,7 +24,7 @@ export default function PublicChannelPage() {
     // The embeddable player (oEmbed, ADR 011): only the stage, and a way to the full page.
     return (
       <main className="p-2">
-        {page.data ? <ChannelStage page={page.data} /> : <PageSpinner label={t('loading')} />}
+        {page.data ? <EmbeddedStage page={page.data} /> : <PageSpinner label={t('loading')} />}
         <a
           href={`/channel/${encodeURIComponent(meetId)}`}
           target="_blank"
@@ -37,7 +37,7 @@ export default function PublicChannelPage() {
     );
   }
   return (
-    <section className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-8">
+    <section className="mx-auto w-full max-w-[100rem] px-4 pb-6 sm:px-8 sm:pt-6">
       {page.isPending ? (
         <PageSpinner label={t('loading')} />
       ) : page.isError ? (
@@ -56,6 +56,10 @@ export default function PublicChannelPage() {
       )}
     </section>
   );
+}
+
+function EmbeddedStage({ page }: { page: ChannelPage }) {
+  return <ChannelStage page={page} followed={useFollowedStage(page)} />;
 }
 
 /** Back from signing in to follow (`?follow=1`, SignInToFollowLink): follow once, then drop the flag. */

@@ -55,3 +55,25 @@ export function usePrefetchBroadcastViewer(meetId: string) {
     if (meetId && !inlinedViewer(meetId)) void queryClient.prefetchQuery(broadcastViewerQuery(meetId));
   }, [queryClient, meetId]);
 }
+
+/**
+ * The newest answer for the broadcast a player plays, asked again when the one held has an expired
+ * viewer grant (a minute, ADR 011): a player going back to WebRTC after a long rewind or sound-only
+ * spell needs a current one.
+ */
+export function useFreshViewerGrant() {
+  const queryClient = useQueryClient();
+  return async (held: BroadcastViewer): Promise<BroadcastViewer> => {
+    if (!held.webrtc || held.webrtc.expires_at * 1000 > Date.now() + GRANT_MARGIN_MS) return held;
+    const query = queryClient
+      .getQueryCache()
+      .findAll({ queryKey: ['broadcast-viewer'] })
+      .find((candidate) => (candidate.state.data as BroadcastViewer | undefined)?.broadcast_id === held.broadcast_id);
+    if (!query) return held;
+    await queryClient.refetchQueries({ queryKey: query.queryKey, exact: true });
+    return queryClient.getQueryData<BroadcastViewer>(query.queryKey) ?? held;
+  };
+}
+
+/** A grant this close to its end may expire before the proxy reads it. */
+const GRANT_MARGIN_MS = 5000;
