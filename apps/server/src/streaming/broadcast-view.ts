@@ -24,7 +24,8 @@ export async function broadcastView(
   context: AppContext,
   broadcast: BroadcastRow,
   meeting: MeetingRow,
-  viewer: { canManage: boolean; language: Language; reader: RecordingReader },
+  /** `seesRoom`: a manager or someone admitted to the room, who may see who is on stage (ADR 045). */
+  viewer: { canManage: boolean; language: Language; reader: RecordingReader; seesRoom?: boolean },
 ): Promise<LiveBroadcast> {
   const recordingAddress =
     broadcast.recordingFile && broadcast.recordingSeconds
@@ -78,5 +79,6 @@ export async function broadcastView(
       scene_countdown_to: toEpochSecondsOrNull(broadcast.overlaySceneCountdownTo),
     },
     can_manage: viewer.canManage,
+    on_stage: viewer.seesRoom ? broadcast.onStage : null,
   };
 }

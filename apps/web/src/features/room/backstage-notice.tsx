@@ -1,0 +1,31 @@
+import type { LiveBroadcast } from '@meetcast/contracts';
+import { EyeOffIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * Whether this participant is backstage on the meeting's running broadcast (ADR 045): in the
+ * meeting, but neither drawn nor heard on the stream. Unknown (no broadcast, or not shown the
+ * stage) is not backstage.
+ */
+export function isBackstage(broadcast: LiveBroadcast | null | undefined, selfId: string | undefined) {
+  const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
+  return Boolean(isRunning && selfId && broadcast.on_stage && !broadcast.on_stage.includes(selfId));
+}
+
+/** Says so in the call, all the time it lasts: the audience does not see or hear this person. */
+export function BackstageNotice() {
+  const { t } = useTranslation('room');
+  return (
+    <div
+      role="status"
+      data-backstage-notice
+      className="mx-4 mb-2 flex items-start gap-2 rounded-lg bg-slate-800 px-3 py-2 text-sm text-white ring-1 ring-amber-400/70"
+    >
+      <EyeOffIcon className="mt-0.5 size-4 shrink-0 text-amber-300" aria-hidden />
+      <span>
+        <strong className="font-semibold">{t('backstage.notice')}</strong>{' '}
+        <span className="text-slate-300">{t('backstage.notice_hint')}</span>
+      </span>
+    </div>
+  );
+}
