@@ -1,16 +1,5 @@
-import type { LiveBroadcast } from '@meetcast/contracts';
 import { EyeOffIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-
-/**
- * Whether this participant is backstage on the meeting's running broadcast (ADR 045): in the
- * meeting, but neither drawn nor heard on the stream. Unknown (no broadcast, or not shown the
- * stage) is not backstage.
- */
-export function isBackstage(broadcast: LiveBroadcast | null | undefined, selfId: string | undefined) {
-  const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
-  return Boolean(isRunning && selfId && broadcast.on_stage && !broadcast.on_stage.includes(selfId));
-}
 
 /** Says so in the call, all the time it lasts: the audience does not see or hear this person. */
 export function BackstageNotice() {

@@ -5,6 +5,7 @@ import { api } from '../../lib/api';
 import { CommentCard } from '../streaming';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
 import { sceneOnAir } from './broadcast-scene';
+import { peopleOnStage } from './on-stage';
 import { BroadcastSceneScreen } from './broadcast-scene-screen';
 import { BroadcastStage } from './broadcast-stage';
 import { buildTiles } from './stage';
@@ -148,9 +149,7 @@ export default function BroadcastLayoutPage() {
   const tiles = useMemo(
     () =>
       buildTiles(
-        Object.values(state.participants).filter(
-          (participant) => participant.id !== selfId && onStage !== null && onStage.includes(participant.id),
-        ),
+        peopleOnStage(Object.values(state.participants), selfId, onStage),
         selfId,
         media.feeds,
         undefined,
