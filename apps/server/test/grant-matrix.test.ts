@@ -47,6 +47,7 @@ const ACCOUNT_CALLS = [
   'stop-broadcast.php',
   'change-broadcast-destination.php',
   'set-broadcast-overlay.php',
+  'set-broadcast-stage.php',
   'get-broadcast-plan.php',
   'set-broadcast-plan.php',
   'get-recordings.php',
@@ -141,7 +142,8 @@ describe('grants against every room, broadcast and recording call', () => {
     const answer = await post<{ data: LiveBroadcast | null }>('get-broadcast.php', fields);
     const seen = answer.body.data?.data;
     if (answer.httpStatus !== 200 || !seen) return `${answer.httpStatus} nothing`;
-    return `${answer.httpStatus} state destinations=${seen.destinations.length} recording=${seen.recording ? 'yes' : 'no'}`;
+    const stage = seen.on_stage ? 'shown' : 'hidden';
+    return `${answer.httpStatus} state destinations=${seen.destinations.length} recording=${seen.recording ? 'yes' : 'no'} stage=${stage}`;
   };
 
   /** The room's connection with this grant: refused (and why), or the first event, or a message's answer. */
@@ -171,7 +173,8 @@ describe('grants against every room, broadcast and recording call', () => {
       socket.once('error', () => resolve('error'));
     });
 
-  const admittedView = '200 state destinations=0 recording=no';
+  // The room sees who is on stage (ADR 045): the composer draws only them, a backstage guest is told so.
+  const admittedView = '200 state destinations=0 recording=no stage=shown';
   const CALLS: Call[] = [
     {
       name: 'get-room.php',
@@ -218,7 +221,7 @@ describe('grants against every room, broadcast and recording call', () => {
       expected: () => '401',
       attempt: async (grant) => {
         const answer = await post(name, {
-          ...{ token: grant, grant, id: 1, banner: 'taken over', record: 1 },
+          ...{ token: grant, grant, id: 1, banner: 'taken over', record: 1, participant_id: 'someone', on_stage: 1 },
           destinations: JSON.stringify([{ connection_id: connectionId }]),
           remove_connection_id: connectionId,
         });

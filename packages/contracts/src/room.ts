@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { successBody } from './envelope.js';
-import { EpochSecondsSchema, LanguageFieldSchema, TokenSchema, optionalUserText, text, userText } from './fields.js';
+import {
+  EpochSecondsSchema,
+  formInt,
+  LanguageFieldSchema,
+  TokenSchema,
+  optionalUserText,
+  text,
+  userText,
+} from './fields.js';
 import { PollClientMessageSchemas, PollSchema, PollServerEventSchemas } from './polls.js';
 
 /** Bumped when a room message changes shape; a client that differs is told to reload. */
@@ -66,6 +74,11 @@ export const JoinRoomInputSchema = z.object({
   /** Guests only; signed-in people join with their username. */
   display_name: optionalUserText(60),
   password: z.string().max(128).optional(),
+  /**
+   * 1: came through the studio's backstage link, so not on a broadcast until a host adds them
+   * (ADR 045). The same password, lock and lobby rules apply.
+   */
+  backstage: formInt(z.number().int().min(0).max(1)).optional(),
   /**
    * Accepted from older pages and ignored: the server names the browser with its own HttpOnly cookie,
    * which the page can neither read nor choose.

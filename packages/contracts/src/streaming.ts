@@ -126,6 +126,11 @@ export const LiveBroadcastSchema = z.object({
   /** Why a broadcast failed or runs below 720p30 (a translated sentence), else null. */
   notice: z.string().nullable(),
   overlay: BroadcastOverlaySchema,
+  /**
+   * The room participants on the broadcast (ADR 045); the others in the room are backstage. Shown to
+   * its managers and to the room (a grant admitted to it), null to everyone else.
+   */
+  on_stage: z.array(z.string()).nullable(),
 });
 export type LiveBroadcast = z.infer<typeof LiveBroadcastSchema>;
 
@@ -218,6 +223,11 @@ export const SetBroadcastOverlayInputSchema = BroadcastMeetInputSchema.extend({
   /** Not sent: the layout stays. */
   layout: z.enum(BROADCAST_LAYOUTS).optional(),
   ...BroadcastSceneFieldsSchema.shape,
+});
+/** Puts one person of the room on the broadcast (`on_stage` 1) or backstage (0) while it runs (ADR 045). */
+export const SetBroadcastStageInputSchema = BroadcastMeetInputSchema.extend({
+  participant_id: text({ max: 40 }),
+  on_stage: formInt(z.number().int().min(0).max(1)),
 });
 export const TwitchCategorySearchInputSchema = TokenOnlyInputSchema.extend({
   connection_id: IdSchema,

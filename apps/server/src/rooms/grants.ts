@@ -19,6 +19,8 @@ export interface NewGrant {
   addressHash?: string | null;
   role: ParticipantRow['role'];
   state: ParticipantRow['state'];
+  /** Came through the backstage link (ADR 045). */
+  backstage?: boolean;
 }
 
 export async function issueGrant(

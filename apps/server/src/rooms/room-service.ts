@@ -101,6 +101,8 @@ export interface JoinRequest {
   user: UserRow | undefined;
   displayName: string | undefined;
   password: string | undefined;
+  /** Through the studio's backstage link: off the broadcast until a host adds them (ADR 045). */
+  backstage?: boolean;
   /** The browser and address the request came from (see room-browser.ts), never what the page says. */
   origin: JoinOrigin;
 }
@@ -146,6 +148,8 @@ export async function joinMeeting(context: AppContext, request: JoinRequest): Pr
     addressHash,
     role,
     state: waits ? 'lobby' : 'admitted',
+    // Only ever keeps someone off the stream: every rule above applied to them as to anyone.
+    backstage: request.backstage === true,
   });
   return { ...grant, placed };
 }

@@ -49,6 +49,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: AppContext, me
         user,
         displayName: body.display_name,
         password: body.password,
+        backstage: body.backstage === 1,
         origin: joinOrigin(context, request, reply),
       });
       const language = requestLanguage(request);

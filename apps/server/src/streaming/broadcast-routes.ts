@@ -10,11 +10,13 @@ import {
   latestBroadcast,
   listRecordings,
   requireMeeting,
+  requireRunning,
   setOverlay,
   startBroadcast,
   stopBroadcast,
 } from './broadcast-service.js';
 import type { ComposerCapacity } from './broadcast-limits.js';
+import { setStage } from './broadcast-stage.js';
 import { broadcastView, recordingUrl } from './broadcast-view.js';
 import { isOpenMeeting, recordingLink, recordingReader } from './recording-access.js';
 import type { MeetingRow, users, BroadcastRow } from '@meetcast/db';
@@ -32,7 +34,12 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
   ) => {
     const language = requestLanguage(request);
     const reader = await recordingReader(context, found.meeting, user);
-    const view = await broadcastView(context, found.broadcast, found.meeting, { canManage: true, language, reader });
+    const view = await broadcastView(context, found.broadcast, found.meeting, {
+      canManage: true,
+      language,
+      reader,
+      seesRoom: true,
+    });
     return success(translate(language, key), { data: view });
   };
 
@@ -68,7 +75,10 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
       const reader = await recordingReader(context, meeting, user);
       const mayLook = reader.kind !== 'nobody' || (await isAdmittedTo(context.db, body.grant, meeting.id));
       const broadcast = mayLook ? await latestBroadcast(context, meeting.id) : undefined;
-      const view = broadcast ? await broadcastView(context, broadcast, meeting, { canManage, language, reader }) : null;
+      const seesRoom = canManage || (await isAdmittedTo(context.db, body.grant, meeting.id));
+      const view = broadcast
+        ? await broadcastView(context, broadcast, meeting, { canManage, language, reader, seesRoom })
+        : null;
       return success(translate(language, 'broadcasts.found'), { data: view });
     },
   });
@@ -115,6 +125,21 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
         scene: { scene: body.scene, message: body.scene_message, countdownTo: body.scene_countdown_to },
       });
       return answer(request, user, 'broadcasts.changed', found);
+    },
+  });
+
+  apiRoute(app, {
+    name: 'set-broadcast-stage.php',
+    tag,
+    summary:
+      'Puts one person of the room on the running broadcast (on_stage 1) or backstage (0): backstage they are in the meeting but neither seen nor heard on the stream (host or co-host)',
+    handler: async (body, { request, caller: { user } }) => {
+      const running = await requireRunning(context, user, body.meetId);
+      const found = await setStage(context, running, {
+        participantId: body.participant_id,
+        onStage: body.on_stage === 1,
+      });
+      return answer(request, user, body.on_stage === 1 ? 'broadcasts.stage_added' : 'broadcasts.stage_removed', found);
     },
   });
 

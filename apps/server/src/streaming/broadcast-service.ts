@@ -19,6 +19,7 @@ import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, gone, notFound } from '../http/app-error.js';
 import { findMeeting, managesMeeting } from '../rooms/room-service.js';
 import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
+import { stageAtStart } from './broadcast-stage.js';
 import { sceneColumns, type SceneColumns, type SceneRequest } from './broadcast-scene.js';
 import { changeRunningBroadcast, createBroadcast, moveBroadcast } from './state/broadcast-state.js';
 import { addDestination, removeDestination } from './state/destination-state.js';
@@ -113,7 +114,13 @@ export async function startBroadcast(
   try {
     const broadcast = await createBroadcast(
       context,
-      { meetingId: meeting.id, startedBy: input.user.id, record: input.record, ...scene },
+      {
+        meetingId: meeting.id,
+        startedBy: input.user.id,
+        record: input.record,
+        ...scene,
+        onStage: await stageAtStart(context, meeting.id),
+      },
       rows,
       (tx) => requireFreeSlot(context, composers, input.user, tx),
     );
@@ -127,7 +134,7 @@ export async function startBroadcast(
   }
 }
 
-async function requireRunning(context: AppContext, user: UserRow, meetId: string) {
+export async function requireRunning(context: AppContext, user: UserRow, meetId: string) {
   const meeting = await requireMeeting(context, meetId);
   await requireManager(context, meeting, user);
   const broadcast = await runningBroadcast(context, meeting.id);

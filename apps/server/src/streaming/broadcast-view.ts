@@ -25,7 +25,8 @@ export async function broadcastView(
   context: AppContext,
   broadcast: BroadcastRow,
   meeting: MeetingRow,
-  viewer: { canManage: boolean; language: Language; reader: RecordingReader },
+  /** `seesRoom`: a manager or someone admitted to the room, who may see who is on stage (ADR 045). */
+  viewer: { canManage: boolean; language: Language; reader: RecordingReader; seesRoom?: boolean },
 ): Promise<LiveBroadcast> {
   const recordingAddress =
     broadcast.recordingFile && broadcast.recordingSeconds
@@ -80,5 +81,6 @@ export async function broadcastView(
       brand: await brandKitOfHost(context, meeting.hostId),
     },
     can_manage: viewer.canManage,
+    on_stage: viewer.seesRoom ? broadcast.onStage : null,
   };
 }

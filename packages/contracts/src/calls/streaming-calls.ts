@@ -15,6 +15,7 @@ import {
   RecordingListBodySchema,
   RemoveStreamConnectionInputSchema,
   SetBroadcastOverlayInputSchema,
+  SetBroadcastStageInputSchema,
   SetBroadcastPlanInputSchema,
   StartBroadcastInputSchema,
   StartStreamConnectionBodySchema,
@@ -74,6 +75,12 @@ export const setBroadcastOverlay = {
   name: 'set-broadcast-overlay.php',
   auth: 'user',
   input: SetBroadcastOverlayInputSchema,
+  output: LiveBroadcastBodySchema,
+} as const satisfies CallDefinition;
+export const setBroadcastStage = {
+  name: 'set-broadcast-stage.php',
+  auth: 'user',
+  input: SetBroadcastStageInputSchema,
   output: LiveBroadcastBodySchema,
 } as const satisfies CallDefinition;
 export const getRecordings = {

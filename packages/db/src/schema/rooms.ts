@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt, instant, updatedAt } from './columns.js';
 import { meetingAttendance, meetings } from './meetings.js';
@@ -42,6 +42,8 @@ export const roomParticipants = pgTable(
      */
     addressHash: text('address_hash'),
     role: text('role', { enum: PARTICIPANT_ROLES }).notNull(),
+    /** Came through the studio's backstage link: not on a broadcast until the host adds them (ADR 045). */
+    backstage: boolean('backstage').notNull().default(false),
     state: text('state', { enum: PARTICIPANT_STATES }).notNull(),
     grantHash: text('grant_hash').notNull(),
     attendanceId: integer('attendance_id').references(() => meetingAttendance.id, { onDelete: 'set null' }),

@@ -90,6 +90,14 @@ export const liveBroadcasts = pgTable(
     overlaySceneMessage: text('overlay_scene_message'),
     /** When the scene's countdown reaches zero. */
     overlaySceneCountdownTo: instant('overlay_scene_countdown_to'),
+    /**
+     * The room participants on the broadcast (ADR 045): everyone else in the room is backstage, in the
+     * meeting but neither drawn nor heard on the stream.
+     */
+    onStage: text('on_stage')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** The MP4 under DATA_DIR/recordings, once the broadcast ended and it was finished. */
     recordingFile: text('recording_file'),
     recordingSeconds: real('recording_seconds'),

@@ -1,4 +1,4 @@
-import { and, broadcastDestinations, eq, inArray, liveBroadcasts, type BroadcastRow } from '@meetcast/db';
+import { and, broadcastDestinations, eq, inArray, liveBroadcasts, sql, type BroadcastRow } from '@meetcast/db';
 import type { SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../meeting-records/meeting-repository.js';
@@ -124,6 +124,25 @@ export async function attachRecording(context: AppContext, id: number, recording
     .update(liveBroadcasts)
     .set({ recordingFile: recording.file, recordingSeconds: recording.seconds, updatedAt: new Date() })
     .where(and(eq(liveBroadcasts.id, id), inArray(liveBroadcasts.state, ['ended', 'failed'])))
+    .returning();
+  if (row) await announceBroadcast(context, row);
+  return row;
+}
+
+/**
+ * Puts one participant on a running broadcast's stage or takes them off (ADR 045), in one UPDATE
+ * that edits the stored list itself: two hosts moving two people at once both count. Undefined
+ * when the broadcast is no longer running.
+ */
+export async function setOnStage(context: AppContext, id: number, participantId: string, onStage: boolean) {
+  const without = sql`array_remove(${liveBroadcasts.onStage}, ${participantId}::text)`;
+  const [row] = await context.db
+    .update(liveBroadcasts)
+    .set({
+      onStage: onStage ? sql`array_append(${without}, ${participantId}::text)` : without,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(liveBroadcasts.id, id), inArray(liveBroadcasts.state, RUNNING_BROADCAST_STATES)))
     .returning();
   if (row) await announceBroadcast(context, row);
   return row;

@@ -15,15 +15,22 @@ export const liveBroadcastKey = (meetId: string) => ['live-broadcast', meetId] a
  * A meeting's broadcast (null before the first one) while `enabled`: asked again at each pushed change
  * and each (re)connection, every 3 s only while the socket is down.
  */
-export function useLiveBroadcast(meetId: string, options: { enabled?: boolean } = {}) {
+export function useLiveBroadcast(meetId: string, options: { enabled?: boolean; grant?: string } = {}) {
   const queryClient = useQueryClient();
   const isEnabled = (options.enabled ?? true) && meetId !== '';
-  const isPushed = useBroadcastEvents(isEnabled ? meetId : undefined, () => {
-    void queryClient.invalidateQueries({ queryKey: liveBroadcastKey(meetId) });
-  });
+  const { grant } = options;
+  const isPushed = useBroadcastEvents(
+    isEnabled ? meetId : undefined,
+    () => {
+      void queryClient.invalidateQueries({ queryKey: liveBroadcastKey(meetId) });
+    },
+    { grant },
+  );
   return useQuery({
     queryKey: liveBroadcastKey(meetId),
-    queryFn: async ({ signal }) => (await api.call(streamingCalls.getBroadcast, { meetId }, { signal })).data.data,
+    // With the room's grant, people in the room learn who is on stage (ADR 045), guests included.
+    queryFn: async ({ signal }) =>
+      (await api.call(streamingCalls.getBroadcast, { meetId, grant }, { signal })).data.data,
     enabled: isEnabled,
     refetchInterval: (query) => (query.state.status === 'error' ? POLL_AFTER_ERROR_MS : isPushed ? false : POLL_MS),
     staleTime: 0,
@@ -51,7 +58,8 @@ type BroadcastChange =
   | typeof streamingCalls.startBroadcast
   | typeof streamingCalls.stopBroadcast
   | typeof streamingCalls.changeBroadcastDestination
-  | typeof streamingCalls.setBroadcastOverlay;
+  | typeof streamingCalls.setBroadcastOverlay
+  | typeof streamingCalls.setBroadcastStage;
 
 const asBroadcast = async <Call extends BroadcastChange>(call: Call, input: WebCallInput<Call>) =>
   (await api.call(call, input)).data.data;
@@ -110,6 +118,17 @@ export function useSetLayout(meetId: string) {
 export function useSetScene(meetId: string) {
   return useBroadcastMutation(meetId, (scene: SceneFormValues) =>
     asBroadcast(streamingCalls.setBroadcastOverlay, { meetId, ...toSceneRequest(scene, Date.now()) }),
+  );
+}
+
+/** Puts one person of the room on the broadcast or backstage (ADR 045). */
+export function useSetStage(meetId: string) {
+  return useBroadcastMutation(meetId, (change: { participantId: string; onStage: boolean }) =>
+    asBroadcast(streamingCalls.setBroadcastStage, {
+      meetId,
+      participant_id: change.participantId,
+      on_stage: change.onStage ? 1 : 0,
+    }),
   );
 }
 

@@ -2,9 +2,10 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/spinner';
 import { LiveStudio } from './live-studio';
+import type { StudioRoom } from './stage-list';
 
 /** The room's "Live" side panel, for the host and co-hosts; its body scrolls, its heading stays. */
-export function LivePanel(props: { meetId: string; meetingTitle: string; canStart: boolean }) {
+export function LivePanel(props: { meetId: string; meetingTitle: string; canStart: boolean; room?: StudioRoom }) {
   return (
     <Suspense
       fallback={
@@ -22,10 +23,12 @@ function LivePanelInner({
   meetId,
   meetingTitle,
   canStart,
+  room,
 }: {
   meetId: string;
   meetingTitle: string;
   canStart: boolean;
+  room?: StudioRoom;
 }) {
   const { t } = useTranslation('streaming');
   return (
@@ -34,7 +37,7 @@ function LivePanelInner({
         {t('live.panel_title')}
       </h2>
       <div className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
-        <LiveStudio meetId={meetId} meetingTitle={meetingTitle} canStart={canStart} />
+        <LiveStudio meetId={meetId} meetingTitle={meetingTitle} canStart={canStart} room={room} />
       </div>
     </section>
   );

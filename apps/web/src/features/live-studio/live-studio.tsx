@@ -5,6 +5,7 @@ import { EndedView } from './ended-view';
 import { GoLiveForm } from './go-live-form';
 import { isBroadcastActive, useLiveBroadcast } from './live-api';
 import { LiveView } from './live-view';
+import type { StudioRoom } from './stage-list';
 
 /**
  * The whole studio for one meeting, wherever it is shown (the room's Live panel, My Channel's
@@ -14,14 +15,17 @@ export function LiveStudio({
   meetId,
   meetingTitle,
   canStart,
+  room,
 }: {
   meetId: string;
   meetingTitle: string;
   /** The meeting's host or a co-host: may start a broadcast when none runs. */
   canStart: boolean;
+  /** Open in the meeting's room (not My Channel's dialog). */
+  room?: StudioRoom;
 }) {
   const { t } = useTranslation('streaming');
-  const query = useLiveBroadcast(meetId);
+  const query = useLiveBroadcast(meetId, { grant: room?.grant });
   // The ended broadcast the host has read and put aside to set up a new one.
   const [setAsideId, setSetAsideId] = useState<number>();
   const broadcast = query.data;
@@ -34,7 +38,8 @@ export function LiveStudio({
       </p>
     );
   }
-  if (broadcast && isBroadcastActive(broadcast)) return <LiveView broadcast={broadcast} meetingTitle={meetingTitle} />;
+  if (broadcast && isBroadcastActive(broadcast))
+    return <LiveView broadcast={broadcast} meetingTitle={meetingTitle} room={room} />;
   const mayStart = canStart || broadcast?.can_manage === true;
   if (broadcast && broadcast.id !== setAsideId) {
     return (

@@ -10,6 +10,7 @@ import { useAddDestination, useRemoveDestination, useStopBroadcast } from './liv
 import { LayoutPicker } from './layout-picker';
 import { OverlayForm } from './overlay-form';
 import { SceneForm } from './scene-form';
+import { StageList, type StudioRoom } from './stage-list';
 import { StateBadge } from './state-badge';
 import { StudioChat } from './studio-chat';
 
@@ -51,7 +52,16 @@ export function BroadcastNotice({ notice }: { notice: string | null }) {
 }
 
 /** A running broadcast: destinations and their health, adding and removing them, the overlay, Stop. */
-export function LiveView({ broadcast, meetingTitle }: { broadcast: LiveBroadcast; meetingTitle: string }) {
+export function LiveView({
+  broadcast,
+  meetingTitle,
+  room,
+}: {
+  broadcast: LiveBroadcast;
+  meetingTitle: string;
+  /** Open in the meeting's room: who is on stage is chosen here (ADR 045). */
+  room?: StudioRoom;
+}) {
   const { t } = useTranslation('streaming');
   const meetId = broadcast.url_slug;
   const stop = useStopBroadcast(meetId);
@@ -96,6 +106,12 @@ export function LiveView({ broadcast, meetingTitle }: { broadcast: LiveBroadcast
         )}
         {canManage && <AddDestinationForm broadcast={broadcast} meetingTitle={meetingTitle} />}
       </StudioSection>
+
+      {canManage && room && (
+        <StudioSection title={t('stage.title')}>
+          <StageList broadcast={broadcast} room={room} />
+        </StudioSection>
+      )}
 
       {canManage && (
         <StudioSection title={t('chat.title')}>

@@ -5,6 +5,7 @@ import { api } from '../../lib/api';
 import { CommentCard } from '../streaming';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
 import { sceneOnAir } from './broadcast-scene';
+import { peopleOnStage } from './on-stage';
 import { BroadcastSceneScreen } from './broadcast-scene-screen';
 import { BroadcastStage } from './broadcast-stage';
 import { buildTiles } from './stage';
@@ -60,7 +61,10 @@ const OVERLAY_POLL_MS = 2000;
  * a private meeting's broadcast is answered only to those admitted to its room.
  */
 function useOverlay(meetId: string, grant: string) {
-  const [overlay, setOverlay] = useState<BroadcastOverlay>(NO_OVERLAY);
+  const [shown, setShown] = useState<{ overlay: BroadcastOverlay; onStage: string[] | null }>({
+    overlay: NO_OVERLAY,
+    onStage: null,
+  });
   const [changes, setChanges] = useState(0);
   const isPushed = useBroadcastEvents(meetId, () => setChanges((count) => count + 1), { grant, withToken: false });
   useEffect(() => {
@@ -68,7 +72,11 @@ function useOverlay(meetId: string, grant: string) {
     const load = () =>
       api
         .call(streamingCalls.getBroadcast, { meetId, grant }, { withToken: false })
-        .then((body) => isActive && setOverlay(body.data.data?.overlay ?? NO_OVERLAY))
+        .then(
+          (body) =>
+            isActive &&
+            setShown({ overlay: body.data.data?.overlay ?? NO_OVERLAY, onStage: body.data.data?.on_stage ?? null }),
+        )
         .catch(() => undefined);
     void load();
     const timer = isPushed ? undefined : setInterval(() => void load(), OVERLAY_POLL_MS);
@@ -77,7 +85,7 @@ function useOverlay(meetId: string, grant: string) {
       clearInterval(timer);
     };
   }, [meetId, grant, isPushed, changes]);
-  return overlay;
+  return shown;
 }
 
 /**
@@ -112,9 +120,9 @@ function usePictureArrival(root: RefObject<HTMLElement | null>, isInRoom: boolea
 /**
  * The meeting as the audience sees it, drawn at the frame's size (1280×720 or 1920×1080) for the
  * broadcast composer (a Chromium on a virtual screen, opened by the server with a composer grant in
- * the address's fragment): the layout the host chose (ADR 039), names on tiles, the overlay in a band
- * of its own, or the host's holding screen over all of it (ADR 042). Its sound (everyone's, whatever
- * the scene) plays into the composer's sound card.
+ * the address's fragment): the people on stage (ADR 045) in the layout the host chose (ADR 039),
+ * names on tiles, the overlay in a band of its own, or the host's holding screen over all of it
+ * (ADR 042). Its sound (everyone on stage, whatever the scene) plays into the composer's sound card.
  */
 export default function BroadcastLayoutPage() {
   const { meetId = '' } = useParams();
@@ -134,27 +142,31 @@ export default function BroadcastLayoutPage() {
     participantId: state.self?.id ?? '',
     local: NO_LOCAL_MEDIA,
   });
-  const overlay = useOverlay(meetId, grant);
+  const { overlay, onStage } = useOverlay(meetId, grant);
   const selfId = state.self?.id ?? '';
-  // The composer itself is in the room to watch; it is nobody on the picture.
+  // The composer itself is in the room to watch; it is nobody on the picture. Backstage people get
+  // no tile: neither drawn nor played, so their sound never reaches the encode (ADR 045). Until the
+  // broadcast's stage is known, nobody is shown rather than someone who should not be.
   const tiles = useMemo(
     () =>
       buildTiles(
-        Object.values(state.participants).filter((participant) => participant.id !== selfId),
+        peopleOnStage(Object.values(state.participants), selfId, onStage),
         selfId,
         media.feeds,
         undefined,
         undefined,
       ),
-    [state.participants, selfId, media.feeds],
+    [state.participants, selfId, media.feeds, onStage],
   );
-  const latestSpeaker = Object.entries(media.talking).sort((a, b) => b[1] - a[1])[0]?.[0];
+  const latestSpeaker = Object.entries(media.talking)
+    .filter(([id]) => onStage?.includes(id))
+    .sort((a, b) => b[1] - a[1])[0]?.[0];
   const root = useRef<HTMLDivElement>(null);
   const picture = usePictureArrival(root, isInRoom);
   const scene = sceneOnAir(overlay, {
     ...picture,
     peopleCount: tiles.length,
-    camerasOn: cameraOn.filter((id) => id !== selfId).length,
+    camerasOn: cameraOn.filter((id) => id !== selfId && onStage?.includes(id)).length,
   });
 
   return (

@@ -9,6 +9,8 @@ import { setCallView } from '../../lib/call-view';
 import { isBroadcastActive, LiveBadge, LivePanel, useLiveBroadcast } from '../live-studio';
 import { RoomChatTabs } from '../viewer-chat';
 import type { Joined } from './pre-join';
+import { BackstageNotice } from './backstage-notice';
+import { isBackstage } from './on-stage';
 import { ChatPanel } from './chat-panel';
 import { ConnectionBanner } from './connection-banner';
 import { DeviceMenu } from './device-menu';
@@ -71,7 +73,7 @@ export function InCall({
   const slug = state.meeting?.slug ?? joined.meeting.slug;
   const meetingName = state.meeting?.name ?? joined.meeting.name;
   // Everyone in the room polls the broadcast for the LIVE mark; hosts also get the Live panel.
-  const broadcast = useLiveBroadcast(slug, { enabled: state.phase === 'in-room' }).data;
+  const broadcast = useLiveBroadcast(slug, { enabled: state.phase === 'in-room', grant: joined.grant }).data;
   const isRoomHost = state.self?.role === 'host' || state.self?.role === 'cohost';
   const canGoLive = isRoomHost || broadcast?.can_manage === true;
 
@@ -208,6 +210,7 @@ export function InCall({
           <span className="text-slate-300">{t('people.title_count', { count: participants.length })}</span>
         </span>
       </div>
+      {isBackstage(broadcast, state.self?.id) && <BackstageNotice />}
       {(isReconnecting || media.status === 'failed' || state.error === 'media_unavailable') && (
         <ConnectionBanner
           graceSeconds={state.reconnectGraceSeconds}
@@ -240,7 +243,12 @@ export function InCall({
               <XIcon className="size-5" />
             </button>
             {panel === 'live' ? (
-              <LivePanel meetId={slug} meetingTitle={meetingName} canStart={isRoomHost} />
+              <LivePanel
+                meetId={slug}
+                meetingTitle={meetingName}
+                canStart={isRoomHost}
+                room={{ grant: joined.grant, people: participants, selfId: state.self?.id }}
+              />
             ) : panel === 'polls' ? (
               <PollsPanel
                 polls={state.polls}

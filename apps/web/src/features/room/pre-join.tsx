@@ -44,6 +44,7 @@ export function PreJoin({
   initialPassword,
   initialName,
   notice,
+  isBackstage = false,
   onJoined,
 }: {
   meeting: RoomMeeting;
@@ -58,6 +59,8 @@ export function PreJoin({
   initialName?: string;
   /** Why the call was left for this screen (a kept grant that expired). */
   notice?: string;
+  /** Opened from the studio's backstage link: joins off the broadcast (ADR 045). */
+  isBackstage?: boolean;
   onJoined: (joined: Joined) => void;
 }) {
   const { t } = useTranslation('room');
@@ -123,6 +126,7 @@ export function PreJoin({
           meetId: meeting.slug,
           display_name: user ? undefined : name.trim(),
           password: password || undefined,
+          backstage: isBackstage ? 1 : undefined,
         },
         { headers: joinKey ? { [JOIN_KEY_HEADER]: joinKey } : undefined },
       );

@@ -102,6 +102,7 @@ export default function RoomPage() {
         initialPassword={search.get('password') ?? undefined}
         initialName={recallName(meetId)}
         notice={rejoinNotice}
+        isBackstage={search.get('backstage') === '1'}
         onJoined={onJoined}
       />
     );
