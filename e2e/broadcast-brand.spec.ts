@@ -83,7 +83,6 @@ test.describe('broadcast brand kit', () => {
         });
         expect(ticker.httpStatus).toBe(200);
         await expect.poll(() => receiver.bytes(), { timeout: 60_000 }).toBeGreaterThan(300_000);
-        const file = receiver.file;
 
         // The frames of the last 3 s but the newest (its last packet may be half written), from the
         // receiver's current file (a step down to 540p on a busy machine starts a new one).
