@@ -7,7 +7,9 @@ import { BACKENDS } from './test-database.js';
 import { startWithPeople, type SignedIn, type TestServer } from './test-server.js';
 
 const png = (width: number, height: number, background: string | object) =>
-  sharp({ create: { width, height, channels: 4, background } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 4, background } })
+    .png()
+    .toBuffer();
 
 describe.each(BACKENDS)('brand kits on %s', (backend) => {
   let server: TestServer;
@@ -136,9 +138,30 @@ describe.each(BACKENDS)('brand kits on %s', (backend) => {
       { meetingId: bobShow!.id, state: 'ended' },
     ]);
     const annKit = (await server.post<BrandKit>('get-brand-kit.php', { token: ann.token })).body.data;
-    const seen = await server.post<{ data: LiveBroadcast | null }>('get-broadcast.php', { token: ann.token, meetId: annShow!.slug });
+    const seen = await server.post<{ data: LiveBroadcast | null }>('get-broadcast.php', {
+      token: ann.token,
+      meetId: annShow!.slug,
+    });
     expect(seen.body.data?.data?.overlay.brand).toEqual(annKit);
-    const bobs = await server.post<{ data: LiveBroadcast | null }>('get-broadcast.php', { token: bob.token, meetId: bobShow!.slug });
+    const bobs = await server.post<{ data: LiveBroadcast | null }>('get-broadcast.php', {
+      token: bob.token,
+      meetId: bobShow!.slug,
+    });
     expect(bobs.body.data?.data?.overlay.brand).toMatchObject({ accent_color: '#2563eb', logo_url: null });
+  });
+  it("goes with its owner's account: the pictures' files are deleted", async () => {
+    const cleo = await server.signUp({ username: 'Cleo' });
+    await server.post('create-channel.php', { token: cleo.token, name: 'Cleo Live', slug: 'cleo-live' });
+    const uploaded = await postFile<BrandKit>(
+      server,
+      'upload-brand-image.php',
+      { token: cleo.token, kind: 'background' },
+      { filename: 'bg.png', type: 'image/png', bytes: await png(64, 36, '#334455') },
+    );
+    const background = uploaded.body.data?.background_url ?? '';
+    expect((await fetch(`${server.baseUrl}${background}`)).status).toBe(200);
+    const gone = await server.post('delete-account.php', { token: cleo.token, password: cleo.password });
+    expect(gone.httpStatus).toBe(200);
+    expect((await fetch(`${server.baseUrl}${background}`)).status).toBe(404);
   });
 });

@@ -3,6 +3,7 @@ import {
   and,
   calendarEvents,
   channelFollowers,
+  brandKits,
   channels,
   chatMessages,
   contactMessages,
@@ -241,6 +242,7 @@ export async function deleteAccount(
   }
   await cancelHostedMeetings(context, current);
   const [channel] = await context.db.select().from(channels).where(eq(channels.ownerId, current.id));
+  const [brand] = channel ? await context.db.select().from(brandKits).where(eq(brandKits.channelId, channel.id)) : [];
   await context.sessions.revokeAllForUser(current.id);
   // A live meeting past its planned end is not "upcoming", but it goes with the account all the same.
   const stillLive = await new MeetingRepository(context.db).liveIdsHostedBy([current.id]);
@@ -254,4 +256,5 @@ export async function deleteAccount(
   await removeImage(context, current.avatar);
   await removeImage(context, channel?.avatar);
   await removeImage(context, channel?.cover);
+  for (const picture of [brand?.logo, brand?.background, brand?.overlay]) await removeImage(context, picture);
 }
