@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LiveBroadcast, Recording } from '@meetcast/contracts';
+import { DEFAULT_BRAND_KIT, type LiveBroadcast, type Recording } from '@meetcast/contracts';
 import { eq, liveBroadcasts, meetings } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDueBroadcasts } from '../src/streaming/broadcast-plans.js';
@@ -165,6 +165,8 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
       scene: 'live',
       scene_message: null,
       scene_countdown_to: null,
+      // The host has no channel, so no brand kit: the defaults (ADR 046).
+      brand: DEFAULT_BRAND_KIT,
     });
     // The layout (ADR 039): set alone, the overlay's texts stay; an unknown one is refused.
     const spotlight = await server.post<BroadcastAnswer>('set-broadcast-overlay.php', {

@@ -14,7 +14,7 @@ import { Button } from '../../components/button';
 import { Panel } from '../../components/form-controls';
 import { ImageUpload } from '../../components/image-upload';
 import { api } from '../../lib/api';
-import { nameTagLook, textColourOn } from '../streaming';
+import { nameTagLook, textColourOn } from '../../lib/brand-look';
 
 const BRAND_KIT_KEY = ['brand-kit'] as const;
 

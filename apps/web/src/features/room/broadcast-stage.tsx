@@ -2,7 +2,7 @@ import type { BroadcastLayout, BroadcastOverlay, BrandKit } from '@meetcast/cont
 import { MicOffIcon } from 'lucide-react';
 import { useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import { nameTagLook, textColourOn } from '../streaming';
+import { nameTagLook, textColourOn } from '../../lib/brand-look';
 import { planBroadcastLayout, safeTagAnchor, type PlacedTile } from './broadcast-layout';
 import type { Tile } from './stage';
 import { VideoView } from './video-view';

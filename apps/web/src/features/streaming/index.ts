@@ -5,4 +5,3 @@ export { RecordingButton } from './recording-button';
 export { RecordingsSection } from './recordings-section';
 export { useStreamConnections } from './streaming-api';
 export { CommentCard, CommentSourceMark } from './comment-card';
-export { nameTagLook, textColourOn } from './brand-look';
