@@ -26,10 +26,8 @@ const IMAGE_KIND: Record<BrandImageKind, ImageKind> = {
   background: 'brand-background',
   overlay: 'brand-overlay',
 };
-const COLUMN = { logo: 'logo', background: 'background', overlay: 'overlay' } as const satisfies Record<
-  BrandImageKind,
-  keyof BrandKitRow
->;
+/** A picture's kind is also its column's name. */
+const column = (kind: BrandImageKind) => kind satisfies keyof BrandKitRow;
 
 const pictureUrl = (path: string | null) => (path ? `/${path}` : null);
 
@@ -109,15 +107,15 @@ export async function uploadBrandImage(
   const channelId = await ownChannelId(context, user);
   const before = await kitRow(context, channelId);
   const path = await storeImage(context, bytes, IMAGE_KIND[kind]);
-  const kit = await saveKit(context, user, channelId, { [COLUMN[kind]]: path });
-  await removeImage(context, before?.[COLUMN[kind]]);
+  const kit = await saveKit(context, user, channelId, { [column(kind)]: path });
+  await removeImage(context, before?.[column(kind)]);
   return kit;
 }
 
 export async function removeBrandImage(context: AppContext, user: UserRow, kind: BrandImageKind) {
   const channelId = await ownChannelId(context, user);
   const before = await kitRow(context, channelId);
-  const kit = await saveKit(context, user, channelId, { [COLUMN[kind]]: null });
-  await removeImage(context, before?.[COLUMN[kind]]);
+  const kit = await saveKit(context, user, channelId, { [column(kind)]: null });
+  await removeImage(context, before?.[column(kind)]);
   return kit;
 }
