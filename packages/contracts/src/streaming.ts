@@ -125,6 +125,11 @@ export const LiveBroadcastSchema = z.object({
   watch_url: z.string(),
   /** Why a broadcast failed or runs below 720p30 (a translated sentence), else null. */
   notice: z.string().nullable(),
+  /**
+   * What the composer encodes (`1080p30`, `720p30`, `720p24`, `540p30`; ADR 050), or what the host
+   * asked for until a composer has taken the broadcast; null when neither is known. Managers only.
+   */
+  quality: z.string().nullable(),
   overlay: BroadcastOverlaySchema,
   /**
    * The room participants on the broadcast (ADR 045); the others in the room are backstage. Shown to
@@ -191,10 +196,16 @@ export const BroadcastSceneFieldsSchema = z.object({
   scene_message: optionalUserText(STREAMING_LIMITS.sceneMessage),
   scene_countdown_to: EpochSecondsSchema.optional(),
 });
+/**
+ * What a host may ask the composer to encode (ADR 050): 1080p30 when the server can afford it, else
+ * the best it can (the answer's `quality`); 720p30, the default, when not asked.
+ */
+export const ASKED_BROADCAST_QUALITIES = ['720p30', '1080p30'] as const;
 export const StartBroadcastInputSchema = TokenOnlyInputSchema.extend({
   meetId: MeetIdSchema,
   destinations: DestinationsFieldSchema.default([]),
   record: RecordFlagSchema.default(0),
+  quality: z.enum(ASKED_BROADCAST_QUALITIES).optional(),
   ...BroadcastSceneFieldsSchema.shape,
 });
 export const BroadcastMeetInputSchema = TokenOnlyInputSchema.extend({ meetId: MeetIdSchema });

@@ -47,13 +47,14 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     name: 'start-broadcast.php',
     tag,
     summary:
-      'Goes live from a meeting: its destinations, a recording when asked, and the scene it starts on (host or co-host)',
+      'Goes live from a meeting: its destinations, a recording when asked, the scene it starts on, and 1080p30 when asked and affordable (host or co-host)',
     handler: async (body, { request, caller: { user } }) => {
       const found = await startBroadcast(context, composers, {
         user,
         meetId: body.meetId,
         destinations: body.destinations,
         record: body.record === 1,
+        quality: body.quality,
         scene: { scene: body.scene, message: body.scene_message, countdownTo: body.scene_countdown_to },
       });
       return answer(request, user, 'broadcasts.started', found);

@@ -100,7 +100,15 @@ async function destinationRows(
 export async function startBroadcast(
   context: AppContext,
   composers: ComposerCapacity,
-  input: { user: UserRow; meetId: string; destinations: DestinationRequest[]; record: boolean; scene?: SceneRequest },
+  input: {
+    user: UserRow;
+    meetId: string;
+    destinations: DestinationRequest[];
+    record: boolean;
+    scene?: SceneRequest;
+    /** Stored as the row's quality until a composer claims it and writes what it can afford (ADR 050). */
+    quality?: '720p30' | '1080p30';
+  },
 ): Promise<{ broadcast: BroadcastRow; meeting: MeetingRow }> {
   // The scene the stream starts on (ADR 042); checked before anything is stored.
   const scene = sceneColumns(input.scene ?? {}, Date.now());
@@ -118,6 +126,7 @@ export async function startBroadcast(
         meetingId: meeting.id,
         startedBy: input.user.id,
         record: input.record,
+        quality: input.quality ?? null,
         ...scene,
         onStage: await stageAtStart(context, meeting.id),
       },

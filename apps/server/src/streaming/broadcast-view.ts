@@ -41,7 +41,9 @@ export async function broadcastView(
     : [];
   const isRunning = RUNNING_BROADCAST_STATES.includes(broadcast.state);
   const comment = isRunning ? await platformChatStore(context).card(broadcast.id) : null;
-  const reduced = broadcast.quality && broadcast.quality !== '720p30' && broadcast.state !== 'ended';
+  // Below 720p30: the machine was busy. 1080p30 is only ever what the host asked for (ADR 050).
+  const reduced =
+    broadcast.quality && !['720p30', '1080p30'].includes(broadcast.quality) && broadcast.state !== 'ended';
   return {
     id: broadcast.id,
     url_slug: meeting.slug,
@@ -68,6 +70,7 @@ export async function broadcastView(
       : reduced
         ? translate(viewer.language, 'broadcasts.reduced_quality', { quality: broadcast.quality ?? '' })
         : null,
+    quality: viewer.canManage ? broadcast.quality : null,
     overlay: {
       logo_url: broadcast.overlayLogoUrl,
       banner: broadcast.overlayBanner,

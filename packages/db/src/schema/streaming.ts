@@ -76,7 +76,10 @@ export const liveBroadcasts = pgTable(
     /** The worker running the composer and when it last said so; a silent worker's broadcast is taken over. */
     composerId: text('composer_id'),
     composerHeartbeatAt: instant('composer_heartbeat_at'),
-    /** `720p30`, `540p30` or `720p24`: what this machine could afford when the broadcast started. */
+    /**
+     * What the composer encodes (`1080p30`, `720p30`, `720p24`, `540p30`): what the host asked for
+     * until a composer claims the broadcast, then what that machine could afford (ADR 050).
+     */
     quality: text('quality'),
     /** The message key of why the broadcast failed, when it did. */
     failure: text('failure'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maySpareLaunchBeside, pickQuality, QUALITIES } from './capacity.js';
+import { FULL_HD, lighterThan, maySpareLaunchBeside, pickQuality, QUALITIES, qualityNamed } from './capacity.js';
 
 const [best, , lightest] = QUALITIES;
 
@@ -28,5 +28,19 @@ describe('composer capacity', () => {
     expect(maySpareLaunchBeside([best!], 2)).toBe(false);
     expect(maySpareLaunchBeside([best!], 4)).toBe(true);
     expect(maySpareLaunchBeside([best!, best!, best!], 4)).toBe(false);
+  });
+
+  it('gives 1080p30 only to a host who asks, on a machine that can afford it, else the best it can', () => {
+    expect(pickQuality([], 8)?.name).toBe('720p30');
+    expect(pickQuality([], 8, FULL_HD)?.name).toBe('1080p30');
+    expect(pickQuality([], 2, FULL_HD)?.name).toBe('720p30');
+    expect(pickQuality([FULL_HD], 4, FULL_HD)?.name).toBe('720p30');
+    expect(pickQuality([], 8, qualityNamed('720p30'))?.name).toBe('720p30');
+  });
+
+  it('steps 1080p30 down to 720p30 on the same 1080p screen, which the encoder scales', () => {
+    const lighter = lighterThan(FULL_HD);
+    expect(lighter).toMatchObject({ name: '720p30', width: 1280, screen: FULL_HD.screen });
+    expect(lighterThan(lighter!)).toMatchObject({ name: '720p24', screen: FULL_HD.screen });
   });
 });

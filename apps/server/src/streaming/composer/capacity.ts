@@ -1,8 +1,22 @@
 import { availableParallelism } from 'node:os';
 
-/** What one composer encodes; the screen it draws on is always 1280×720. */
+/**
+ * The screen a composer draws on. The layout page always lays out 1280×720 CSS pixels; a 1080p
+ * stage shows them at 1.5 device pixels each (`--force-device-scale-factor`), so text and pictures
+ * are drawn sharp at 1920×1080 instead of being scaled up from 720p.
+ */
+export interface StageScreen {
+  width: number;
+  height: number;
+  scale: number;
+}
+
+export const HD_SCREEN: StageScreen = { width: 1280, height: 720, scale: 1 };
+export const FULL_HD_SCREEN: StageScreen = { width: 1920, height: 1080, scale: 1.5 };
+
+/** What one composer encodes, and the screen it needs (a lighter encode is scaled down from it). */
 export interface Quality {
-  name: '720p30' | '720p24' | '540p30';
+  name: '1080p30' | '720p30' | '720p24' | '540p30';
   width: number;
   height: number;
   fps: number;
@@ -13,14 +27,30 @@ export interface Quality {
    * encode, so a lighter encode saves little.
    */
   cores: number;
+  screen: StageScreen;
 }
 
 /** Best first: a busy machine gives new broadcasts a lighter encode before it refuses one. */
 export const QUALITIES: Quality[] = [
-  { name: '720p30', width: 1280, height: 720, fps: 30, videoKbps: 3000, cores: 1.2 },
-  { name: '720p24', width: 1280, height: 720, fps: 24, videoKbps: 2500, cores: 1.15 },
-  { name: '540p30', width: 960, height: 540, fps: 30, videoKbps: 2000, cores: 1.1 },
+  { name: '720p30', width: 1280, height: 720, fps: 30, videoKbps: 3000, cores: 1.2, screen: HD_SCREEN },
+  { name: '720p24', width: 1280, height: 720, fps: 24, videoKbps: 2500, cores: 1.15, screen: HD_SCREEN },
+  { name: '540p30', width: 960, height: 540, fps: 30, videoKbps: 2000, cores: 1.1, screen: HD_SCREEN },
 ];
+
+/**
+ * Only when the host asks for it (start-broadcast's `quality`) and the machine can afford it (ADR 050):
+ * it takes the cores of about two 720p broadcasts and more upload than many creators have. Its cost
+ * is the composer bench's at BENCH_QUALITY=1080p30. It steps down to 720p30 on the same screen.
+ */
+export const FULL_HD: Quality = {
+  name: '1080p30',
+  width: 1920,
+  height: 1080,
+  fps: 30,
+  videoKbps: 4500,
+  cores: 2.2,
+  screen: FULL_HD_SCREEN,
+};
 
 /** Left to the web server, Janus and the meeting's own traffic on the same machine. */
 const RESERVED_CORES = 0.5;
@@ -29,9 +59,14 @@ const RESERVED_CORES = 0.5;
  * How much composing this machine can afford. `cores` comes from COMPOSER_CORES, else from the
  * machine; the running broadcasts' qualities are what is already spent.
  */
-export function pickQuality(running: Quality[], cores = availableParallelism()): Quality | undefined {
+export function pickQuality(
+  running: Quality[],
+  cores = availableParallelism(),
+  asked?: Quality,
+): Quality | undefined {
   const free = freeCores(running, cores);
-  return QUALITIES.find((quality) => quality.cores <= free + 1e-9);
+  const ladder = asked?.name === FULL_HD.name ? [FULL_HD, ...QUALITIES] : QUALITIES;
+  return ladder.find((quality) => quality.cores <= free + 1e-9);
 }
 
 /** Cores left for composing once the reserve and the running broadcasts are counted. */
@@ -53,10 +88,15 @@ export function maySpareLaunchBeside(running: Quality[], cores = availableParall
 const SPARE_LAUNCH_CORES = 1;
 
 export function qualityNamed(name: string | null | undefined): Quality | undefined {
-  return QUALITIES.find((quality) => quality.name === name);
+  return [FULL_HD, ...QUALITIES].find((quality) => quality.name === name);
 }
 
-/** The next lighter quality (720p30 → 720p24 → 540p30), or undefined at the lightest. */
+/**
+ * The next lighter quality (1080p30 → 720p30 → 720p24 → 540p30), or undefined at the lightest. It
+ * keeps the screen it steps down from: the encoder scales it.
+ */
 export function lighterThan(quality: Quality): Quality | undefined {
-  return QUALITIES[QUALITIES.findIndex((candidate) => candidate.name === quality.name) + 1];
+  const ladder = [FULL_HD, ...QUALITIES];
+  const lighter = ladder[ladder.findIndex((candidate) => candidate.name === quality.name) + 1];
+  return lighter && { ...lighter, screen: quality.screen };
 }

@@ -1,9 +1,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { killProcessesMentioning, ProcessLedger } from './child-processes.js';
+import type { StageScreen } from './capacity.js';
 import { LayoutBrowser } from './layout-browser.js';
 import { VirtualScreen } from './virtual-screen.js';
-
-const SCREEN = { width: 1280, height: 720 };
 
 /**
  * What a composer draws with: its virtual screen and sound card and the Chromium showing them.
@@ -20,10 +19,11 @@ export class ComposerStage {
     readonly folder: string,
     readonly displayNumber: number,
     log: (message: string) => void,
+    readonly stageScreen: StageScreen,
   ) {
     mkdirSync(folder, { recursive: true });
     this.ledger = new ProcessLedger(folder, 'processes');
-    this.screen = new VirtualScreen(this.ledger, folder, displayNumber, SCREEN);
+    this.screen = new VirtualScreen(this.ledger, folder, displayNumber, stageScreen);
     this.browser = new LayoutBrowser(folder, this.screen, log);
   }
 

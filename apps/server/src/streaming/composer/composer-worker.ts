@@ -6,7 +6,7 @@ import { and, asc, inArray, isNull, liveBroadcasts, lt, or } from '@meetcast/db'
 import type { AppContext } from '../../context.js';
 import { beatComposerHeart, changeRunningBroadcast, moveBroadcast } from '../state/broadcast-state.js';
 import { BroadcastSession, type Drivers } from './broadcast-session.js';
-import { maySpareLaunchBeside, pickQuality, qualityNamed, type Quality } from './capacity.js';
+import { HD_SCREEN, maySpareLaunchBeside, pickQuality, qualityNamed, type Quality, type StageScreen } from './capacity.js';
 import { killWorkerLeftovers } from './child-processes.js';
 import { ComposerStage } from './composer-stage.js';
 import { claimDisplayNumber } from './virtual-screen.js';
@@ -121,8 +121,9 @@ export class ComposerWorker {
       .orderBy(asc(liveBroadcasts.id))
       .limit(1);
     if (!candidate || this.sessions.has(candidate.id)) return;
-    // A broadcast taken over keeps the quality it started with when this machine can afford it.
-    const quality = qualityNamed(candidate.quality) ?? this.quality();
+    // The row holds what the host asked for, or what a broadcast taken over started with: it gets that
+    // when this machine can afford it, else the best it can.
+    const quality = pickQuality(this.runningQualities(), this.options.cores, qualityNamed(candidate.quality));
     if (!quality) {
       if (Date.now() - candidate.createdAt.getTime() > CLAIM_PATIENCE_MS) {
         await moveBroadcast(
@@ -145,7 +146,7 @@ export class ComposerWorker {
     this.context.log.info({ broadcastId: claimed.id, quality: quality.name }, 'composer: claimed');
     let stage: ComposerStage;
     try {
-      stage = await this.takeStage();
+      stage = await this.takeStage(quality.screen);
     } catch (error) {
       this.context.log.error({ err: error, broadcastId: claimed.id }, 'composer: no stage');
       await moveBroadcast(this.context, claimed.id, 'failed', {
@@ -191,20 +192,26 @@ export class ComposerWorker {
     );
   }
 
-  private newStage(): ComposerStage {
+  private newStage(screen: StageScreen): ComposerStage {
     const display = claimDisplayNumber();
-    return new ComposerStage(join(this.rootFolder, this.id, `stage-${display}`), display, (message) =>
-      this.context.log.info(`composer: ${message}`),
+    return new ComposerStage(
+      join(this.rootFolder, this.id, `stage-${display}`),
+      display,
+      (message) => this.context.log.info(`composer: ${message}`),
+      screen,
     );
   }
 
-  /** The spare if one is ready (a new one is prepared once the broadcast runs), else a new stage. */
-  private async takeStage(): Promise<ComposerStage> {
-    const spare = this.spare;
-    this.spare = undefined;
+  /**
+   * The spare if one is ready on the screen this quality needs (a new one is prepared once the
+   * broadcast runs), else a new stage. Spares are 720p: a 1080p broadcast waits for its own.
+   */
+  private async takeStage(screen: StageScreen): Promise<ComposerStage> {
+    const spare = this.spare?.stage.stageScreen === screen ? this.spare : undefined;
+    if (spare) this.spare = undefined;
     const ready = spare ? await spare.started : undefined;
     if (ready) return ready;
-    const stage = this.newStage();
+    const stage = this.newStage(screen);
     try {
       return await stage.start();
     } catch (error) {
@@ -220,7 +227,7 @@ export class ComposerWorker {
   private prepareSpare() {
     if (this.spare || this.options.spares < 1 || this.isClosed || !this.quality()) return;
     if (!maySpareLaunchBeside(this.runningQualities(), this.options.cores)) return;
-    const stage = this.newStage();
+    const stage = this.newStage(HD_SCREEN);
     const started = stage.start(this.pageBaseUrl).catch(async (error: unknown) => {
       if (!this.isClosed) this.context.log.error({ err: error }, 'composer: spare failed to start');
       await stage.stop();

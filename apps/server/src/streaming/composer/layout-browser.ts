@@ -37,7 +37,7 @@ export class LayoutBrowser {
   ) {}
 
   async start() {
-    const { width, height } = this.screen.size;
+    const { width, height, scale = 1 } = this.screen.size;
     // Loaded on first use: only composer machines need it, and it costs every server start a second.
     const { chromium } = await import('playwright-core');
     // Playwright takes a program, not a command: a script in the composer's folder starts Chromium
@@ -70,7 +70,9 @@ export class LayoutBrowser {
         '--disable-features=Translate,MediaRouter',
         '--hide-scrollbars',
         '--kiosk',
-        `--window-size=${width},${height}`,
+        // The window's size is in CSS pixels: the page always lays out 1280×720 (capacity.ts).
+        `--window-size=${Math.round(width / scale)},${Math.round(height / scale)}`,
+        `--force-device-scale-factor=${scale}`,
         '--window-position=0,0',
       ],
       viewport: null,

@@ -15,6 +15,8 @@ export const SOUND_BUFFER_MS = 100;
 export interface ScreenSize {
   width: number;
   height: number;
+  /** Device pixels per CSS pixel of the Chromium drawing on it (1.5 on a 1080p stage). */
+  scale?: number;
 }
 
 /**

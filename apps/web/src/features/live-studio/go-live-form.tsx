@@ -1,4 +1,5 @@
 import { RadioIcon } from 'lucide-react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { GoLivePlanFields, useGoLivePlan } from './go-live-plan';
@@ -17,8 +18,13 @@ export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTi
   // The scene the stream starts on (ADR 042), in a form of its own: the plan's fields are shared with
   // the channel's Schedule dialog, which has no scene.
   const sceneForm = useSceneForm();
+  // Asked of this start only (ADR 050): the server sends 1080p30 when it can afford it, else 720p.
+  const [isFullHd, setFullHd] = useState(false);
+  const fullHdId = useId();
   const onSubmit = state.form.handleSubmit(({ destinations, record }) =>
-    sceneForm.handleSubmit((scene) => start.mutate({ destinations, record: record ? 1 : 0, scene }))(),
+    sceneForm.handleSubmit((scene) =>
+      start.mutate({ destinations, record: record ? 1 : 0, scene, quality: isFullHd ? '1080p30' : undefined }),
+    )(),
   );
 
   return (
@@ -28,6 +34,22 @@ export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTi
         <legend className="mb-2 text-sm font-semibold text-slate-900 dark:text-white">{t('scene.start_on')}</legend>
         <SceneFields form={sceneForm} />
       </fieldset>
+      <div>
+        <label htmlFor={fullHdId} className="flex items-center gap-3 text-sm font-medium">
+          <input
+            id={fullHdId}
+            type="checkbox"
+            checked={isFullHd}
+            onChange={(event) => setFullHd(event.target.checked)}
+            aria-describedby={`${fullHdId}-hint`}
+            className="size-4 accent-primary-600"
+          />
+          {t('go_live.full_hd')}
+        </label>
+        <p id={`${fullHdId}-hint`} className="mt-1 ps-7 text-xs text-slate-600 dark:text-slate-400">
+          {t('go_live.full_hd_hint')}
+        </p>
+      </div>
       {state.isNothing && <p className="text-xs text-slate-600 dark:text-slate-400">{t('go_live.choose_something')}</p>}
       <Button type="submit" variant="danger" className="w-full" disabled={state.isNothing} isLoading={start.isPending}>
         <RadioIcon className="size-4" />

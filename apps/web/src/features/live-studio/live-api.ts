@@ -67,11 +67,17 @@ const asBroadcast = async <Call extends BroadcastChange>(call: Call, input: WebC
 export function useStartBroadcast(meetId: string) {
   return useBroadcastMutation(
     meetId,
-    (plan: { destinations: DestinationRequest[]; record: 0 | 1; scene: SceneFormValues }) =>
+    (plan: {
+      destinations: DestinationRequest[];
+      record: 0 | 1;
+      scene: SceneFormValues;
+      quality?: '720p30' | '1080p30';
+    }) =>
       asBroadcast(streamingCalls.startBroadcast, {
         meetId,
         destinations: plan.destinations,
         record: plan.record,
+        quality: plan.quality,
         // The countdown's minutes count from the moment the call is sent.
         ...toSceneRequest(plan.scene, Date.now()),
       }),
