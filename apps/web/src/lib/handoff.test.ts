@@ -28,6 +28,25 @@ describe('Handoff', () => {
   });
 });
 
+describe('Handoff.extend', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('counts the time nobody took it from the extension, not from the hold', () => {
+    const closed: string[] = [];
+    const handoff = new Handoff<number, string>((value) => closed.push(value), 1000);
+    handoff.hold(1, 'watch');
+    vi.advanceTimersByTime(900);
+    handoff.extend();
+    vi.advanceTimersByTime(900);
+    expect(handoff.take(1)).toBe('watch');
+    handoff.hold(2, 'late');
+    handoff.extend();
+    vi.advanceTimersByTime(1000);
+    expect(closed).toEqual(['late']);
+  });
+});
+
 describe('HeldCallback', () => {
   it('passes the latest call made before listening to the listener, then every call', async () => {
     const heard: string[] = [];

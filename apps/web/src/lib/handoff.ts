@@ -17,6 +17,17 @@ export class Handoff<K, T> {
     this.held = { key, value, timer: setTimeout(() => this.discard(), this.unclaimedMs) };
   }
 
+  /**
+   * Gives the owner-to-be `unclaimedMs` more from now (its code has only just started to load): a
+   * busy machine can take longer than that to get from the page's first byte to the owner.
+   */
+  extend() {
+    const held = this.held;
+    if (!held) return;
+    clearTimeout(held.timer);
+    held.timer = setTimeout(() => this.discard(), this.unclaimedMs);
+  }
+
   /** What is held for `key`, still held. */
   peek(key: K): T | undefined {
     return this.held?.key === key ? this.held.value : undefined;

@@ -12,7 +12,11 @@ import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
  * takes the watch over through `takeEarlyWatch` (early-watch-slot.ts).
  */
 
-/** A watch the player never took over (the page showed something else) is closed after this. */
+/**
+ * A watch the player never took over (the page showed something else) is closed this long after
+ * the app's entry started: counted from the page's start, a busy machine's app (10-17 s to its
+ * picture beside a CPU hog) came too late, found the watch closed and opened a second one.
+ */
 const UNCLAIMED_MS = 15_000;
 /** The longest the app's entry waits for the first frame on a live page. */
 const APP_WAITS_MS = 1500;
@@ -95,7 +99,8 @@ function startApp(picture: Promise<void> | undefined) {
   const start = () => {
     if (isStarted) return;
     isStarted = true;
-    void import(/* @vite-ignore */ entry);
+    window.meetcastEarlyWatch?.extend();
+    void import(/* @vite-ignore */ entry).then(() => window.meetcastEarlyWatch?.extend());
   };
   if (!picture) return start();
   void picture.then(start);
