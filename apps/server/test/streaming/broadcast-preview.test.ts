@@ -139,9 +139,7 @@ describe.each(BACKENDS)('broadcast preview (%s)', (backend) => {
       .set({ state: 'ended', endedAt: new Date() })
       .where(eq(liveBroadcasts.id, broadcastId));
     // The regular check of the open connections (every 3 s) closes it; its grant opens nothing more.
-    await expect
-      .poll(() => viewer.socket.readyState === WebSocket.CLOSED, { timeout: 8000, interval: 200 })
-      .toBe(true);
+    await expect.poll(() => viewer.socket.readyState === WebSocket.CLOSED, { timeout: 8000, interval: 200 }).toBe(true);
     expect(await attempt(preview.url, preview.grant)).toBe('Error: HTTP 401');
     expect((await previewOf(host, meeting.slug)).httpStatus).toBe(409);
   });
