@@ -124,8 +124,8 @@ test.describe('broadcast scenes', () => {
         expect(await preview.evaluate((element: HTMLVideoElement) => element.muted)).toBe(true);
         await studio.getByRole('button', { name: 'Unmute preview' }).click();
         expect(await preview.evaluate((element: HTMLVideoElement) => element.muted)).toBe(false);
-        await studio.screenshot({ path: '/tmp/preview-light.png' });
-        await test.info().attach('studio-preview', { path: '/tmp/preview-light.png', contentType: 'image/png' });
+        await studio.screenshot({ path: '/tmp/preview-dark.png' });
+        await test.info().attach('studio-preview', { path: '/tmp/preview-dark.png', contentType: 'image/png' });
 
         const before = latestPts(file);
         const cut = await apiPost(streamingCalls.setBroadcastOverlay, {
@@ -155,14 +155,17 @@ test.describe('broadcast scenes', () => {
           .poll(async () => cardShare(await previewFrame(preview, W, H)), { timeout: 10_000 })
           .toBeLessThan(0.3);
 
-        // The studio in Arabic (right to left), the host's second window: its preview plays as well.
+        // The studio in Arabic (right to left) and the light theme, the host's second window: its
+        // preview plays as well.
         const arabic = await people[0]!.context.newPage();
+        await arabic.addInitScript(() => window.localStorage.setItem('theme', 'light'));
         await arabic.goto(`${APP_URL}/room/${meeting.slug}?lng=ar`);
         await arabic.getByRole('button', { name: localeText('ar', 'room', 'prejoin.join') }).click();
         await expect(arabic.locator('html')).toHaveAttribute('dir', 'rtl');
+        await expect(arabic.locator('html')).not.toHaveClass(/dark/);
         await openStudioPreview(arabic, 'ar');
-        await arabic.screenshot({ path: '/tmp/preview-ar.png' });
-        await test.info().attach('studio-preview-ar', { path: '/tmp/preview-ar.png', contentType: 'image/png' });
+        await arabic.screenshot({ path: '/tmp/preview-ar-light.png' });
+        await test.info().attach('studio-preview-ar', { path: '/tmp/preview-ar-light.png', contentType: 'image/png' });
       } finally {
         // A broadcast left live makes the next composer specs fail (503): stop it whatever happened,
         // again if the stop's connection dropped.
