@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
-import { E2E_PORTS } from './support/ports';
+import { APP_URL, E2E_PORTS } from './support/ports';
 import { createMeeting, inCall, joinRoom, leave } from './support/room';
 import { RtmpReceiver } from './support/streaming';
+import { localeText, meanColour, openStudioPreview, previewFrame } from './support/studio-preview';
 
 /** Frames are read scaled to this size. */
 const W = 320;
@@ -104,6 +105,28 @@ test.describe('broadcast scenes', () => {
         expect(Math.min(...shares)).toBeGreaterThan(0.7);
         await savePng(file, onCard.at(-1)!.pts, 'starting-soon');
 
+        // ADR 047: the studio's preview plays the encoded output itself (the viewers' mountpoint): the
+        // host sees the card as the receiver got it.
+        const studio = people[0]!.page;
+        const preview = await openStudioPreview(studio);
+        const received = onCard.at(-1)!.rgb;
+        const previewed = await previewFrame(preview, W, H);
+        const [receivedMean, previewMean] = [meanColour(received), meanColour(previewed)];
+        const colourGap = Math.max(...receivedMean.map((value, channel) => Math.abs(value - previewMean[channel]!)));
+        console.log(
+          `preview vs receiver on "Starting soon": card share ${cardShare(previewed).toFixed(2)} vs ${cardShare(received).toFixed(2)}, ` +
+            `mean RGB ${previewMean.map(Math.round).join('/')} vs ${receivedMean.map(Math.round).join('/')} (gap ${colourGap.toFixed(1)})`,
+        );
+        expect(cardShare(previewed)).toBeGreaterThan(0.7);
+        expect(Math.abs(cardShare(previewed) - cardShare(received))).toBeLessThan(0.1);
+        expect(colourGap).toBeLessThan(8);
+        // Muted at first (the host hears the room already); the button gives the sound.
+        expect(await preview.evaluate((element: HTMLVideoElement) => element.muted)).toBe(true);
+        await studio.getByRole('button', { name: 'Unmute preview' }).click();
+        expect(await preview.evaluate((element: HTMLVideoElement) => element.muted)).toBe(false);
+        await studio.screenshot({ path: '/tmp/preview-dark.png' });
+        await test.info().attach('studio-preview', { path: '/tmp/preview-dark.png', contentType: 'image/png' });
+
         const before = latestPts(file);
         const cut = await apiPost(streamingCalls.setBroadcastOverlay, {
           token: host.token,
@@ -127,6 +150,22 @@ test.describe('broadcast scenes', () => {
           `scene cut (set call → people on the receiver): ${Math.round((peopleFrame!.pts - before) * 1000)} ms`,
         );
         await savePng(file, peopleFrame!.pts + 0.5, 'live');
+        // The preview cuts to the people too.
+        await expect
+          .poll(async () => cardShare(await previewFrame(preview, W, H)), { timeout: 10_000 })
+          .toBeLessThan(0.3);
+
+        // The studio in Arabic (right to left) and the light theme, the host's second window: its
+        // preview plays as well.
+        const arabic = await people[0]!.context.newPage();
+        await arabic.addInitScript(() => window.localStorage.setItem('theme', 'light'));
+        await arabic.goto(`${APP_URL}/room/${meeting.slug}?lng=ar`);
+        await arabic.getByRole('button', { name: localeText('ar', 'room', 'prejoin.join') }).click();
+        await expect(arabic.locator('html')).toHaveAttribute('dir', 'rtl');
+        await expect(arabic.locator('html')).not.toHaveClass(/dark/);
+        await openStudioPreview(arabic, 'ar');
+        await arabic.screenshot({ path: '/tmp/preview-ar-light.png' });
+        await test.info().attach('studio-preview-ar', { path: '/tmp/preview-ar-light.png', contentType: 'image/png' });
       } finally {
         // A broadcast left live makes the next composer specs fail (503): stop it whatever happened,
         // again if the stop's connection dropped.

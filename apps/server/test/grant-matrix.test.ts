@@ -48,6 +48,7 @@ const ACCOUNT_CALLS = [
   'change-broadcast-destination.php',
   'set-broadcast-overlay.php',
   'set-broadcast-stage.php',
+  'get-broadcast-preview.php',
   'get-broadcast-plan.php',
   'set-broadcast-plan.php',
   'get-recordings.php',

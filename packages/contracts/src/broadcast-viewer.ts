@@ -40,3 +40,17 @@ export const BroadcastViewerSchema = z.object({
 });
 export type BroadcastViewer = z.infer<typeof BroadcastViewerSchema>;
 export const BroadcastViewerBodySchema = nestedData(BroadcastViewerSchema);
+
+/**
+ * The studio's preview (ADR 047): what the host or a co-host needs to watch their own running
+ * broadcast's encoded output from the same mountpoint the public watches, whatever the meeting's
+ * visibility. The grant is a preview grant: it opens only this broadcast's mountpoint, for a minute's connect.
+ */
+export const BroadcastPreviewSchema = z.object({
+  url: z.string(),
+  grant: z.string(),
+  expires_at: z.number().int(),
+  ice_servers: IceServersSchema,
+});
+export type BroadcastPreview = z.infer<typeof BroadcastPreviewSchema>;
+export const BroadcastPreviewBodySchema = nestedData(BroadcastPreviewSchema);

@@ -1,5 +1,9 @@
 import type { CallDefinition } from './call.js';
-import { BroadcastViewerBodySchema, GetBroadcastViewerInputSchema } from '../broadcast-viewer.js';
+import {
+  BroadcastPreviewBodySchema,
+  BroadcastViewerBodySchema,
+  GetBroadcastViewerInputSchema,
+} from '../broadcast-viewer.js';
 import { MessageBodySchema } from '../envelope.js';
 import { GetPlatformChatInputSchema, PlatformChatBodySchema, ShowCommentCardInputSchema } from '../platform-chat.js';
 import {
@@ -46,6 +50,12 @@ export const getBroadcastViewer = {
   auth: 'none',
   input: GetBroadcastViewerInputSchema,
   output: BroadcastViewerBodySchema,
+} as const satisfies CallDefinition;
+export const getBroadcastPreview = {
+  name: 'get-broadcast-preview.php',
+  auth: 'user',
+  input: BroadcastMeetInputSchema,
+  output: BroadcastPreviewBodySchema,
 } as const satisfies CallDefinition;
 export const startBroadcast = {
   name: 'start-broadcast.php',

@@ -12,6 +12,14 @@ export const isOpenToViewers = (meeting: { isPrivate: number; isPassword: number
  * for the open ones, so that a meeting made private ends its public audience at once.
  */
 export async function watchableBroadcasts(context: AppContext, ids: number[]) {
+  return runningBroadcasts(context, ids, { isPublicOnly: true });
+}
+
+/**
+ * Of these broadcasts, the ones running now (with `isPublicOnly`, only those of a meeting open to
+ * viewers). The studio's preview (ADR 047) watches a running broadcast whatever its meeting's visibility.
+ */
+export async function runningBroadcasts(context: AppContext, ids: number[], options: { isPublicOnly: boolean }) {
   if (ids.length === 0) return new Map<number, { meetingId: number }>();
   const rows = await context.db
     .select({
@@ -23,5 +31,6 @@ export async function watchableBroadcasts(context: AppContext, ids: number[]) {
     .from(liveBroadcasts)
     .innerJoin(meetings, eq(meetings.id, liveBroadcasts.meetingId))
     .where(and(inArray(liveBroadcasts.id, ids), inArray(liveBroadcasts.state, ['starting', 'live'])));
-  return new Map(rows.filter(isOpenToViewers).map((row) => [row.id, { meetingId: row.meetingId }]));
+  const shown = options.isPublicOnly ? rows.filter(isOpenToViewers) : rows;
+  return new Map(shown.map((row) => [row.id, { meetingId: row.meetingId }]));
 }

@@ -33,6 +33,28 @@ export function readViewerGrant(config: KeyConfig, grant: string | null, nowMs =
 }
 
 /**
+ * `p{broadcast id}.{expiry}.{mac}`, signed for another purpose than a viewer grant (ADR 047): the
+ * studio's preview of its own broadcast, given only to the host and co-hosts. It opens the
+ * mountpoint while the broadcast runs whatever the meeting's visibility; a viewer grant never reads
+ * as one, nor one as a viewer grant.
+ */
+export function issuePreviewGrant(config: KeyConfig, broadcastId: number, nowMs = Date.now()) {
+  const expiresAt = Math.floor(nowMs / 1000) + VIEWER_GRANT_SECONDS;
+  const signed = `${broadcastId}.${expiresAt}`;
+  return { grant: `p${signed}.${secretsBoxFor(config).sign('preview-grant', signed)}`, expiresAt };
+}
+
+/** The broadcast a current, untampered preview grant names; undefined otherwise. */
+export function readPreviewGrant(config: KeyConfig, grant: string | null, nowMs = Date.now()): number | undefined {
+  const match = /^p(\d{1,10})\.(\d{1,12})\.([0-9a-f]{32})$/.exec(grant ?? '');
+  if (!match) return undefined;
+  const [, id, expiresAt, mac] = match;
+  if (Number(expiresAt) * 1000 < nowMs) return undefined;
+  const expected = secretsBoxFor(config).sign('preview-grant', `${id}.${expiresAt}`);
+  return sameText(expected, mac!) ? Number(id) : undefined;
+}
+
+/**
  * The Janus mountpoint of a broadcast: derived, so every process finds it without storing it, and
  * keyed per installation, so two installations sharing a Janus do not collide.
  */

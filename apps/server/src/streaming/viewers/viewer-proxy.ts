@@ -9,10 +9,10 @@ import { clientAddress } from '../../http/client-address.js';
 import type { AppEventMap } from '../../platform/app-events.js';
 import { refuseUpgrade, relayJanusSocket, type JanusRelay } from '../../media/janus-relay.js';
 import { AudienceBalance, watchInstances } from './audience-instances.js';
-import { watchableBroadcasts } from './viewer-audience.js';
+import { runningBroadcasts } from './viewer-audience.js';
 import { VIEWER_CONNECTIONS_PER_GRANT, ViewerConnections } from './viewer-connections.js';
 import { filterViewerMessage, type ViewerFilterContext } from './viewer-filter.js';
-import { mountpointId, readViewerGrant } from './viewer-keys.js';
+import { mountpointId, readPreviewGrant, readViewerGrant } from './viewer-keys.js';
 
 export const VIEWER_PROXY_PATH = '/janus-watch';
 /** A connection that has not started watching by then is closed, and its Janus session ended. */
@@ -26,7 +26,9 @@ const AUDIENCE_CHECK_MS = 3000;
  * public meeting, bridged to the Janus that holds its mountpoint, every message filtered
  * (viewer-filter.ts). One Janus session per connection, a few connections per grant, a limited
  * number per address and per broadcast (viewer-connections.ts); the connections close when the
- * broadcast ends or its meeting stops being public.
+ * broadcast ends or its meeting stops being public. The studio's preview (ADR 047) comes the same
+ * way with a preview grant: admitted while the broadcast runs whatever the meeting's visibility,
+ * counted apart, and closed when the broadcast ends.
  */
 export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
   const server = new WebSocketServer({
@@ -35,10 +37,14 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     handleProtocols: (protocols) => (protocols.has('janus-protocol') ? 'janus-protocol' : false),
   });
   const balance = new AudienceBalance();
-  const connections = new ViewerConnections({
-    perGrant: VIEWER_CONNECTIONS_PER_GRANT,
-    ...context.config.viewerLimits,
-  });
+  const limits = { perGrant: VIEWER_CONNECTIONS_PER_GRANT, ...context.config.viewerLimits };
+  const connections = new ViewerConnections(limits);
+  /** The studio previews' connections: a meeting made private keeps them, an ended broadcast does not. */
+  const previews = new ViewerConnections(limits);
+  const pools = [
+    { pool: connections, isPublicOnly: true },
+    { pool: previews, isPublicOnly: false },
+  ];
 
   const upgrade = async (
     request: IncomingMessage,
@@ -47,12 +53,16 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     grant: string | null,
     startsWatch: boolean,
   ) => {
-    const broadcastId = readViewerGrant(context.config, grant);
+    const viewerOf = readViewerGrant(context.config, grant);
+    const previewOf = viewerOf ? undefined : readPreviewGrant(context.config, grant);
+    const broadcastId = viewerOf ?? previewOf;
     if (!broadcastId || !grant) {
       refuseUpgrade(socket, 401, 'Unauthorized');
       return;
     }
-    const reservation = connections.reserve(grant, clientAddress(request, context.config.trustProxy), broadcastId);
+    const isPreview = previewOf !== undefined;
+    const pool = isPreview ? previews : connections;
+    const reservation = pool.reserve(grant, clientAddress(request, context.config.trustProxy), broadcastId);
     if (!reservation) {
       refuseUpgrade(socket, 429, 'Too Many Requests');
       return;
@@ -60,7 +70,8 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     // The reservation, and once placed, the instance's place too.
     let release = reservation;
     try {
-      const broadcast = (await watchableBroadcasts(context, [broadcastId])).get(broadcastId);
+      const running = await runningBroadcasts(context, [broadcastId], { isPublicOnly: !isPreview });
+      const broadcast = running.get(broadcastId);
       if (!broadcast) {
         release();
         refuseUpgrade(socket, 401, 'Unauthorized');
@@ -86,6 +97,7 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
           apiSecret: placed.target.apiSecret,
         };
         const relay = bridge(
+          pool,
           browser,
           placed.target.url,
           room,
@@ -101,6 +113,7 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
   };
 
   const bridge = (
+    pool: ViewerConnections,
     browser: WebSocket,
     url: string,
     room: MountpointAccess,
@@ -108,7 +121,7 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
     release: () => void,
   ) => {
     const { broadcastId } = watched;
-    connections.track(broadcastId, browser);
+    pool.track(broadcastId, browser);
     const relay = relayJanusSocket(browser, url);
     let hasStarted = false;
     // The audience is part of what the pages are pushed: a viewer who starts or stops watching is a change.
@@ -126,7 +139,7 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
       if (hasStarted) audienceChanged();
       clearTimeout(idle);
       release();
-      connections.untrack(broadcastId, browser);
+      pool.untrack(broadcastId, browser);
       if (browser.readyState === WebSocket.OPEN) browser.close(1000, 'closed');
       else browser.terminate();
       // A viewer never claims a session back (a new connection watches afresh): its session ends with
@@ -147,17 +160,25 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
   };
 
   /** Closes the connections of these broadcasts (their Janus sessions end with them). */
-  const drop = (broadcastIds: number[]) => {
+  const drop = (broadcastIds: number[], pool = connections) => {
     for (const id of broadcastIds) {
-      for (const browser of connections.socketsOf(id)) browser.close(4403, 'not watchable');
+      for (const browser of pool.socketsOf(id)) browser.close(4403, 'not watchable');
     }
   };
-  /** What no longer may be watched loses its viewers: ended, or its meeting made private (elsewhere too). */
+  /**
+   * What no longer may be watched loses its viewers: ended, or its meeting made private (elsewhere
+   * too); the previews only once it ended.
+   */
   const checkAudiences = async () => {
-    const open = connections.broadcastIds();
-    if (open.length === 0) return;
-    const watchable = await watchableBroadcasts(context, open);
-    drop(open.filter((id) => !watchable.has(id)));
+    for (const { pool, isPublicOnly } of pools) {
+      const open = pool.broadcastIds();
+      if (open.length === 0) continue;
+      const watchable = await runningBroadcasts(context, open, { isPublicOnly });
+      drop(
+        open.filter((id) => !watchable.has(id)),
+        pool,
+      );
+    }
   };
   const timer = setInterval(() => {
     checkAudiences().catch((error: unknown) => context.log.warn({ err: error }, 'viewers: audience check failed'));
@@ -177,8 +198,10 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
   app.addHook('preClose', async () => {
     clearInterval(timer);
     app.server.off('upgrade', onUpgrade);
-    for (const id of connections.broadcastIds()) {
-      for (const browser of connections.socketsOf(id)) browser.close(1001, 'server closing');
+    for (const { pool } of pools) {
+      for (const id of pool.broadcastIds()) {
+        for (const browser of pool.socketsOf(id)) browser.close(1001, 'server closing');
+      }
     }
     server.close();
   });

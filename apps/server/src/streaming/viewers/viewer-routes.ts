@@ -8,7 +8,7 @@ import { notFound } from '../../http/app-error.js';
 import { requestLanguage } from '../../http/request-language.js';
 import { translate } from '../../i18n/messages.js';
 import { findMeeting } from '../../rooms/room-service.js';
-import { latestBroadcast } from '../broadcast-service.js';
+import { latestBroadcast, requireRunning } from '../broadcast-service.js';
 import type { BroadcastSignals } from '../broadcast-signals.js';
 import { recordingUrl } from '../broadcast-view.js';
 import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience.js';
@@ -18,7 +18,14 @@ import { watchInstances } from './audience-instances.js';
 import { HLS_FILE } from './hls-renditions.js';
 import { isOpenToViewers, watchableBroadcasts } from './viewer-audience.js';
 import { attachViewerProxy, VIEWER_PROXY_PATH } from './viewer-proxy.js';
-import { isLiveStreamKey, issueViewerGrant, liveStreamFolder, liveStreamUrl, mountpointId } from './viewer-keys.js';
+import {
+  isLiveStreamKey,
+  issuePreviewGrant,
+  issueViewerGrant,
+  liveStreamFolder,
+  liveStreamUrl,
+  mountpointId,
+} from './viewer-keys.js';
 import { toEpochSecondsOrNull } from '../../platform/time.js';
 
 /** Every viewer asks every few seconds; Janus is asked for the count at most this often per broadcast. */
@@ -140,6 +147,23 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
     tag: 'streaming',
     summary: "What a public channel page plays: a public meeting's broadcast, live (with a viewer grant) or recorded",
     handler: async (body, { t }) => success(t('broadcasts.found'), { data: await viewerState(body.meetId) }),
+  });
+
+  apiRoute(app, {
+    name: 'get-broadcast-preview.php',
+    tag: 'streaming',
+    summary:
+      "The studio's preview of a running broadcast (host or co-host, whatever the meeting's visibility): a preview grant to watch its encoded output over WebRTC from the viewers' mountpoint",
+    handler: async (body, { t, caller: { user } }) => {
+      // 404 for an unknown meeting, 403 for anyone but its host and co-hosts, 409 while nothing runs.
+      const { broadcast } = await requireRunning(context, user, body.meetId);
+      const preview = {
+        url: VIEWER_PROXY_PATH,
+        ...toWire(issuePreviewGrant(context.config, broadcast.id)),
+        ice_servers: await context.media.iceServers(`preview-${broadcast.id}`),
+      };
+      return success(t('broadcasts.found'), { data: preview });
+    },
   });
 
   app.get<{ Params: { id: string; key: string; file: string }; Querystring: Record<string, string | undefined> }>(

@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDuration } from '../../lib/format-duration';
 import { AddDestinationForm } from './add-destination-form';
+import { BroadcastPreview } from './broadcast-preview';
 import { DestinationStatus } from './destination-status';
 import { useAddDestination, useRemoveDestination, useStopBroadcast } from './live-api';
 import { LayoutPicker } from './layout-picker';
@@ -72,6 +73,7 @@ export function LiveView({
   const [removing, setRemoving] = useState<LiveBroadcast['destinations'][number]>();
   const now = useNowSeconds(broadcast.state === 'live');
   const canManage = broadcast.can_manage;
+  const isRunning = broadcast.state === 'starting' || broadcast.state === 'live';
 
   return (
     <div className="space-y-5">
@@ -84,6 +86,12 @@ export function LiveView({
         )}
       </div>
       <BroadcastNotice notice={broadcast.notice} />
+
+      {canManage && isRunning && (
+        <StudioSection title={t('preview.title')}>
+          <BroadcastPreview meetId={meetId} />
+        </StudioSection>
+      )}
 
       <StudioSection title={t('live.destinations')}>
         {broadcast.destinations.length === 0 ? (

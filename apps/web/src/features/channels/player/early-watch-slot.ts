@@ -1,5 +1,5 @@
 import type { Handoff, HeldCallback } from '../../../lib/handoff';
-import type { WebRtcWatch } from './janus-watch';
+import type { WebRtcWatch } from '../../../lib/janus-watch';
 
 /** A watch the early watch started, with what it has heard before the player listens. */
 export interface EarlyWatch {

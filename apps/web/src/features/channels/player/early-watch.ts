@@ -2,7 +2,7 @@ import type { BroadcastViewer } from '@meetcast/contracts';
 import { Handoff, HeldCallback } from '../../../lib/handoff';
 import { PAGE_DATA, pageSlug, readPageJson } from '../page-data';
 import { createLiveVideo, isHlsForced, type EarlyWatch } from './early-watch-slot';
-import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
+import { watchOverWebRtc, type WebRtcWatch } from '../../../lib/janus-watch';
 
 /**
  * The early watch: on a live broadcast's page, starts watching while the HTML is still being parsed,

@@ -2,7 +2,7 @@ import type { BroadcastViewer } from '@meetcast/contracts';
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { playHls, renditionUrl, type HlsPlayback, type HlsRendition } from './hls-playback';
 import { isHlsForced, takeEarlyWatch } from './early-watch-slot';
-import { watchOverWebRtc, type WebRtcWatch } from './janus-watch';
+import { watchOverWebRtc, type WebRtcWatch } from '../../../lib/janus-watch';
 import { rewindTarget } from './rewind-window';
 import { useFreshViewerGrant } from './use-broadcast-viewer';
 
