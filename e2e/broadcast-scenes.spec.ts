@@ -1,5 +1,4 @@
 import { streamingCalls } from '@meetcast/contracts';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,38 +6,24 @@ import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
 import { APP_URL, E2E_PORTS } from './support/ports';
 import { createMeeting, inCall, joinRoom, leave } from './support/room';
+import {
+  latestSegmentEnd,
+  attachFramePng,
+  liveEdge,
+  readFromSince,
+  segmentFramesFrom,
+  stopBroadcastSurely,
+  type Frame,
+} from './support/received-frames';
 import { RtmpReceiver } from './support/streaming';
 import { localeText, meanColour, openStudioPreview, previewFrame } from './support/studio-preview';
 
 /** Frames are read scaled to this size. */
 const W = 320;
 const H = 180;
+const SIZE = { width: W, height: H };
 /** The scene card's plain background (Tailwind's slate-900), as RGB. */
 const CARD = [15, 23, 42] as const;
-
-/** The last video packet's time (s) a receiver has written: the picture arriving now. */
-function latestPts(file: string): number {
-  const text = execFileSync('ffprobe', [
-    ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', file],
-  ]).toString();
-  return Math.max(...text.split('\n').map(Number.parseFloat).filter(Number.isFinite));
-}
-
-/** The frames the receiver got from `from` seconds on, as RGB, with their times. */
-function framesFrom(file: string, from: number) {
-  const result = spawnSync(
-    'ffmpeg',
-    [
-      ...['-v', 'info', '-ss', String(Math.max(0, from - 1)), '-i', file, '-copyts'],
-      ...['-vf', `select=gte(t\\,${from}),scale=${W}:${H},showinfo`, '-fps_mode', 'passthrough'],
-      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
-    ],
-    { maxBuffer: 512 * 1024 * 1024 },
-  );
-  const times = [...result.stderr.toString().matchAll(/pts_time:\s*([\d.]+)/g)].map((match) => Number(match[1]));
-  const size = W * H * 3;
-  return times.map((pts, index) => ({ pts, rgb: result.stdout.subarray(index * size, (index + 1) * size) }));
-}
 
 /** The share of a frame's pixels in the card's colour (within the encoder's drift): ~0.9 for the card. */
 function cardShare(rgb: Buffer) {
@@ -48,12 +33,6 @@ function cardShare(rgb: Buffer) {
     if (near < 24) count += 1;
   }
   return count / (rgb.length / 3);
-}
-
-function savePng(file: string, at: number, name: string) {
-  const path = test.info().outputPath(`${name}.png`);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-ss', String(at), '-i', file, '-frames:v', '1', path]);
-  return test.info().attach(name, { path, contentType: 'image/png' });
 }
 
 // ADR 042: the stream starts on the host's "Starting soon" card, not on tiles, and cuts to the people.
@@ -66,7 +45,9 @@ test.describe('broadcast scenes', () => {
     { tag: '@composer' },
     async ({ browser, signUp }) => {
       const folder = mkdtempSync(join(tmpdir(), 'meetcast-scenes-'));
-      const receiver = new RtmpReceiver(E2E_PORTS.customIngest, 'live/e2e-scene-key', `${folder}/custom`).start();
+      const receiver = new RtmpReceiver(E2E_PORTS.customIngest, 'live/e2e-scene-key', `${folder}/custom`, {
+        segments: true,
+      }).start();
       const host = await signUp({ username: 'Sam Scene' });
       const meeting = await createMeeting(host);
       const people = [
@@ -92,18 +73,19 @@ test.describe('broadcast scenes', () => {
         });
         expect(started.httpStatus).toBe(200);
         await expect.poll(() => receiver.bytes(), { timeout: 60_000 }).toBeGreaterThan(300_000);
-        const file = receiver.file;
 
         // The cameras reach the composer within seconds; the card stays the picture all along.
         await new Promise((resolve) => setTimeout(resolve, 10_000));
-        const onCard = framesFrom(file, latestPts(file) - 8);
+        // Read from the receiver's complete MPEG-TS pieces of its current round (a step down starts a
+        // new one): a long FLV still being written decoded as grey when sought into.
+        const onCard = segmentFramesFrom(receiver, latestSegmentEnd(receiver) - 8, SIZE);
         expect(onCard.length).toBeGreaterThan(10);
         const shares = onCard.map((frame) => cardShare(frame.rgb));
         console.log(
           `card colour share on "Starting soon": min ${Math.min(...shares).toFixed(2)} of ${shares.length} frames`,
         );
         expect(Math.min(...shares)).toBeGreaterThan(0.7);
-        await savePng(file, onCard.at(-1)!.pts, 'starting-soon');
+        await attachFramePng(onCard.at(-1)!, SIZE, 'starting-soon');
 
         // ADR 047: the studio's preview plays the encoded output itself (the viewers' mountpoint): the
         // host sees the card as the receiver got it.
@@ -124,10 +106,12 @@ test.describe('broadcast scenes', () => {
         expect(await preview.evaluate((element: HTMLVideoElement) => element.muted)).toBe(true);
         await studio.getByRole('button', { name: 'Unmute preview' }).click();
         expect(await preview.evaluate((element: HTMLVideoElement) => element.muted)).toBe(false);
-        await studio.screenshot({ path: '/tmp/preview-dark.png' });
-        await test.info().attach('studio-preview', { path: '/tmp/preview-dark.png', contentType: 'image/png' });
+        const darkShot = test.info().outputPath('studio-preview.png');
+        await studio.screenshot({ path: darkShot });
+        await test.info().attach('studio-preview', { path: darkShot, contentType: 'image/png' });
 
-        const before = latestPts(file);
+        const round = receiver.file;
+        const before = liveEdge(receiver);
         const cut = await apiPost(streamingCalls.setBroadcastOverlay, {
           token: host.token,
           meetId: meeting.slug,
@@ -136,11 +120,13 @@ test.describe('broadcast scenes', () => {
           scene_countdown_to: 0,
         });
         expect(cut.httpStatus).toBe(200);
-        let peopleFrame: { pts: number } | undefined;
+        let peopleFrame: Frame | undefined;
         await expect
           .poll(
             () => {
-              peopleFrame = framesFrom(file, before).find((frame) => cardShare(frame.rgb) < 0.3);
+              peopleFrame = segmentFramesFrom(receiver, readFromSince(receiver, round, before, 30), SIZE).find(
+                (frame) => cardShare(frame.rgb) < 0.3,
+              );
               return peopleFrame !== undefined;
             },
             { timeout: 30_000, intervals: [1000] },
@@ -149,7 +135,7 @@ test.describe('broadcast scenes', () => {
         console.log(
           `scene cut (set call → people on the receiver): ${Math.round((peopleFrame!.pts - before) * 1000)} ms`,
         );
-        await savePng(file, peopleFrame!.pts + 0.5, 'live');
+        await attachFramePng(peopleFrame!, SIZE, 'live');
         // The preview cuts to the people too.
         await expect
           .poll(async () => cardShare(await previewFrame(preview, W, H)), { timeout: 10_000 })
@@ -164,19 +150,11 @@ test.describe('broadcast scenes', () => {
         await expect(arabic.locator('html')).toHaveAttribute('dir', 'rtl');
         await expect(arabic.locator('html')).not.toHaveClass(/dark/);
         await openStudioPreview(arabic, 'ar');
-        await arabic.screenshot({ path: '/tmp/preview-ar-light.png' });
-        await test.info().attach('studio-preview-ar', { path: '/tmp/preview-ar-light.png', contentType: 'image/png' });
+        const arabicShot = test.info().outputPath('studio-preview-ar.png');
+        await arabic.screenshot({ path: arabicShot });
+        await test.info().attach('studio-preview-ar', { path: arabicShot, contentType: 'image/png' });
       } finally {
-        // A broadcast left live makes the next composer specs fail (503): stop it whatever happened,
-        // again if the stop's connection dropped.
-        for (let attempt = 1; ; attempt += 1) {
-          const stopped = await apiPost(streamingCalls.stopBroadcast, {
-            token: host.token,
-            meetId: meeting.slug,
-          }).catch((error: unknown) => error);
-          if (!(stopped instanceof Error) || attempt === 3) break;
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        }
+        await stopBroadcastSurely(host, meeting.slug);
         await leave(...people);
         await receiver.stop();
       }

@@ -1,5 +1,8 @@
 import { streamingCalls } from '@meetcast/contracts';
+import type { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { test } from '../fixtures';
 import { apiPost, type Account } from './api';
 import { E2E_PORTS } from './ports';
@@ -38,6 +41,73 @@ export function framesFrom(file: string, from: number, size: { width: number; he
   const times = [...result.stderr.toString().matchAll(/pts_time:\s*([\d.]+)/g)].map((match) => Number(match[1]));
   const bytes = size.width * size.height * 3;
   return times.map((pts, index) => ({ pts, rgb: result.stdout.subarray(index * bytes, (index + 1) * bytes) }));
+}
+
+/**
+ * The frames of a segmenting receiver's current round (RtmpReceiver with `segments`) from `from`
+ * seconds on, read from its complete pieces only: each decodes on its own, however long the stream.
+ */
+export function segmentFramesFrom(
+  receiver: RtmpReceiver,
+  from: number,
+  size: { width: number; height: number },
+): Frame[] {
+  const pieces = receiver.segments().filter((piece) => piece.end > from);
+  if (pieces.length === 0) return [];
+  const result = spawnSync(
+    'ffmpeg',
+    [
+      ...['-v', 'info', '-copyts', '-i', `concat:${pieces.map((piece) => piece.path).join('|')}`],
+      ...['-vf', `select=gte(t\\,${from}),scale=${size.width}:${size.height},showinfo`, '-fps_mode', 'passthrough'],
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    ],
+    { maxBuffer: 512 * 1024 * 1024 },
+  );
+  const times = [...result.stderr.toString().matchAll(/pts_time:\s*([\d.]+)/g)].map((match) => Number(match[1]));
+  const bytes = size.width * size.height * 3;
+  return times.map((pts, index) => ({ pts, rgb: result.stdout.subarray(index * bytes, (index + 1) * bytes) }));
+}
+
+/** The end (s) of a segmenting receiver's newest complete piece: the picture that has arrived by now. */
+export function latestSegmentEnd(receiver: RtmpReceiver): number {
+  return receiver.segments().at(-1)?.end ?? 0;
+}
+
+/**
+ * The newest picture's time (s) a segmenting receiver has written, from the piece still being
+ * written: the live edge, up to a second ahead of the newest complete piece.
+ */
+export function liveEdge(receiver: RtmpReceiver): number {
+  const written = readdirSync(receiver.segmentFolder)
+    .filter((name) => name.endsWith('.ts'))
+    .sort();
+  const newest = written.at(-1);
+  return Math.max(latestSegmentEnd(receiver), newest ? latestPts(`${receiver.segmentFolder}/${newest}`) : 0);
+}
+
+/** A frame already read (RGB at `size`), as a PNG in the test's report. */
+export function attachFramePng(frame: Frame, size: { width: number; height: number }, name: string) {
+  const path = test.info().outputPath(`${name}.png`);
+  mkdirSync(dirname(path), { recursive: true });
+  execFileSync(
+    'ffmpeg',
+    [
+      ...['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${size.width}x${size.height}`],
+      ...['-i', 'pipe:0', '-frames:v', '1', path],
+    ],
+    { input: frame.rgb },
+  );
+  return test.info().attach(name, { path, contentType: 'image/png' });
+}
+
+/**
+ * Where to read a segmenting receiver's pictures from to see a change made when its live edge was
+ * `before` in the round `round` (its file then): a publisher that came again since (a step down
+ * pushes anew) starts a new round whose clock starts at 0, so its last seconds are read instead.
+ */
+export function readFromSince(receiver: RtmpReceiver, round: string, before: number, lastSeconds = 3) {
+  const recent = Math.max(0, latestSegmentEnd(receiver) - lastSeconds);
+  return receiver.file === round ? Math.max(before, recent) : recent;
 }
 
 /** How many pixels of a box (in the frame's own size) pass a test of their colour. */

@@ -1,11 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+
+/** A piece of what a receiver got (one keyframe's worth), complete and decodable on its own. */
+export interface ReceivedSegment {
+  path: string;
+  /** Its first and last times (s), in the stream's own clock, as in the FLV file. */
+  start: number;
+  end: number;
+}
 
 /**
  * A real RTMP server for tests: ffmpeg listening on a loopback port, writing what it receives to
  * an FLV file. Like a real ingest it takes the next publisher when one leaves (each into a file of
  * its own); `kill` is a receiver dying, `start` one coming back.
+ *
+ * With `segments`, it also cuts what it receives into MPEG-TS pieces at each keyframe (the composer
+ * sends one a second). A test that reads the pictures arriving now decodes the newest complete
+ * pieces: a seek into a long FLV still being written decodes as grey, and its last packet may be
+ * half written.
  */
 export class RtmpReceiver {
   private child: ChildProcess | undefined;
@@ -17,6 +30,7 @@ export class RtmpReceiver {
     readonly port: number,
     readonly path: string,
     private readonly outputPrefix: string,
+    private readonly options: { segments?: boolean } = {},
   ) {}
 
   get url() {
@@ -28,6 +42,33 @@ export class RtmpReceiver {
     return `${this.outputPrefix}-${this.generation}.flv`;
   }
 
+  /** The folder of the current round's pieces (with `segments`). */
+  get segmentFolder() {
+    return `${this.outputPrefix}-${this.generation}-segments`;
+  }
+
+  /** The current round's complete pieces, oldest first (with `segments`). */
+  segments(): ReceivedSegment[] {
+    const list = `${this.segmentFolder}/list.csv`;
+    if (!existsSync(list)) return [];
+    return readFileSync(list, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [name, start, end] = line.split(',');
+        return { path: `${this.segmentFolder}/${name}`, start: Number(start), end: Number(end) };
+      });
+  }
+
+  private outputArgs() {
+    if (!this.options.segments) return ['-c', 'copy', '-flush_packets', '1', '-f', 'flv', this.file];
+    mkdirSync(this.segmentFolder, { recursive: true });
+    const pieces =
+      `[f=segment:segment_time=0.5:segment_format=mpegts:reset_timestamps=0:` +
+      `segment_list=${this.segmentFolder}/list.csv:segment_list_type=csv]${this.segmentFolder}/%05d.ts`;
+    return ['-map', '0', '-c', 'copy', '-f', 'tee', `[f=flv:flush_packets=1]${this.file}|${pieces}`];
+  }
+
   start() {
     this.generation += 1;
     this.files.push(this.file);
@@ -36,7 +77,7 @@ export class RtmpReceiver {
       [
         // Warnings name a publisher's application and stream when they are not the expected ones.
         ...['-hide_banner', '-loglevel', 'warning', '-y', '-analyzeduration', '1000000', '-listen', '1'],
-        ...['-i', this.url, '-c', 'copy', '-flush_packets', '1', '-f', 'flv', this.file],
+        ...['-i', this.url, ...this.outputArgs()],
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
