@@ -1,49 +1,15 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
-import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
+import { CHROMIUM_ARGS } from '@meetcast/testkit/chromium';
+import { canMakeNetworks, NetworkLab } from '@meetcast/testkit/netns/network-lab';
 import { expect, test } from './fixtures';
+import { chromiumIn, forwardFromLink } from './support/network-place';
 import { E2E_PORTS } from './support/ports';
 import { createMeeting, expectDecodingFrom, inCall, joinRoom, leave } from './support/room';
 
 const CUT_MS = 60_000;
-
-/**
- * The e2e server listens on the loopback only; a browser in a namespace reaches it through this
- * machine's end of the namespace's link, so cutting the link cuts the browser's every connection.
- */
-async function forwardFromLink(place: Place, port: number) {
-  const sockets = new Set<Socket>();
-  const server = createServer((inside) => {
-    const local = connect({ host: '127.0.0.1', port });
-    for (const socket of [inside, local]) {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
-    inside.pipe(local).pipe(inside);
-  });
-  await new Promise<void>((resolve) => server.listen(port, place.serverAddress, resolve));
-  return () => {
-    for (const socket of sockets) socket.destroy();
-    server.close();
-  };
-}
-
-/**
- * Chromium started inside `namespace` by a script Playwright takes for the browser: the control pipe
- * Playwright holds is inherited through `ip netns exec`, so the browser stays driven while its network
- * is cut.
- */
-function chromiumIn(namespace: string, folder: string) {
-  const script = join(folder, 'chromium-in-namespace');
-  writeFileSync(script, `#!/bin/sh\nexec ip netns exec ${namespace} ${CHROMIUM_PATH} "$@"\n`);
-  chmodSync(script, 0o755);
-  return script;
-}
 
 /**
  * When video from someone flows again: the page samples its decoded-frame counts every 100 ms and

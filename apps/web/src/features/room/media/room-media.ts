@@ -360,6 +360,11 @@ export class RoomMedia {
     return peerConnection(this.publisher);
   }
 
+  /** The subscriber handle's connection (everyone else's feeds). */
+  subscriberConnection(): RTCPeerConnection | undefined {
+    return this.subscriptions?.connection();
+  }
+
   close() {
     this.recovery.close();
     this.watchdog.stop();
