@@ -1,6 +1,7 @@
 import { JANUS_PATH } from '@meetcast/contracts';
 import adapter from 'webrtc-adapter';
 import Janus, { type JanusJS } from 'janus-gateway';
+import { debug } from './media-types';
 
 /** janus.js needs webrtc-adapter; we hand it over explicitly instead of relying on a global. */
 let ready: Promise<void> | undefined;
@@ -48,7 +49,10 @@ export async function openSession(
   onError: (error: unknown) => void,
 ) {
   await initJanus();
-  return createSession(janusUrl(access), iceServers, onError);
+  const startedAt = Date.now();
+  const session = await createSession(janusUrl(access), iceServers, onError);
+  debug('janus session open', `${Date.now() - startedAt} ms`);
+  return session;
 }
 
 function createSession(server: string, iceServers: RTCIceServer[], onError: (error: unknown) => void) {
