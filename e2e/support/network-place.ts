@@ -1,30 +1,48 @@
 import { chmodSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { CHROMIUM_PATH } from '@meetcast/testkit/chromium';
 import type { Place } from '@meetcast/testkit/netns/network-lab';
 
+/** The forwarder's program: each connection to `listen` piped to the loopback's `target` port. */
+const FORWARDER = `
+const { connect, createServer } = require('node:net');
+const [host, port, target] = process.argv.slice(1);
+const sockets = new Set();
+const server = createServer((inside) => {
+  const local = connect({ host: '127.0.0.1', port: Number(target) });
+  for (const socket of [inside, local]) {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  }
+  inside.pipe(local).pipe(inside);
+});
+server.listen(Number(port), host, () => process.stdout.write('ready\\n'));
+process.on('SIGTERM', () => {
+  for (const socket of sockets) socket.destroy();
+  process.exit(0);
+});
+`;
+
 /**
  * A server that listens on the loopback only is reached from a network namespace through this
  * machine's end of the namespace's link: cutting the link then cuts the browser's every connection.
- * Returns the function that stops forwarding.
+ * The forwarder is a process of its own, so that the test's own work (its browsers' events, its
+ * synchronous `ip` commands) never holds up a connection and adds to what the test measures.
+ * Returns the function that stops it.
  */
 export async function forwardFromLink(place: Place, port: number, targetPort = port) {
-  const sockets = new Set<Socket>();
-  const server = createServer((inside) => {
-    const local = connect({ host: '127.0.0.1', port: targetPort });
-    for (const socket of [inside, local]) {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
-    inside.pipe(local).pipe(inside);
+  const child = spawn(process.execPath, ['-e', FORWARDER, place.serverAddress, String(port), String(targetPort)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => server.listen(port, place.serverAddress, resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the forwarder exited (${code})`)));
+  });
   return () => {
-    for (const socket of sockets) socket.destroy();
-    server.close();
+    child.kill('SIGTERM');
   };
 }
 

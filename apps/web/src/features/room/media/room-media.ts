@@ -65,6 +65,8 @@ export class RoomMedia {
   private markFirstPicture: () => void = () => undefined;
   /** The pre-join screen's session and handles: the first start joins with them. */
   private prepared: Promise<PreparedJoin> | undefined;
+  /** Abandons the session being opened by the current start, if it is not open yet. */
+  private opening: AbortController | undefined;
 
   constructor(
     private readonly options: {
@@ -122,8 +124,13 @@ export class RoomMedia {
     const pending = this.prepared;
     this.prepared = undefined;
     const prepared = await claimPreparedJoin(pending, this.options.iceServers, onLost);
+    this.opening?.abort();
+    const opening = new AbortController();
+    this.opening = opening;
     const session =
-      prepared?.session ?? (await openSession({ grant: this.options.grant }, this.options.iceServers, onLost));
+      prepared?.session ??
+      (await openSession({ grant: this.options.grant }, this.options.iceServers, onLost, opening.signal));
+    if (this.opening === opening) this.opening = undefined;
     if (generation !== this.generation) {
       session.destroy({ cleanupHandles: true, notifyDestroyed: false });
       return;
@@ -336,6 +343,9 @@ export class RoomMedia {
 
   private teardown() {
     this.generation += 1;
+    // A session still being opened (an attempt given up) lets go of its connection.
+    this.opening?.abort();
+    this.opening = undefined;
     const session = this.session;
     this.session = undefined;
     this.publisher = undefined;
