@@ -10,6 +10,8 @@ import { E2E_PORTS } from './support/ports';
 import { createMeeting, expectDecodingFrom, inCall, joinRoom, leave } from './support/room';
 
 const CUT_MS = 60_000;
+/** Issue 46: video back both ways at most this long after the link returns (printed, not asserted). */
+const BUDGET_MS = 3000;
 
 /**
  * When video from someone flows again: the page samples its decoded-frame counts every 100 ms and
@@ -90,7 +92,7 @@ test.describe('a call that survives a cut link', () => {
           decodingAgainAt(rita.page, 150_000),
         ]);
         const [seenAgainMs, seesAgainMs] = [seenAgainAt - backAt, seesAgainAt - backAt];
-        // A generous bound (the budget is 3 s, read from the printed figures): past it, something hangs.
+        // A generous bound (the budget, BUDGET_MS, is read from the printed figures): past it, something hangs.
         expect(Math.max(seenAgainMs, seesAgainMs)).toBeLessThan(20_000);
         await expect(ritaTile.getByRole('status')).toHaveCount(0, { timeout: 30_000 });
         await expect(rita.page.getByRole('status').filter({ hasText: 'Connection lost' })).toHaveCount(0);
@@ -99,7 +101,8 @@ test.describe('a call that survives a cut link', () => {
         await expect(hanna.page.getByRole('toolbar', { name: 'Meeting controls' })).toBeVisible();
         expect(rita.page.url()).toBe(roomUrl);
         console.info(
-          `link down ${CUT_MS / 1000} s, then up: Hanna sees Rita again after ${seenAgainMs} ms, Rita sees Hanna after ${seesAgainMs} ms`,
+          `link down ${CUT_MS / 1000} s, then up: Hanna sees Rita again after ${seenAgainMs} ms, Rita sees Hanna after ${seesAgainMs} ms` +
+            ` (issue 46's budget: video back within ${BUDGET_MS} ms of the link's return; ${Math.max(seenAgainMs, seesAgainMs) <= BUDGET_MS ? 'met' : 'missed'})`,
         );
         await leave(hanna, rita);
       } finally {
