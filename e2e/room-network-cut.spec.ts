@@ -1,49 +1,23 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@meetcast/testkit/chromium';
-import { canMakeNetworks, NetworkLab, type Place } from '@meetcast/testkit/netns/network-lab';
+import { CHROMIUM_ARGS } from '@meetcast/testkit/chromium';
+import { canMakeNetworks, NetworkLab } from '@meetcast/testkit/netns/network-lab';
 import { expect, test } from './fixtures';
+import { chromiumIn, forwardFromLink } from './support/network-place';
 import { E2E_PORTS } from './support/ports';
 import { createMeeting, expectDecodingFrom, inCall, joinRoom, leave } from './support/room';
 
 const CUT_MS = 60_000;
-
 /**
- * The e2e server listens on the loopback only; a browser in a namespace reaches it through this
- * machine's end of the namespace's link, so cutting the link cuts the browser's every connection.
+ * Issue 46: video back both ways at most this long after the link returns (printed, not asserted).
+ * Not met yet (2026-12-05, load 11-20 on two cores: 4.2-6.2 s). With ROOM_DEBUG the page's timeline
+ * showed where it goes: the first WebSocket connections after the link returns (the room socket's,
+ * then Janus', one at a time to one address in Chromium) took 4.8-5.4 s to open; from the Janus
+ * session to decoded video both ways then took 2.2 s (join, camera offer, ICE, first frames).
  */
-async function forwardFromLink(place: Place, port: number) {
-  const sockets = new Set<Socket>();
-  const server = createServer((inside) => {
-    const local = connect({ host: '127.0.0.1', port });
-    for (const socket of [inside, local]) {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
-    inside.pipe(local).pipe(inside);
-  });
-  await new Promise<void>((resolve) => server.listen(port, place.serverAddress, resolve));
-  return () => {
-    for (const socket of sockets) socket.destroy();
-    server.close();
-  };
-}
-
-/**
- * Chromium started inside `namespace` by a script Playwright takes for the browser: the control pipe
- * Playwright holds is inherited through `ip netns exec`, so the browser stays driven while its network
- * is cut.
- */
-function chromiumIn(namespace: string, folder: string) {
-  const script = join(folder, 'chromium-in-namespace');
-  writeFileSync(script, `#!/bin/sh\nexec ip netns exec ${namespace} ${CHROMIUM_PATH} "$@"\n`);
-  chmodSync(script, 0o755);
-  return script;
-}
+const BUDGET_MS = 3000;
 
 /**
  * When video from someone flows again: the page samples its decoded-frame counts every 100 ms and
@@ -124,7 +98,7 @@ test.describe('a call that survives a cut link', () => {
           decodingAgainAt(rita.page, 150_000),
         ]);
         const [seenAgainMs, seesAgainMs] = [seenAgainAt - backAt, seesAgainAt - backAt];
-        // A generous bound (the budget is 3 s, read from the printed figures): past it, something hangs.
+        // A generous bound (the budget, BUDGET_MS, is read from the printed figures): past it, something hangs.
         expect(Math.max(seenAgainMs, seesAgainMs)).toBeLessThan(20_000);
         await expect(ritaTile.getByRole('status')).toHaveCount(0, { timeout: 30_000 });
         await expect(rita.page.getByRole('status').filter({ hasText: 'Connection lost' })).toHaveCount(0);
@@ -133,7 +107,8 @@ test.describe('a call that survives a cut link', () => {
         await expect(hanna.page.getByRole('toolbar', { name: 'Meeting controls' })).toBeVisible();
         expect(rita.page.url()).toBe(roomUrl);
         console.info(
-          `link down ${CUT_MS / 1000} s, then up: Hanna sees Rita again after ${seenAgainMs} ms, Rita sees Hanna after ${seesAgainMs} ms`,
+          `link down ${CUT_MS / 1000} s, then up: Hanna sees Rita again after ${seenAgainMs} ms, Rita sees Hanna after ${seesAgainMs} ms` +
+            ` (issue 46's budget: video back within ${BUDGET_MS} ms of the link's return; ${Math.max(seenAgainMs, seesAgainMs) <= BUDGET_MS ? 'met' : 'missed'})`,
         );
         await leave(hanna, rita);
       } finally {

@@ -84,10 +84,12 @@ export class NetworkLab {
 
   /**
    * A participant whose network drops every UDP packet in and out (a corporate firewall); one that
-   * also refuses TCP to `refusedTcpPorts` (a firewall that lets only TLS out, TURN's plain port refused).
+   * also refuses TCP to `refusedTcpPorts` (a firewall that lets only TLS out, TURN's plain port refused),
+   * or to every port but `onlyTcpPorts` (a firewall that lets out the web server and TURN over TLS only).
    */
-  udpBlocked(options: { refusedTcpPorts?: number[] } = {}): Place {
-    const namespace = this.namespace(options.refusedTcpPorts ? 'tlsonly' : 'noudp');
+  udpBlocked(options: { refusedTcpPorts?: number[]; onlyTcpPorts?: number[] } = {}): Place {
+    const isTlsOnly = Boolean(options.refusedTcpPorts ?? options.onlyTcpPorts);
+    const namespace = this.namespace(isTlsOnly ? 'tlsonly' : 'noudp');
     const link = this.connectToHost(namespace);
     for (const [chain, side] of [
       ['OUTPUT', '-o'],
@@ -99,6 +101,12 @@ export class NetworkLab {
       this.exec(namespace, 'iptables', [
         ...['-A', 'OUTPUT', '-p', 'tcp', '--dport', String(port), '!', '-o', 'lo'],
         ...['-j', 'REJECT', '--reject-with', 'tcp-reset'],
+      ]);
+    }
+    if (options.onlyTcpPorts) {
+      this.exec(namespace, 'iptables', [
+        ...['-A', 'OUTPUT', '-p', 'tcp', '-m', 'multiport', '!', '--dports', options.onlyTcpPorts.join(',')],
+        ...['!', '-o', 'lo', '-j', 'REJECT', '--reject-with', 'tcp-reset'],
       ]);
     }
     return { namespace, serverAddress: link.hostAddress, gateway: link.hostAddress };

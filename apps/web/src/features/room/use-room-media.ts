@@ -14,6 +14,8 @@ declare global {
       inboundVideo: RoomMedia['inboundVideo'];
       status: () => MediaStatus;
       publisherConnection: () => RTCPeerConnection | undefined;
+      /** The connection that receives everyone else's feeds. */
+      subscriberConnection: () => RTCPeerConnection | undefined;
       /** What the media watchdog repaired, and why. */
       repairs: () => RepairLogEntry[];
       stopForwardingForTest: (participantId: string) => void;
@@ -82,6 +84,7 @@ export function useRoomMedia(options: {
       inboundVideo: () => media.inboundVideo(),
       status: () => currentStatus,
       publisherConnection: () => media.publisherConnection(),
+      subscriberConnection: () => media.subscriberConnection(),
       repairs: () => [...media.watchdog.log],
       stopForwardingForTest: (id) => media.stopForwardingForTest(id),
     };

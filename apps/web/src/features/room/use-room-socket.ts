@@ -12,6 +12,7 @@ import {
 import { useCallback, useEffect, useReducer, useRef, type Dispatch } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { roomConnectionMayOpen } from './media/early-media';
+import { debug } from './media/media-types';
 import { initialRoomState, roomReducer, type RoomAction } from './room-state';
 
 /** A handshake that failed without a named refusal (the server was busy) is tried again after this. */
@@ -108,7 +109,10 @@ function openRoomSocket(
     randomizationFactor: 0.2,
     timeout: 5000,
   });
-  socket.on('connect', () => dispatch({ type: 'socket', isConnected: true }));
+  socket.on('connect', () => {
+    debug('room socket connected');
+    dispatch({ type: 'socket', isConnected: true });
+  });
   socket.on('disconnect', () => dispatch({ type: 'socket', isConnected: false }));
   socket.on('connect_error', (error) => {
     const reason = RoomErrorReasonSchema.safeParse(error.message);

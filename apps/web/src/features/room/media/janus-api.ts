@@ -1,6 +1,20 @@
 import { JANUS_PATH } from '@meetcast/contracts';
 import adapter from 'webrtc-adapter';
 import Janus, { type JanusJS } from 'janus-gateway';
+import { debug } from './media-types';
+
+/** The WebSocket janus.js opened last: a session's, read right after its creation began. */
+let lastSocket: WebSocket | undefined;
+/** janus.js calls it with `new`: a function that returns an object gives that object. */
+const rememberedWebSocket = function (server: string, protocol: string) {
+  lastSocket = new WebSocket(server, protocol);
+  return lastSocket;
+};
+const takeLastSocket = () => {
+  const socket = lastSocket;
+  lastSocket = undefined;
+  return socket;
+};
 
 /** janus.js needs webrtc-adapter; we hand it over explicitly instead of relying on a global. */
 let ready: Promise<void> | undefined;
@@ -9,7 +23,7 @@ function initJanus(): Promise<void> {
     (globalThis as { adapter?: unknown }).adapter = adapter;
     Janus.init({
       debug: ['warn', 'error'] as unknown as JanusJS.InitOptions['debug'],
-      dependencies: Janus.useDefaultDependencies({ adapter }),
+      dependencies: Janus.useDefaultDependencies({ adapter, WebSocket: rememberedWebSocket }),
       callback: () => resolve(),
     });
   });
@@ -40,20 +54,33 @@ function janusUrl(access: SessionAccess) {
 /**
  * A Janus session through our proxy; `onError` hears of the connection failing once it is open.
  * janus.js reads `iceServers` when it creates each peer connection, so an array filled in later
- * (a pre-join session learns them with the join's answer) is used as it is then.
+ * (a pre-join session learns them with the join's answer) is used as it is then. `abandon` (a
+ * rejoin attempt given up) closes a connection still being made: one begun as the link went down
+ * would otherwise go on trying, and Chromium opens one WebSocket at a time to an address, so the
+ * fresh attempt's would wait behind it.
  */
 export async function openSession(
   access: SessionAccess,
   iceServers: RTCIceServer[],
   onError: (error: unknown) => void,
+  abandon?: AbortSignal,
 ) {
   await initJanus();
-  return createSession(janusUrl(access), iceServers, onError);
+  const startedAt = Date.now();
+  const session = await createSession(janusUrl(access), iceServers, onError, abandon);
+  debug('janus session open', `${Date.now() - startedAt} ms`);
+  return session;
 }
 
-function createSession(server: string, iceServers: RTCIceServer[], onError: (error: unknown) => void) {
+function createSession(
+  server: string,
+  iceServers: RTCIceServer[],
+  onError: (error: unknown) => void,
+  abandon?: AbortSignal,
+) {
   return new Promise<JanusSession>((resolve, reject) => {
     let isOpen = false;
+    takeLastSocket();
     const session: JanusSession = new Janus({
       server,
       iceServers,
@@ -68,6 +95,16 @@ function createSession(server: string, iceServers: RTCIceServer[], onError: (err
         else reject(new Error(String(error)));
       },
     });
+    const socket = takeLastSocket();
+    abandon?.addEventListener(
+      'abort',
+      () => {
+        if (isOpen) return;
+        reject(new Error('abandoned'));
+        socket?.close();
+      },
+      { once: true },
+    );
   });
 }
 

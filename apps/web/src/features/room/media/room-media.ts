@@ -65,6 +65,8 @@ export class RoomMedia {
   private markFirstPicture: () => void = () => undefined;
   /** The pre-join screen's session and handles: the first start joins with them. */
   private prepared: Promise<PreparedJoin> | undefined;
+  /** Abandons the session being opened by the current start, if it is not open yet. */
+  private opening: AbortController | undefined;
 
   constructor(
     private readonly options: {
@@ -122,8 +124,13 @@ export class RoomMedia {
     const pending = this.prepared;
     this.prepared = undefined;
     const prepared = await claimPreparedJoin(pending, this.options.iceServers, onLost);
+    this.opening?.abort();
+    const opening = new AbortController();
+    this.opening = opening;
     const session =
-      prepared?.session ?? (await openSession({ grant: this.options.grant }, this.options.iceServers, onLost));
+      prepared?.session ??
+      (await openSession({ grant: this.options.grant }, this.options.iceServers, onLost, opening.signal));
+    if (this.opening === opening) this.opening = undefined;
     if (generation !== this.generation) {
       session.destroy({ cleanupHandles: true, notifyDestroyed: false });
       return;
@@ -138,20 +145,28 @@ export class RoomMedia {
       onFirstPicture: () => this.markFirstPicture(),
       onSignallingLost: () => this.recovery.trouble('signalling'),
     });
-    // Both handles attach at once: the first subscription then only joins (one round trip less).
-    if (prepared) this.subscriptions.adopt(prepared.subscriber);
-    else this.subscriptions.prepare();
-    await this.joinAsPublisher(generation, prepared);
+    // Both handles attach at once; the publisher's join names the subscriber's, so that the proxy
+    // subscribes it to the others' feeds as soon as Janus answers (ADR 016): a rejoin after a cut
+    // saves the round trip through the page as the first join does.
+    if (prepared) {
+      this.subscriptions.adopt(prepared.subscriber);
+      await this.joinAsPublisher(generation, prepared);
+    } else {
+      await this.joinAsPublisher(generation, undefined, this.subscriptions.prepare());
+    }
   }
 
   /**
    * A prepared handle's join carries the grant that admits its connection, and names the subscriber
-   * handle the proxy subscribes to the feeds already there (ADR 016; the click's early join did too).
+   * handle the proxy subscribes to the feeds already there (ADR 016; the click's early join did too);
+   * a rejoin's join names the subscriber handle attached beside it (`subscriberAttached`).
    */
-  private async joinAsPublisher(generation: number, preparedJoin?: PreparedJoin) {
+  private async joinAsPublisher(
+    generation: number,
+    preparedJoin?: PreparedJoin,
+    subscriberAttached?: Promise<number | undefined>,
+  ) {
     const prepared = preparedJoin?.publisher;
-    const subscriberHandle = preparedJoin?.subscriber.id();
-    this.isSubscribedOnJoin = subscriberHandle !== undefined;
     this.publisher = prepared
       ? await prepared.route((handle) => {
           // Set before the answer to the click's join, held until now, reaches the callbacks.
@@ -159,6 +174,8 @@ export class RoomMedia {
           return this.publisherCallbacks(() => handle, 'camera', generation);
         })
       : await this.attachPublisher('camera', generation);
+    const subscriberHandle = preparedJoin ? preparedJoin.subscriber.id() : await subscriberAttached;
+    this.isSubscribedOnJoin = subscriberHandle !== undefined;
     // An attempt given up meanwhile (recovery started a fresh one): its handle goes with its session.
     if (generation !== this.generation) return;
     this.publisher.send({
@@ -166,7 +183,8 @@ export class RoomMedia {
         request: 'join',
         ptype: 'publisher',
         display: 'camera',
-        ...(prepared && { grant: this.options.grant, subscriber_handle: subscriberHandle }),
+        ...(subscriberHandle !== undefined && { subscriber_handle: subscriberHandle }),
+        ...(prepared && { grant: this.options.grant }),
       },
       error: prepared ? () => this.recovery.rejoinNow() : undefined,
     });
@@ -325,6 +343,9 @@ export class RoomMedia {
 
   private teardown() {
     this.generation += 1;
+    // A session still being opened (an attempt given up) lets go of its connection.
+    this.opening?.abort();
+    this.opening = undefined;
     const session = this.session;
     this.session = undefined;
     this.publisher = undefined;
@@ -358,6 +379,11 @@ export class RoomMedia {
   /** The camera publisher's connection: a device switch keeps it and swaps its senders' tracks. */
   publisherConnection(): RTCPeerConnection | undefined {
     return peerConnection(this.publisher);
+  }
+
+  /** The subscriber handle's connection (everyone else's feeds). */
+  subscriberConnection(): RTCPeerConnection | undefined {
+    return this.subscriptions?.connection();
   }
 
   close() {

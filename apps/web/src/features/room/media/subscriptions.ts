@@ -100,11 +100,18 @@ export class Subscriptions {
     });
   }
 
-  /** Attaches the handle now, beside the publisher's, so that the first subscription only joins. */
-  prepare() {
+  /**
+   * Attaches the handle now, beside the publisher's, so that the first subscription only joins;
+   * resolves with Janus' id of the handle (none if the attach failed), which a publisher join may
+   * name for the proxy to subscribe it on `joined` (ADR 016).
+   */
+  prepare(): Promise<number | undefined> {
     this.prepared ??= this.attach();
     // A failed attach is reported by the subscription that awaits it.
-    this.prepared.catch(() => undefined);
+    return this.prepared.then(
+      (handle) => Number(handle.getId()),
+      () => undefined,
+    );
   }
 
   /** Takes the handle the pre-join screen attached (ADR 016) as this subscription's. */
