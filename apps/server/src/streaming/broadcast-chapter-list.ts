@@ -14,8 +14,7 @@ const isLayout = (layout: string | null): layout is BroadcastLayout =>
 /**
  * A replay's chapters from what was stored while it was live (ADR 048): each one's offset counted
  * from the broadcast's start (when the recording starts), in order. Before the start counts as 0;
- * past the recording's end, or a row no longer understood, is left out; two chapters at the same
- * second keep the later one (a layout picked twice in a row shows once, as what stayed on screen).
+ * past the recording's end, or a row no longer understood, is left out.
  */
 export function chapterList(rows: StoredChapter[], startedAt: Date, durationSeconds: number): BroadcastChapter[] {
   const chapters: BroadcastChapter[] = [];
@@ -26,7 +25,6 @@ export function chapterList(rows: StoredChapter[], startedAt: Date, durationSeco
     if (offset > durationSeconds) continue;
     const chapter: BroadcastChapter = { kind: row.kind, layout: isLayout(row.layout) ? row.layout : null, offset };
     if (chapter.kind === 'layout' && chapter.layout === null) continue;
-    if (chapters.at(-1)?.offset === offset) chapters.pop();
     chapters.push(chapter);
   }
   return chapters;
