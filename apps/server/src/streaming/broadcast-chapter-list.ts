@@ -23,9 +23,11 @@ export function chapterList(rows: StoredChapter[], startedAt: Date, durationSeco
     if (!isKind(row.kind)) continue;
     const offset = Math.max(0, Math.round((row.at.getTime() - startedAt.getTime()) / 1000));
     if (offset > durationSeconds) continue;
-    const chapter: BroadcastChapter = { kind: row.kind, layout: isLayout(row.layout) ? row.layout : null, offset };
-    if (chapter.kind === 'layout' && chapter.layout === null) continue;
-    chapters.push(chapter);
+    if (row.kind !== 'layout') {
+      chapters.push({ kind: row.kind, layout: null, offset });
+    } else if (isLayout(row.layout)) {
+      chapters.push({ kind: row.kind, layout: row.layout, offset });
+    }
   }
   return chapters;
 }
