@@ -255,6 +255,7 @@ test.describe('channels', () => {
     await seedBroadcast({ kind: 'live', meetingSlug: show.url_slug });
 
     // Live: the player first, the next broadcast with its countdown and Notify me right under it.
+    await page.addInitScript(() => localStorage.setItem('theme', 'light'));
     await page.setViewportSize({ width: 1366, height: 800 });
     await page.goto(`/channel/${slug}`);
     await expect(page.getByRole('region', { name: 'Live broadcast: Tonight live' })).toBeVisible();
@@ -264,6 +265,7 @@ test.describe('channels', () => {
     await expect(nextCard.getByRole('timer', { name: 'Time until the broadcast starts' })).toContainText('03');
     const playerBox = (await page.getByRole('region', { name: 'Live broadcast: Tonight live' }).boundingBox())!;
     expect((await nextCard.boundingBox())!.y).toBeGreaterThan(playerBox.y + playerBox.height - 1);
+    await page.screenshot({ path: '/tmp/channel-live-next-light.png', fullPage: true });
 
     // Signed out, Notify me signs in and comes back with it on; it stays on.
     await nextCard.getByRole('link', { name: 'Notify me' }).click();
@@ -310,23 +312,23 @@ test.describe('channels', () => {
       page.getByTestId('next-broadcast').getByRole('button', { name: 'You will be notified' }),
     ).toBeVisible();
     await page.getByTestId('replay-video').evaluate((video: HTMLVideoElement) => video.pause());
-    await page.screenshot({ path: '/tmp/channel-replay-light.png', fullPage: false });
+    await page.screenshot({ path: '/tmp/channel-replay-light.png', fullPage: true });
+    // With nothing on air, the stage is the next broadcast itself: its countdown carries Notify me.
     await page.goto(`/channel/${slug}`);
-    await page.screenshot({ path: '/tmp/channel-next-light.png', fullPage: false });
+    const stage = page.getByRole('region', { name: 'Now on this channel' });
+    await expect(stage.getByRole('button', { name: 'You will be notified' })).toBeVisible();
+    await page.screenshot({ path: '/tmp/channel-next-light.png', fullPage: true });
 
     // Arabic: right to left, every label translated.
     await page.goto(`/channel/${show.url_slug}?lng=ar`);
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
     await expect(page.getByRole('navigation', { name: 'الفصول' }).getByRole('button')).toHaveCount(4);
     await expect(page.getByTestId('next-broadcast').getByRole('button', { name: 'سيتم إخبارك' })).toBeVisible();
-    await page.screenshot({ path: '/tmp/channel-replay-ar.png', fullPage: false });
+    await page.screenshot({ path: '/tmp/channel-replay-ar.png', fullPage: true });
 
     // Taken back, it is off.
     await page.goto(`/channel/${slug}?lng=en`);
-    await page.getByTestId('next-broadcast').getByRole('button', { name: 'You will be notified' }).click();
-    await expect(page.getByTestId('next-broadcast').getByRole('button', { name: 'Notify me' })).toHaveAttribute(
-      'aria-pressed',
-      'false',
-    );
+    await stage.getByRole('button', { name: 'You will be notified' }).click();
+    await expect(stage.getByRole('button', { name: 'Notify me' })).toHaveAttribute('aria-pressed', 'false');
   });
 });
