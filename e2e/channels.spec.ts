@@ -1,6 +1,14 @@
 import { peopleCalls, streamingCalls } from '@meetcast/contracts';
 import { expect, test } from './fixtures';
+import type { BroadcastSeed } from './support/broadcast-seed';
 import { FAKE_PNG, callAs, realPng, uniqueSlug } from './support/people';
+import { HOOK_URL } from './support/ports';
+
+/** A broadcast on air or recorded, straight into the e2e server's database (support/broadcast-seed.ts). */
+async function seedBroadcast(seed: BroadcastSeed) {
+  const response = await fetch(`${HOOK_URL}/broadcast-seed`, { method: 'POST', body: JSON.stringify(seed) });
+  if (!response.ok) throw new Error(`broadcast seed failed: ${await response.text()}`);
+}
 
 test.describe('channels', () => {
   // Several server round trips each, on a machine that may be busy.
@@ -215,5 +223,112 @@ test.describe('channels', () => {
     await page.getByLabel('Password', { exact: true }).fill(visitor.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL('/');
+  });
+
+  test('the next broadcast counts down with Notify me under the live player and the replay; the replay has chapters', async ({
+    page,
+    signUp,
+  }) => {
+    test.setTimeout(120_000);
+    const owner = await signUp({ username: 'Nora Owner' });
+    const visitor = await signUp({ username: 'Nils Visitor' });
+    const slug = uniqueSlug('next');
+    const channel = await callAs(owner, peopleCalls.createChannel, {
+      name: `Skywatch ${slug}`,
+      slug,
+      category: 'science',
+    });
+    const soon = Math.floor(Date.now() / 1000) + 600;
+    const show = await callAs(owner, peopleCalls.scheduleBroadcast, {
+      id: channel.id,
+      name: 'Tonight live',
+      start_time: soon,
+      end_time: soon + 3600,
+    });
+    const later = Math.floor(Date.now() / 1000) + 3 * 86_400 + 5000;
+    const next = await callAs(owner, peopleCalls.scheduleBroadcast, {
+      id: channel.id,
+      name: 'Eclipse special',
+      start_time: later,
+      end_time: later + 3600,
+    });
+    await seedBroadcast({ kind: 'live', meetingSlug: show.url_slug });
+
+    // Live: the player first, the next broadcast with its countdown and Notify me right under it.
+    await page.addInitScript(() => localStorage.setItem('theme', 'light'));
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.goto(`/channel/${slug}`);
+    await expect(page.getByRole('region', { name: 'Live broadcast: Tonight live' })).toBeVisible();
+    const nextCard = page.getByTestId('next-broadcast');
+    await expect(nextCard.getByRole('heading', { name: 'Next broadcast' })).toBeVisible();
+    await expect(nextCard.getByRole('link', { name: 'Eclipse special' })).toBeVisible();
+    await expect(nextCard.getByRole('timer', { name: 'Time until the broadcast starts' })).toContainText('03');
+    const playerBox = (await page.getByRole('region', { name: 'Live broadcast: Tonight live' }).boundingBox())!;
+    expect((await nextCard.boundingBox())!.y).toBeGreaterThan(playerBox.y + playerBox.height - 1);
+    await page.screenshot({ path: '/tmp/channel-live-next-light.png', fullPage: true });
+
+    // Signed out, Notify me signs in and comes back with it on; it stays on.
+    await nextCard.getByRole('link', { name: 'Notify me' }).click();
+    await expect(page).toHaveURL(/\/login\?next=/);
+    await page.getByLabel('E-mail address').fill(visitor.email);
+    await page.getByLabel('Password', { exact: true }).fill(visitor.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(`/channel/${slug}`);
+    const notify = page.getByTestId('next-broadcast').getByRole('button', { name: 'You will be notified' });
+    await expect(notify).toHaveAttribute('aria-pressed', 'true');
+    await page.reload();
+    await expect(notify).toHaveAttribute('aria-pressed', 'true');
+    expect(await callAs(visitor, streamingCalls.getBroadcastReminder, { meetId: next.url_slug })).toEqual({
+      data: { is_set: true, is_sent: false },
+    });
+
+    // The show ends with a recording whose chapters were stored while live.
+    await seedBroadcast({
+      kind: 'replay',
+      meetingSlug: show.url_slug,
+      seconds: 30,
+      chapters: [
+        { kind: 'layout', layout: 'spotlight', offset: 8 },
+        { kind: 'screen_share_start', offset: 15 },
+        { kind: 'screen_share_stop', offset: 22 },
+      ],
+    });
+    await page.goto(`/channel/${show.url_slug}`);
+    await expect(page.getByTestId('replay-video')).toBeVisible();
+    const chapters = page.getByRole('navigation', { name: 'Chapters' });
+    await expect(chapters.getByRole('button')).toHaveText([
+      'Start0:00',
+      'Spotlight0:08',
+      'Screen share0:15',
+      'Screen share ended0:22',
+    ]);
+    const screenShare = chapters.getByRole('button').filter({ hasText: '0:15' });
+    await screenShare.click();
+    await expect
+      .poll(() => page.getByTestId('replay-video').evaluate((video: HTMLVideoElement) => video.currentTime))
+      .toBeGreaterThanOrEqual(15);
+    await expect(screenShare).toHaveAttribute('aria-current', 'true');
+    await expect(
+      page.getByTestId('next-broadcast').getByRole('button', { name: 'You will be notified' }),
+    ).toBeVisible();
+    await page.getByTestId('replay-video').evaluate((video: HTMLVideoElement) => video.pause());
+    await page.screenshot({ path: '/tmp/channel-replay-light.png', fullPage: true });
+    // With nothing on air, the stage is the next broadcast itself: its countdown carries Notify me.
+    await page.goto(`/channel/${slug}`);
+    const stage = page.getByRole('region', { name: 'Now on this channel' });
+    await expect(stage.getByRole('button', { name: 'You will be notified' })).toBeVisible();
+    await page.screenshot({ path: '/tmp/channel-next-light.png', fullPage: true });
+
+    // Arabic: right to left, every label translated.
+    await page.goto(`/channel/${show.url_slug}?lng=ar`);
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('navigation', { name: 'الفصول' }).getByRole('button')).toHaveCount(4);
+    await expect(page.getByTestId('next-broadcast').getByRole('button', { name: 'سيتم إخبارك' })).toBeVisible();
+    await page.screenshot({ path: '/tmp/channel-replay-ar.png', fullPage: true });
+
+    // Taken back, it is off.
+    await page.goto(`/channel/${slug}?lng=en`);
+    await stage.getByRole('button', { name: 'You will be notified' }).click();
+    await expect(stage.getByRole('button', { name: 'Notify me' })).toHaveAttribute('aria-pressed', 'false');
   });
 });

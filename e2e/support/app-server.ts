@@ -18,6 +18,7 @@ import { startFakeGoogle } from '@meetcast/testkit/fake-google';
 import { startFakeTwitch } from '@meetcast/testkit/fake-twitch';
 import { FakeYouTubeChat } from '@meetcast/testkit/fake-youtube-chat';
 import { seedForAdmin } from './admin-seed.js';
+import { seedBroadcast } from './broadcast-seed.js';
 import { E2E_PORTS } from './ports.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'meetcast-e2e-'));
@@ -148,6 +149,17 @@ const hook = createServer((request, response) => {
     const pid = context.media.managed?.pid;
     if (pid) process.kill(pid, 'SIGKILL');
     response.writeHead(pid ? 200 : 404).end();
+    return;
+  }
+  if (request.method === 'POST' && url.pathname === '/broadcast-seed') {
+    const body: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => body.push(chunk));
+    request.on('end', () => {
+      seedBroadcast(context.db, dataDir, JSON.parse(Buffer.concat(body).toString('utf8'))).then(
+        (row) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(row)),
+        (error: unknown) => response.writeHead(500).end(String(error)),
+      );
+    });
     return;
   }
   if (request.method !== 'POST' || (url.pathname !== '/notify' && url.pathname !== '/admin-seed')) {

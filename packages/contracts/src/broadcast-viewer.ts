@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BroadcastChapterSchema } from './broadcast-followups.js';
 import { PublicBroadcastStateSchema } from './broadcast-state.js';
 import { nestedData } from './envelope.js';
 import { LanguageFieldSchema, text } from './fields.js';
@@ -34,7 +35,14 @@ export const BroadcastViewerSchema = z.object({
   /** While live: the HLS playlist, for browsers WebRTC cannot reach. */
   hls_url: z.string().nullable(),
   /** Once ended: the recording, when the broadcast was recorded. */
-  recording: z.object({ url: z.string(), duration: z.number() }).nullable(),
+  recording: z
+    .object({
+      url: z.string(),
+      duration: z.number(),
+      /** The replay's chapters, in order (ADR 048): layout changes and screen shares started or stopped. */
+      chapters: z.array(BroadcastChapterSchema).optional(),
+    })
+    .nullable(),
   /** What the public sees, the same on every page (ADR 022): upcoming, live, replay or ended. */
   public_state: PublicBroadcastStateSchema,
 });

@@ -26,3 +26,4 @@ export * from './broadcast-events.js';
 export * from './janus.js';
 export * from './janus-messages.js';
 export * from './calls/index.js';
+export * from './broadcast-followups.js';

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { apiRoute, done, success } from '../http/api-route.js';
 import { badRequest } from '../http/app-error.js';
 import { enforceLimits } from '../platform/limits.js';
+import { registerBroadcastReminderRoutes } from './broadcast-reminder-routes.js';
 import { registerOembedRoute } from './oembed-route.js';
 import {
   checkChannelSlug,
@@ -32,6 +33,7 @@ async function optionalViewer(context: AppContext, request: FastifyRequest) {
 
 export function registerChannelRoutes(app: FastifyInstance, context: AppContext) {
   registerOembedRoute(app, context);
+  registerBroadcastReminderRoutes(app, context);
   const tag = 'channels';
 
   apiRoute(app, {

@@ -11,6 +11,8 @@ export interface AppEventMap {
   'broadcast.changed': { meetingId: number; broadcastId: number };
   /** A platform chat message of a broadcast this process reads (ADR 040), for its managers' studios. */
   'platform-chat.message': { meetingId: number; broadcastId: number; message: PlatformChatMessage };
+  /** Someone in a meeting's room started or stopped sharing a screen (a replay chapter, ADR 048). */
+  'room.screen-share': { meetingId: number; participantId: string; isSharing: boolean };
   // Ending meetings (rooms/end-meetings.ts): one block, to ease merges.
   /** These meetings' live sessions are over (their rows may be deleted already); the rooms go next. */
   'meeting.ended': { meetingIds: number[]; reason: MeetingEndReason };

@@ -280,7 +280,10 @@ export class RoomHub {
       case 'media.state':
       case 'hand.set': {
         if (message.type === 'hand.set') setHand(data, message.raised);
-        else Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
+        else {
+          if (data.screen !== message.screen) this.toldScreenShare(data, message.screen);
+          Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
+        }
         this.sockets.emit(room, { type: 'participant.updated', participant: describeParticipant(participant, data) });
         return;
       }
@@ -303,6 +306,7 @@ export class RoomHub {
         this.sockets.emit(room, { type: 'reaction', participant_id: participant.id, emoji: message.emoji });
         return;
       case 'room.leave':
+        if (data.screen) this.toldScreenShare(data, false);
         await closeAttendance(this.context, participant.id, new Date());
         socket.leave(room);
         this.sockets.emit(room, { type: 'participant.left', participant_id: participant.id });
@@ -311,6 +315,12 @@ export class RoomHub {
       default:
         throw new Refusal('invalid_message');
     }
+  }
+
+  /** A screen share started or stopped: other features (a broadcast's chapters) hear of it. */
+  private toldScreenShare(data: RoomSocketData, isSharing: boolean) {
+    const event = { meetingId: data.meetingId, participantId: data.participantId, isSharing };
+    void this.context.events.emit('room.screen-share', event);
   }
 
   private async onHostMessage(actor: ParticipantRow, meeting: MeetingRow, message: RoomClientMessage) {

@@ -18,6 +18,7 @@ import {
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, gone, notFound } from '../http/app-error.js';
 import { findMeeting, managesMeeting } from '../rooms/room-service.js';
+import { recordChapter } from './broadcast-chapters.js';
 import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
 import { stageAtStart } from './broadcast-stage.js';
 import { sceneColumns, type SceneColumns, type SceneRequest } from './broadcast-scene.js';
@@ -273,13 +274,25 @@ export async function writeOverlay(
     scene?: SceneColumns;
   },
 ) {
-  return changeRunningBroadcast(context, broadcastId, {
+  const [before] =
+    overlay.layout === undefined
+      ? []
+      : await context.db
+          .select({ layout: liveBroadcasts.overlayLayout })
+          .from(liveBroadcasts)
+          .where(eq(liveBroadcasts.id, broadcastId));
+  const updated = await changeRunningBroadcast(context, broadcastId, {
     overlayLogoUrl: overlay.logoUrl,
     overlayBanner: overlay.banner,
     overlayTicker: overlay.ticker,
     overlayLayout: overlay.layout,
     ...overlay.scene,
   });
+  // A new layout is a chapter of the replay (ADR 048); the same one picked again is not.
+  if (updated && overlay.layout !== undefined && before?.layout !== overlay.layout) {
+    await recordChapter(context, updated, 'layout', overlay.layout);
+  }
+  return updated;
 }
 
 /** Recordings of the meetings the user hosts, newest first. */

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { closeWithin } from '../platform/close-within.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { recordScreenShare } from './broadcast-chapters.js';
 import { registerBroadcastPlanRoutes } from './broadcast-plan-routes.js';
 import { registerBroadcastRoutes } from './broadcast-routes.js';
 import { registerBrandKitRoutes } from './brand-kit-routes.js';
@@ -46,6 +47,8 @@ export function registerBroadcasts(app: FastifyInstance, context: AppContext, dr
   };
   // However a meeting ended (rooms/end-meetings.ts), its broadcast stops with it.
   context.events.on('meeting.ended', ({ meetingIds }) => stopBroadcastsOf(context, capacity, meetingIds));
+  // A screen share on a broadcast's stage is a chapter of its replay (ADR 048).
+  context.events.on('room.screen-share', (event) => recordScreenShare(context, event));
   registerBroadcastRoutes(app, context, capacity);
   registerBroadcastPlanRoutes(app, context);
   registerBrandKitRoutes(app, context);

@@ -5,6 +5,7 @@ import {
   GetBroadcastViewerInputSchema,
 } from '../broadcast-viewer.js';
 import { MessageBodySchema } from '../envelope.js';
+import { BroadcastReminderBodySchema, SetBroadcastReminderInputSchema } from '../broadcast-followups.js';
 import { GetPlatformChatInputSchema, PlatformChatBodySchema, ShowCommentCardInputSchema } from '../platform-chat.js';
 import {
   AddRtmpDestinationInputSchema,
@@ -110,6 +111,18 @@ export const setBroadcastPlan = {
   auth: 'user',
   input: SetBroadcastPlanInputSchema,
   output: OptionalBroadcastPlanBodySchema,
+} as const satisfies CallDefinition;
+export const getBroadcastReminder = {
+  name: 'get-broadcast-reminder.php',
+  auth: 'user',
+  input: BroadcastMeetInputSchema,
+  output: BroadcastReminderBodySchema,
+} as const satisfies CallDefinition;
+export const setBroadcastReminder = {
+  name: 'set-broadcast-reminder.php',
+  auth: 'user',
+  input: SetBroadcastReminderInputSchema,
+  output: BroadcastReminderBodySchema,
 } as const satisfies CallDefinition;
 export const getStreamConnections = {
   name: 'get-stream-connections.php',

@@ -6,3 +6,4 @@ export * from './rooms.js';
 export * from './streaming.js';
 export * from './polls.js';
 export * from './viewer-chat.js';
+export * from './broadcast-followups.js';

@@ -8,6 +8,7 @@ import { notFound } from '../../http/app-error.js';
 import { requestLanguage } from '../../http/request-language.js';
 import { translate } from '../../i18n/messages.js';
 import { findMeeting } from '../../rooms/room-service.js';
+import { chaptersOf } from '../broadcast-chapters.js';
 import { latestBroadcast, requireRunning } from '../broadcast-service.js';
 import type { BroadcastSignals } from '../broadcast-signals.js';
 import { recordingUrl } from '../broadcast-view.js';
@@ -100,7 +101,11 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
     const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
     const recording =
       broadcast?.recordingFile && broadcast.recordingSeconds
-        ? { url: recordingUrl(broadcast.recordingFile), duration: broadcast.recordingSeconds }
+        ? {
+            url: recordingUrl(broadcast.recordingFile),
+            duration: broadcast.recordingSeconds,
+            chapters: await chaptersOf(context, broadcast),
+          }
         : null;
     const value: PublicViewerState = {
       broadcast_id: broadcast?.id ?? null,

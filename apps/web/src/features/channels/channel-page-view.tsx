@@ -1,4 +1,4 @@
-import type { ChannelPage } from '@meetcast/contracts';
+import type { Broadcast, ChannelPage } from '@meetcast/contracts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/button';
@@ -6,6 +6,8 @@ import { Panel } from '../../components/form-controls';
 import { BroadcastList } from './broadcast-list';
 import { ChannelHero, FollowButton, SignInToFollowLink } from './channel-hero';
 import { ChannelStage, useFollowedStage } from './channel-stage';
+import { NextBroadcast } from './next-broadcast';
+import { NotifyMe } from './notify-me';
 import { ShareLinks } from './share-links';
 import { ViewerChat } from '../viewer-chat';
 import { WatchStage } from './watch-stage';
@@ -29,9 +31,18 @@ export function ChannelPageView({
   const { focus, viewer } = followed;
   // Something plays: the player comes first, the channel's banner after it (ADR 037).
   const watch = focus && viewer && followed.showsScreen ? { ...followed, focus, viewer } : undefined;
+  // The next scheduled broadcast, unless the stage shows it already (with its countdown).
+  const next = channel?.upcoming[0];
+  const nextShown = next && next.id !== focus?.id ? next : undefined;
+  const notifyMe = (broadcast: Broadcast) =>
+    channel?.can_edit ? undefined : <NotifyMe broadcast={broadcast} isSignedIn={isSignedIn} returnTo={publicPath} />;
+  const nextCard = nextShown && (
+    <NextBroadcast broadcast={nextShown} linkBase={linkBase} action={notifyMe(nextShown)} />
+  );
   return (
     <div className="space-y-6">
       {watch && <WatchStage page={page} followed={watch} chatMeetId={chatMeetId} />}
+      {watch && nextCard}
       {channel && (
         <ChannelHero
           channel={channel}
@@ -48,7 +59,14 @@ export function ChannelPageView({
           }
         />
       )}
-      {!watch && <ChannelStage page={page} followed={followed} />}
+      {!watch && (
+        <ChannelStage
+          page={page}
+          followed={followed}
+          upcomingAction={focus && page.channel && followed.state === 'upcoming' ? notifyMe(focus) : undefined}
+        />
+      )}
+      {!watch && nextCard}
       {!watch && chatMeetId && <ViewerChat key={chatMeetId} meetId={chatMeetId} className="max-h-[32rem]" />}
       <Panel title={t('share.title')}>
         <ShareLinks path={publicPath} title={page.broadcast?.name ?? channel?.name ?? ''} />

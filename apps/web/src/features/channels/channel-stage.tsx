@@ -2,7 +2,7 @@ import { ClockIcon, RadioIcon } from 'lucide-react';
 import { meetingRoomPath } from '@meetcast/contracts';
 import type { Broadcast, BroadcastViewer, ChannelPage, PublicBroadcastState } from '@meetcast/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { cn } from '../../lib/cn';
@@ -15,7 +15,8 @@ import { useCountdown } from './use-countdown';
 const JOIN =
   'inline-flex h-11 items-center gap-2 rounded-lg bg-red-600 px-5 text-sm font-semibold text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500';
 
-function Countdown({ target }: { target: number }) {
+/** Days, hours, minutes and seconds until `target` (epoch seconds), on a dark card. */
+export function Countdown({ target }: { target: number }) {
   const { t } = useTranslation('channels');
   const left = useCountdown(target);
   if (!left) return null;
@@ -68,7 +69,16 @@ export function useFollowedStage(page: ChannelPage): FollowedStage {
  * What is on now: the broadcast that is live (its player), the next one with a countdown, the
  * replay of one that ended, or "offline"; every label comes from the one public state (ADR 022).
  */
-export function ChannelStage({ page, followed }: { page: ChannelPage; followed: FollowedStage }) {
+export function ChannelStage({
+  page,
+  followed,
+  upcomingAction,
+}: {
+  page: ChannelPage;
+  followed: FollowedStage;
+  /** Beside the countdown of a broadcast still to come ("notify me"). */
+  upcomingAction?: ReactNode;
+}) {
   const { t, i18n } = useTranslation('channels');
   const format = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'full', timeStyle: 'short' });
   const { focus, viewer, state, showsScreen } = followed;
@@ -117,7 +127,12 @@ export function ChannelStage({ page, followed }: { page: ChannelPage; followed: 
               {t('stage.watch')}
             </Link>
           )}
-          {state === 'upcoming' && <Countdown target={focus.start_time} />}
+          {state === 'upcoming' && (
+            <div className="flex flex-wrap items-center gap-4">
+              <Countdown target={focus.start_time} />
+              {upcomingAction}
+            </div>
+          )}
           {state === 'ended' && !showsScreen && <p className="text-sm font-medium">{t('stage.ended')}</p>}
           {viewer && showsScreen && (
             <div className="w-full">

@@ -31,7 +31,14 @@ export function BroadcastScreen({
     );
   }
   if (viewer.public_state === 'replay' && viewer.recording)
-    return <ReplayPlayer url={viewer.recording.url} title={title} />;
+    return (
+      <ReplayPlayer
+        url={viewer.recording.url}
+        title={title}
+        duration={viewer.recording.duration}
+        chapters={viewer.recording.chapters}
+      />
+    );
   return null;
 }
 
