@@ -248,6 +248,8 @@ export async function changeDestination(
   input: { user: UserRow; meetId: string; add: DestinationRequest | undefined; removeConnectionId: number | undefined },
 ) {
   const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
+  // A rehearsal streams nowhere (ADR 047): its destinations come with go-live.php.
+  if (input.add && broadcast.rehearsal) throw badRequest('broadcasts.rehearsal_private');
   if (input.add) {
     const [row] = await destinationRows(context, input.user, meeting, [input.add]);
     if (!row) throw badRequest('broadcasts.connection_unusable');

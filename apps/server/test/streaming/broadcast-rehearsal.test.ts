@@ -142,6 +142,15 @@ describe.each(BACKENDS)('broadcast rehearsal (%s)', (backend) => {
     expect(preview.httpStatus).toBe(200);
     expect(preview.body.data!.data.grant).toMatch(new RegExp(`^p${rehearsal.id}\\.`));
 
+    // No destination is added to a rehearsal but through "Go live".
+    const early = await rtmpConnection('Too early');
+    const added = await server.post<BroadcastAnswer>('change-broadcast-destination.php', {
+      token: host.token,
+      meetId: meeting.slug,
+      destination: JSON.stringify([{ connection_id: early }]),
+    });
+    expect(added.httpStatus).toBe(400);
+
     // Go live: who may, and bad input.
     expect((await goLive(undefined, { meetId: meeting.slug })).httpStatus).toBe(401);
     const refused = await goLive(stranger, { meetId: meeting.slug });
