@@ -136,6 +136,11 @@ export const LiveBroadcastSchema = z.object({
    * its managers and to the room (a grant admitted to it), null to everyone else.
    */
   on_stage: z.array(z.string()).nullable(),
+  /**
+   * A rehearsal (ADR 047): running, previewed in the studio, seen by nobody else until "Go live"
+   * (go-live.php). Sent to its managers and the room only.
+   */
+  rehearsal: z.boolean().optional(),
 });
 export type LiveBroadcast = z.infer<typeof LiveBroadcastSchema>;
 
@@ -206,9 +211,16 @@ export const StartBroadcastInputSchema = TokenOnlyInputSchema.extend({
   destinations: DestinationsFieldSchema.default([]),
   record: RecordFlagSchema.default(0),
   quality: z.enum(ASKED_BROADCAST_QUALITIES).optional(),
+  /** 1: a rehearsal (ADR 047), previewed in the studio only, no destination needed, until go-live.php. */
+  rehearsal: RecordFlagSchema.optional(),
   ...BroadcastSceneFieldsSchema.shape,
 });
 export const BroadcastMeetInputSchema = TokenOnlyInputSchema.extend({ meetId: MeetIdSchema });
+/** Ends a rehearsal: the broadcast becomes public, with these destinations and the recording if asked. */
+export const GoLiveInputSchema = BroadcastMeetInputSchema.extend({
+  destinations: DestinationsFieldSchema.default([]),
+  record: RecordFlagSchema.default(0),
+});
 /** Anyone may ask; a room grant (people in the meeting, the composer) sees what the room sees. */
 export const GetBroadcastInputSchema = z.object({
   token: z.string().max(512).optional(),

@@ -26,7 +26,8 @@ export async function latestBroadcastFacts(context: AppContext, meetingIds: numb
       recordingSeconds: liveBroadcasts.recordingSeconds,
     })
     .from(liveBroadcasts)
-    .where(inArray(liveBroadcasts.meetingId, meetingIds))
+    // A rehearsal (ADR 047) is nobody's to see here: the broadcast before it, or none.
+    .where(and(inArray(liveBroadcasts.meetingId, meetingIds), eq(liveBroadcasts.rehearsal, false)))
     .orderBy(liveBroadcasts.meetingId, desc(liveBroadcasts.id));
   for (const row of rows) {
     facts.set(row.meetingId, { state: row.state, hasRecording: !!row.recordingFile && !!row.recordingSeconds });

@@ -36,7 +36,7 @@ export const followersCount =
  * it live); a private or password meeting's broadcast is not the channel's.
  */
 export const isLive =
-  sql<boolean>`exists (select 1 from ${meetings} join ${liveBroadcasts} on ${liveBroadcasts.meetingId} = ${meetings.id} and ${liveBroadcasts.state} in ('starting', 'live') where ${meetings.channelId} = ${channels.id} and ${meetings.isPrivate} = ${PRIVACY.public} and ${meetings.isPassword} <> ${PASSWORD_FLAG.yes})`.mapWith(
+  sql<boolean>`exists (select 1 from ${meetings} join ${liveBroadcasts} on ${liveBroadcasts.meetingId} = ${meetings.id} and ${liveBroadcasts.state} in ('starting', 'live') and ${liveBroadcasts.rehearsal} = false where ${meetings.channelId} = ${channels.id} and ${meetings.isPrivate} = ${PRIVACY.public} and ${meetings.isPassword} <> ${PASSWORD_FLAG.yes})`.mapWith(
     Boolean,
   );
 

@@ -7,7 +7,9 @@ import { isAdmittedTo } from '../rooms/grants.js';
 import { managesMeeting } from '../rooms/room-service.js';
 import {
   changeDestination,
+  goLive,
   latestBroadcast,
+  latestPublicBroadcast,
   listRecordings,
   requireMeeting,
   requireRunning,
@@ -55,7 +57,24 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
         destinations: body.destinations,
         record: body.record === 1,
         quality: body.quality,
+        rehearsal: body.rehearsal === 1,
         scene: { scene: body.scene, message: body.scene_message, countdownTo: body.scene_countdown_to },
+      });
+      return answer(request, user, 'broadcasts.started', found);
+    },
+  });
+
+  apiRoute(app, {
+    name: 'go-live.php',
+    tag,
+    summary:
+      'Ends a rehearsal: the running broadcast becomes public, with its destinations and the recording if asked, on the same encode; a second call changes nothing (host or co-host)',
+    handler: async (body, { request, caller: { user } }) => {
+      const found = await goLive(context, composers, {
+        user,
+        meetId: body.meetId,
+        destinations: body.destinations,
+        record: body.record === 1,
       });
       return answer(request, user, 'broadcasts.started', found);
     },
@@ -75,8 +94,11 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
       // may fetch its recording) and the room's: someone knocking at the lobby is not inside yet.
       const reader = await recordingReader(context, meeting, user);
       const mayLook = reader.kind !== 'nobody' || (await isAdmittedTo(context.db, body.grant, meeting.id));
-      const broadcast = mayLook ? await latestBroadcast(context, meeting.id) : undefined;
-      const seesRoom = canManage || (await isAdmittedTo(context.db, body.grant, meeting.id));
+      // A rehearsal (ADR 047) is its managers' and the room's (who see "Rehearsal"); to others, the one before.
+      const inRoom = canManage || (await isAdmittedTo(context.db, body.grant, meeting.id));
+      const latest = canManage || inRoom ? latestBroadcast : latestPublicBroadcast;
+      const broadcast = mayLook ? await latest(context, meeting.id) : undefined;
+      const seesRoom = inRoom;
       const view = broadcast
         ? await broadcastView(context, broadcast, meeting, { canManage, language, reader, seesRoom })
         : null;

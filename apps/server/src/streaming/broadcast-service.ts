@@ -22,7 +22,8 @@ import { recordChapter } from './broadcast-chapters.js';
 import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
 import { stageAtStart } from './broadcast-stage.js';
 import { sceneColumns, type SceneColumns, type SceneRequest } from './broadcast-scene.js';
-import { changeRunningBroadcast, createBroadcast, moveBroadcast } from './state/broadcast-state.js';
+import { changeRunningBroadcast, createBroadcast, goLiveBroadcast, moveBroadcast } from './state/broadcast-state.js';
+import { notifyChannelFollowers } from '../notifications/channel-followers.js';
 import { addDestination, removeDestination } from './state/destination-state.js';
 
 const pick = <Row extends object, Key extends keyof Row>(row: Row, keys: Key[]) =>
@@ -44,6 +45,17 @@ export async function latestBroadcast(context: AppContext, meetingId: number): P
     .select()
     .from(liveBroadcasts)
     .where(eq(liveBroadcasts.meetingId, meetingId))
+    .orderBy(desc(liveBroadcasts.id))
+    .limit(1);
+  return row;
+}
+
+/** The latest broadcast the public may know of: a rehearsal (ADR 047), running or past, is not one. */
+export async function latestPublicBroadcast(context: AppContext, meetingId: number): Promise<BroadcastRow | undefined> {
+  const [row] = await context.db
+    .select()
+    .from(liveBroadcasts)
+    .where(and(eq(liveBroadcasts.meetingId, meetingId), eq(liveBroadcasts.rehearsal, false)))
     .orderBy(desc(liveBroadcasts.id))
     .limit(1);
   return row;
@@ -109,6 +121,8 @@ export async function startBroadcast(
     scene?: SceneRequest;
     /** Stored as the row's quality until a composer claims it and writes what it can afford (ADR 050). */
     quality?: '720p30' | '1080p30';
+    /** A rehearsal (ADR 047): seen in the studio only, so neither destinations nor a recording yet. */
+    rehearsal?: boolean;
   },
 ): Promise<{ broadcast: BroadcastRow; meeting: MeetingRow }> {
   // The scene the stream starts on (ADR 042); checked before anything is stored.
@@ -118,7 +132,12 @@ export async function startBroadcast(
   await requireManager(context, meeting, input.user);
   const running = await runningBroadcast(context, meeting.id);
   if (running) return { broadcast: running, meeting };
-  if (input.destinations.length === 0 && !input.record) throw badRequest('broadcasts.nothing_to_do');
+  if (input.rehearsal) {
+    // Nothing leaves the server while rehearsing: destinations and the recording come with "Go live".
+    if (input.destinations.length > 0 || input.record) throw badRequest('broadcasts.rehearsal_private');
+  } else if (input.destinations.length === 0 && !input.record) {
+    throw badRequest('broadcasts.nothing_to_do');
+  }
   const rows = await destinationRows(context, input.user, meeting, input.destinations);
   try {
     const broadcast = await createBroadcast(
@@ -127,6 +146,7 @@ export async function startBroadcast(
         meetingId: meeting.id,
         startedBy: input.user.id,
         record: input.record,
+        rehearsal: input.rehearsal === true,
         quality: input.quality ?? null,
         ...scene,
         onStage: await stageAtStart(context, meeting.id),
@@ -197,6 +217,31 @@ export async function stopBroadcast(context: AppContext, composers: ComposerCapa
   return { broadcast: latest, meeting, hasEnded: isFinal(latest) };
 }
 
+/**
+ * Ends a rehearsal (ADR 047): the running broadcast becomes public, with these destinations and the
+ * recording if asked; its composer starts them on the encode that already runs. A broadcast that is
+ * not (or no longer) a rehearsal is answered as it is: a second click changes nothing.
+ */
+export async function goLive(
+  context: AppContext,
+  composers: ComposerCapacity,
+  input: { user: UserRow; meetId: string; destinations: DestinationRequest[]; record: boolean },
+) {
+  const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
+  if (!broadcast.rehearsal) return { broadcast, meeting };
+  const rows = await destinationRows(context, input.user, meeting, input.destinations);
+  const updated = await goLiveBroadcast(context, broadcast.id, { record: input.record }, rows);
+  if (!updated) return { broadcast: (await runningBroadcast(context, meeting.id)) ?? broadcast, meeting };
+  composers.nudge();
+  // The followers hear of it now, not when the rehearsal's encode started (the composer said nothing then).
+  if (updated.state === 'live' && meeting.channelId) {
+    notifyChannelFollowers(context, meeting.id, 'live').catch((error: unknown) =>
+      context.log.warn({ err: error, broadcastId: broadcast.id }, 'could not tell the channel followers'),
+    );
+  }
+  return { broadcast: updated, meeting };
+}
+
 /** Adds one destination to a running broadcast, or takes one off it. */
 export async function changeDestination(
   context: AppContext,
@@ -204,6 +249,8 @@ export async function changeDestination(
   input: { user: UserRow; meetId: string; add: DestinationRequest | undefined; removeConnectionId: number | undefined },
 ) {
   const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
+  // A rehearsal streams nowhere (ADR 047): its destinations come with go-live.php.
+  if (input.add && broadcast.rehearsal) throw badRequest('broadcasts.rehearsal_private');
   if (input.add) {
     const [row] = await destinationRows(context, input.user, meeting, [input.add]);
     if (!row) throw badRequest('broadcasts.connection_unusable');

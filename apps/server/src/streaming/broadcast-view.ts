@@ -85,5 +85,7 @@ export async function broadcastView(
     },
     can_manage: viewer.canManage,
     on_stage: viewer.seesRoom ? broadcast.onStage : null,
+    // Only its managers and the room are ever shown a rehearsal (ADR 047); the field is theirs.
+    ...(viewer.seesRoom ? { rehearsal: broadcast.rehearsal } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { channels, eq, type MeetingRow, type BroadcastRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { notFound } from '../http/app-error.js';
 import { findMeeting } from '../rooms/room-service.js';
-import { latestBroadcast } from '../streaming/broadcast-service.js';
+import { latestPublicBroadcast } from '../streaming/broadcast-service.js';
 import { canModerate, type ChatViewer } from './viewer-identity.js';
 
 export interface ChatScope {
@@ -42,7 +42,8 @@ export async function chatScope(
   const viewer = await resolveViewer(meeting);
   const isModerator = await canModerate(context, meeting, viewer);
   if (!isModerator && !(await isPublic(context, meeting))) throw notFound('viewer_chat.unavailable');
-  return { meeting, broadcast: await latestBroadcast(context, meeting.id), viewer, isModerator };
+  // No viewer chat while rehearsing (ADR 047): the chat follows the last public broadcast.
+  return { meeting, broadcast: await latestPublicBroadcast(context, meeting.id), viewer, isModerator };
 }
 
 export const isRunning = (broadcast: BroadcastRow | undefined) =>

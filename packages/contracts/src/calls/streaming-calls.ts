@@ -14,6 +14,7 @@ import {
   EditRtmpDestinationInputSchema,
   FinishStreamConnectionInputSchema,
   GetBroadcastInputSchema,
+  GoLiveInputSchema,
   LiveBroadcastBodySchema,
   OptionalBroadcastPlanBodySchema,
   OptionalLiveBroadcastBodySchema,
@@ -62,6 +63,12 @@ export const startBroadcast = {
   name: 'start-broadcast.php',
   auth: 'user',
   input: StartBroadcastInputSchema,
+  output: LiveBroadcastBodySchema,
+} as const satisfies CallDefinition;
+export const goLive = {
+  name: 'go-live.php',
+  auth: 'user',
+  input: GoLiveInputSchema,
   output: LiveBroadcastBodySchema,
 } as const satisfies CallDefinition;
 export const getBroadcast = {

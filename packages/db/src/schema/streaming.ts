@@ -71,6 +71,11 @@ export const liveBroadcasts = pgTable(
     startedBy: integer('started_by').references(() => users.id, { onDelete: 'set null' }),
     state: text('state', { enum: LIVE_BROADCAST_STATES }).notNull().default('starting'),
     record: boolean('record').notNull().default(false),
+    /**
+     * A rehearsal (ADR 047 part 2): the encode runs and the studio previews it, but nobody else sees it
+     * (public reads add `rehearsal = false`) until "Go live" clears it.
+     */
+    rehearsal: boolean('rehearsal').notNull().default(false),
     /** Set by the host's stop; the composer that runs the broadcast ends it. */
     stopRequested: boolean('stop_requested').notNull().default(false),
     /** The worker running the composer and when it last said so; a silent worker's broadcast is taken over. */

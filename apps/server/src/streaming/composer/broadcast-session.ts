@@ -59,6 +59,8 @@ export class BroadcastSession {
   isEnded = false;
   /** Destinations start once the encode runs: a pusher with nothing to send would look stalled. */
   private isEncoding = false;
+  /** The viewer feed runs: from then on the recording may start (at once, or at "Go live"). */
+  private isFeeding = false;
 
   /** When this composer took the broadcast: its step timings are counted from here. */
   private readonly startedAt = Date.now();
@@ -128,27 +130,39 @@ export class BroadcastSession {
     this.viewerFeed = new ViewerFeed(context, this.ledger, this.encode.fanOut, this.id, (message) => this.log(message));
     await this.viewerFeed.start(meeting);
     took('viewer feed ready');
-    if (broadcast.record) {
-      mkdirSync(this.options.recordingsDir, { recursive: true });
-      this.recordingName = recordingNameFor(broadcast.id, this.options.recordingsDir);
-      this.recorder = new Recorder(
-        this.ledger,
-        this.encode.fanOut,
-        join(this.options.recordingsDir, this.recordingName),
-        (message) => this.log(message),
-      );
-      this.recorder.start();
-    }
+    this.isFeeding = true;
+    // Read again: "Go live" (ADR 047) may have asked for the recording while the page opened.
+    const [current] = await context.db.select().from(liveBroadcasts).where(eq(liveBroadcasts.id, this.id));
+    if ((current ?? broadcast).record) this.startRecorder();
     const wentLive = await moveBroadcast(context, this.id, 'live', {
       startedAt: new Date(),
       quality: this.encode.quality.name,
     });
-    // Once per broadcast: a composer taking over a live one finds it already live and says nothing.
-    if (wentLive && meeting.channelId) {
+    // Once per broadcast: a composer taking over a live one finds it already live and says nothing; a
+    // rehearsal's followers hear of it at "Go live" (broadcast-service.ts goLive), not now.
+    if (wentLive && !wentLive.rehearsal && meeting.channelId) {
       notifyChannelFollowers(context, meeting.id, 'live').catch((error: unknown) =>
         context.log.warn({ err: error, broadcastId: this.id }, 'could not tell the channel followers'),
       );
     }
+  }
+
+  /**
+   * The recording, on the encode that runs: at the start, or when "Go live" after a rehearsal asks for
+   * it (ADR 047), without restarting anything. Once per session.
+   */
+  private startRecorder() {
+    if (this.recorder || this.isEnded) return;
+    mkdirSync(this.options.recordingsDir, { recursive: true });
+    this.recordingName = recordingNameFor(this.id, this.options.recordingsDir);
+    this.recorder = new Recorder(
+      this.ledger,
+      this.encode.fanOut,
+      join(this.options.recordingsDir, this.recordingName),
+      (message) => this.log(message),
+    );
+    this.recorder.start();
+    this.log(`recording started after ${Date.now() - this.startedAt} ms`);
   }
 
   /** Follows the database: stop, destinations added or removed; writes states and figures. */
@@ -160,6 +174,7 @@ export class BroadcastSession {
       await this.stop();
       return;
     }
+    if (row.record && this.isFeeding) this.startRecorder();
     await this.syncDestinations();
   }
 

@@ -98,6 +98,47 @@ export async function changeRunningBroadcast(
 }
 
 /**
+ * "Go live" after a rehearsal (ADR 047): one conditional UPDATE clears `rehearsal` where it is still
+ * set on a running broadcast, adds the recording if asked (never takes it off) and restarts
+ * `started_at` (if the composer set it already: else it sets it when the encode runs), then the
+ * destinations are inserted in the same transaction. Undefined when it was not a running rehearsal:
+ * a second click changes nothing.
+ */
+export async function goLiveBroadcast(
+  context: AppContext,
+  id: number,
+  values: { record: boolean },
+  destinations: NewDestination[],
+): Promise<BroadcastRow | undefined> {
+  const now = new Date();
+  const row = await context.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(liveBroadcasts)
+      .set({
+        rehearsal: false,
+        ...(values.record ? { record: true } : {}),
+        startedAt: sql`case when ${liveBroadcasts.startedAt} is null then null else now() end`,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(liveBroadcasts.id, id),
+          eq(liveBroadcasts.rehearsal, true),
+          inArray(liveBroadcasts.state, RUNNING_BROADCAST_STATES),
+        ),
+      )
+      .returning();
+    if (!updated) return undefined;
+    if (destinations.length > 0) {
+      await tx.insert(broadcastDestinations).values(destinations.map((entry) => ({ ...entry, broadcastId: id })));
+    }
+    return updated;
+  });
+  if (row) await announceBroadcast(context, row);
+  return row;
+}
+
+/**
  * The composer's heartbeat on the broadcasts it runs. Bookkeeping between workers, not a change
  * anyone is shown: it is the one write that announces nothing.
  */

@@ -17,7 +17,7 @@ export async function watchableBroadcasts(context: AppContext, ids: number[]) {
 
 /**
  * Of these broadcasts, the ones running now (with `isPublicOnly`, only those of a meeting open to
- * viewers). The studio's preview (ADR 047) watches a running broadcast whatever its meeting's visibility.
+ * viewers, and no rehearsal). The studio's preview (ADR 047) watches a running broadcast whatever its meeting's visibility.
  */
 export async function runningBroadcasts(context: AppContext, ids: number[], options: { isPublicOnly: boolean }) {
   if (ids.length === 0) return new Map<number, { meetingId: number }>();
@@ -27,10 +27,12 @@ export async function runningBroadcasts(context: AppContext, ids: number[], opti
       meetingId: liveBroadcasts.meetingId,
       isPrivate: meetings.isPrivate,
       isPassword: meetings.isPassword,
+      rehearsal: liveBroadcasts.rehearsal,
     })
     .from(liveBroadcasts)
     .innerJoin(meetings, eq(meetings.id, liveBroadcasts.meetingId))
     .where(and(inArray(liveBroadcasts.id, ids), inArray(liveBroadcasts.state, ['starting', 'live'])));
-  const shown = options.isPublicOnly ? rows.filter(isOpenToViewers) : rows;
+  // A rehearsal (ADR 047) is the studio's alone until "Go live": no HLS, no public grant or connection.
+  const shown = options.isPublicOnly ? rows.filter((row) => isOpenToViewers(row) && !row.rehearsal) : rows;
   return new Map(shown.map((row) => [row.id, { meetingId: row.meetingId }]));
 }

@@ -9,7 +9,7 @@ import { requestLanguage } from '../../http/request-language.js';
 import { translate } from '../../i18n/messages.js';
 import { findMeeting } from '../../rooms/room-service.js';
 import { chaptersOf } from '../broadcast-chapters.js';
-import { latestBroadcast, requireRunning } from '../broadcast-service.js';
+import { latestPublicBroadcast, requireRunning } from '../broadcast-service.js';
 import type { BroadcastSignals } from '../broadcast-signals.js';
 import { recordingUrl } from '../broadcast-view.js';
 import { onMeetingAudienceChanged } from '../../meeting-records/meeting-audience.js';
@@ -97,7 +97,8 @@ export function registerViewerRoutes(app: FastifyInstance, context: AppContext, 
     const meeting = await findMeeting(context, meetId);
     // A private or password-protected meeting is never shown here, not even that it exists.
     if (!meeting || !isOpenToViewers(meeting)) return { value: undefined, subject: { meetingId: meeting?.id } };
-    const broadcast = await latestBroadcast(context, meeting.id);
+    // A rehearsal is no broadcast to the public (ADR 047): the previous one's replay, or none.
+    const broadcast = await latestPublicBroadcast(context, meeting.id);
     const isRunning = broadcast?.state === 'starting' || broadcast?.state === 'live';
     const recording =
       broadcast?.recordingFile && broadcast.recordingSeconds

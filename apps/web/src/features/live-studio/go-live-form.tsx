@@ -1,4 +1,4 @@
-import { RadioIcon } from 'lucide-react';
+import { EyeIcon, RadioIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
@@ -9,7 +9,8 @@ import { SceneFields, useSceneForm } from './scene-form';
 /**
  * Before going live: which connections to stream to (with each platform's fields), whether to
  * record, the scene the stream starts on, and Go live. Recording with no destination is allowed
- * ("Start recording").
+ * ("Start recording"). "Rehearse" starts it for the studio only (ADR 047): nothing is streamed or
+ * recorded until "Go live" in the Live view.
  */
 export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTitle: string }) {
   const { t } = useTranslation('streaming');
@@ -21,10 +22,14 @@ export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTi
   // Asked of this start only (ADR 050): the server sends 1080p30 when it can afford it, else 720p.
   const [isFullHd, setFullHd] = useState(false);
   const fullHdId = useId();
+  const rehearseHintId = useId();
+  const quality = isFullHd ? ('1080p30' as const) : undefined;
   const onSubmit = state.form.handleSubmit(({ destinations, record }) =>
-    sceneForm.handleSubmit((scene) =>
-      start.mutate({ destinations, record: record ? 1 : 0, scene, quality: isFullHd ? '1080p30' : undefined }),
-    )(),
+    sceneForm.handleSubmit((scene) => start.mutate({ destinations, record: record ? 1 : 0, scene, quality }))(),
+  );
+  // A rehearsal (ADR 047) streams nowhere and records nothing: the destinations are chosen at "Go live".
+  const onRehearse = sceneForm.handleSubmit((scene) =>
+    start.mutate({ destinations: [], record: 0, scene, quality, rehearsal: 1 }),
   );
 
   return (
@@ -55,6 +60,22 @@ export function GoLiveForm({ meetId, meetingTitle }: { meetId: string; meetingTi
         <RadioIcon className="size-4" />
         {state.chosenCount === 0 && state.record ? t('go_live.start_recording') : t('go_live.submit')}
       </Button>
+      <div>
+        <Button
+          type="button"
+          variant="secondary"
+          className="w-full"
+          onClick={() => void onRehearse()}
+          disabled={start.isPending}
+          aria-describedby={rehearseHintId}
+        >
+          <EyeIcon className="size-4" />
+          {t('go_live.rehearse')}
+        </Button>
+        <p id={rehearseHintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {t('go_live.rehearse_hint')}
+        </p>
+      </div>
     </form>
   );
 }

@@ -56,6 +56,7 @@ function useBroadcastMutation<V>(meetId: string, call: (variables: V) => Promise
 /** The calls that answer the broadcast as it is after them. */
 type BroadcastChange =
   | typeof streamingCalls.startBroadcast
+  | typeof streamingCalls.goLive
   | typeof streamingCalls.stopBroadcast
   | typeof streamingCalls.changeBroadcastDestination
   | typeof streamingCalls.setBroadcastOverlay
@@ -72,15 +73,25 @@ export function useStartBroadcast(meetId: string) {
       record: 0 | 1;
       scene: SceneFormValues;
       quality?: '720p30' | '1080p30';
+      /** 1: a rehearsal (ADR 047), seen in the studio only until "Go live". */
+      rehearsal?: 0 | 1;
     }) =>
       asBroadcast(streamingCalls.startBroadcast, {
         meetId,
         destinations: plan.destinations,
         record: plan.record,
         quality: plan.quality,
+        rehearsal: plan.rehearsal,
         // The countdown's minutes count from the moment the call is sent.
         ...toSceneRequest(plan.scene, Date.now()),
       }),
+  );
+}
+
+/** Ends a rehearsal (ADR 047): public from now on, with these destinations and the recording if asked. */
+export function useGoLive(meetId: string) {
+  return useBroadcastMutation(meetId, (plan: { destinations: DestinationRequest[]; record: 0 | 1 }) =>
+    asBroadcast(streamingCalls.goLive, { meetId, destinations: plan.destinations, record: plan.record }),
   );
 }
 

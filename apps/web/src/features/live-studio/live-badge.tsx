@@ -1,8 +1,13 @@
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RehearsalBadge } from './rehearsal-go-live';
 
-/** The red LIVE mark everyone in the room sees while the meeting is on air. */
-export function LiveBadge() {
+/**
+ * The red LIVE mark everyone in the room sees while the meeting is on air; "Rehearsal" instead while
+ * the broadcast is rehearsed (ADR 047), seen by nobody outside.
+ */
+export function LiveBadge({ isRehearsal = false }: { isRehearsal?: boolean }) {
+  if (isRehearsal) return <RehearsalBadge />;
   return (
     <Suspense fallback={null}>
       <LiveBadgeInner />

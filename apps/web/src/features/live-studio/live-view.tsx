@@ -10,6 +10,7 @@ import { DestinationStatus } from './destination-status';
 import { useAddDestination, useRemoveDestination, useStopBroadcast } from './live-api';
 import { LayoutPicker } from './layout-picker';
 import { OverlayForm } from './overlay-form';
+import { RehearsalBadge, RehearsalGoLive } from './rehearsal-go-live';
 import { SceneForm } from './scene-form';
 import { StageList, type StudioRoom } from './stage-list';
 import { StateBadge } from './state-badge';
@@ -74,12 +75,15 @@ export function LiveView({
   const now = useNowSeconds(broadcast.state === 'live');
   const canManage = broadcast.can_manage;
   const isRunning = broadcast.state === 'starting' || broadcast.state === 'live';
+  // A rehearsal (ADR 047): the preview and "Go live"; its destinations are chosen there.
+  const isRehearsal = broadcast.rehearsal === true && isRunning;
 
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-center gap-2">
         <StateBadge state={broadcast.state} />
-        {broadcast.state === 'live' && broadcast.started_at !== null && (
+        {isRehearsal && <RehearsalBadge />}
+        {broadcast.state === 'live' && !isRehearsal && broadcast.started_at !== null && (
           <span className="text-sm text-slate-700 tabular-nums dark:text-slate-300">
             {t('live.on_air_for', { time: formatDuration(now - broadcast.started_at) })}
           </span>
@@ -93,27 +97,35 @@ export function LiveView({
         </StudioSection>
       )}
 
-      <StudioSection title={t('live.destinations')}>
-        {broadcast.destinations.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">{t('live.recording_only')}</p>
-        ) : (
-          <ul aria-live="polite" className="divide-y divide-slate-200 dark:divide-slate-700">
-            {broadcast.destinations.map((destination) => (
-              <DestinationStatus
-                key={destination.connection_id}
-                destination={destination}
-                onRemove={canManage && destination.state !== 'ended' ? () => setRemoving(destination) : undefined}
-                onRetry={
-                  canManage && destination.state === 'failed'
-                    ? () => retry.mutate({ connection_id: destination.connection_id })
-                    : undefined
-                }
-              />
-            ))}
-          </ul>
-        )}
-        {canManage && <AddDestinationForm broadcast={broadcast} meetingTitle={meetingTitle} />}
-      </StudioSection>
+      {canManage && isRehearsal && (
+        <StudioSection title={t('rehearsal.title')}>
+          <RehearsalGoLive broadcast={broadcast} meetingTitle={meetingTitle} />
+        </StudioSection>
+      )}
+
+      {!isRehearsal && (
+        <StudioSection title={t('live.destinations')}>
+          {broadcast.destinations.length === 0 ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">{t('live.recording_only')}</p>
+          ) : (
+            <ul aria-live="polite" className="divide-y divide-slate-200 dark:divide-slate-700">
+              {broadcast.destinations.map((destination) => (
+                <DestinationStatus
+                  key={destination.connection_id}
+                  destination={destination}
+                  onRemove={canManage && destination.state !== 'ended' ? () => setRemoving(destination) : undefined}
+                  onRetry={
+                    canManage && destination.state === 'failed'
+                      ? () => retry.mutate({ connection_id: destination.connection_id })
+                      : undefined
+                  }
+                />
+              ))}
+            </ul>
+          )}
+          {canManage && <AddDestinationForm broadcast={broadcast} meetingTitle={meetingTitle} />}
+        </StudioSection>
+      )}
 
       {canManage && room && (
         <StudioSection title={t('stage.title')}>

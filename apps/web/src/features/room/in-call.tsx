@@ -205,7 +205,7 @@ export function InCall({
         <h1 className="truncate font-semibold">{meetingName}</h1>
         <span className="flex items-center gap-3">
           <MeetingTimer startedAt={state.meeting?.started_at} />
-          {broadcast?.state === 'live' && <LiveBadge />}
+          {broadcast?.state === 'live' && <LiveBadge isRehearsal={broadcast.rehearsal === true} />}
           {state.locked && <span className="rounded bg-amber-600 px-2 py-0.5 text-xs">{t('call.locked')}</span>}
           <span className="text-slate-300">{t('people.title_count', { count: participants.length })}</span>
         </span>

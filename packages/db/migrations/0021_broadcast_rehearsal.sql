@@ -1,0 +1,1 @@
+ALTER TABLE "live_broadcasts" ADD COLUMN "rehearsal" boolean DEFAULT false NOT NULL;
