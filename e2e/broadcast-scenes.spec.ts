@@ -129,7 +129,7 @@ test.describe('broadcast scenes', () => {
               );
               return peopleFrame !== undefined;
             },
-            { timeout: 30_000, intervals: [1000] },
+            { timeout: 60_000, intervals: [1000] },
           )
           .toBe(true);
         console.log(

@@ -82,7 +82,13 @@ export function liveEdge(receiver: RtmpReceiver): number {
     .filter((name) => name.endsWith('.ts'))
     .sort();
   const newest = written.at(-1);
-  return Math.max(latestSegmentEnd(receiver), newest ? latestPts(`${receiver.segmentFolder}/${newest}`) : 0);
+  let edge = latestSegmentEnd(receiver);
+  try {
+    if (newest) edge = Math.max(edge, latestPts(`${receiver.segmentFolder}/${newest}`));
+  } catch {
+    // A piece just opened holds no packet yet: the newest complete one is the edge.
+  }
+  return edge;
 }
 
 /** A frame already read (RGB at `size`), as a PNG in the test's report. */
