@@ -17,6 +17,12 @@ import {
   storeRtmpConnectionUnchecked,
 } from './support/streaming';
 
+/** The sizes the composer encodes on a 720p stage, and the frame rate each promises (capacity.ts). */
+const LADDER = [
+  { width: 1280, height: 720, minFps: 23 },
+  { width: 960, height: 540, minFps: 29 },
+];
+
 // Real composer (Chromium on Xvfb, one ffmpeg encode), real RTMP receivers, the platforms' stand-ins.
 test.describe('live streaming', () => {
   test.describe.configure({ timeout: 420_000 });
@@ -89,12 +95,15 @@ test.describe('live streaming', () => {
         await expect(refused.getByText(/points inside the server's own network/)).toBeVisible({ timeout: 30_000 });
         console.log(`go live → first RTMP bytes: ${firstBytesMs} ms`);
 
-        // Encoded once at 720p30 with AAC, at the stream key and path each platform gave.
+        // Encoded once with AAC, at the stream key and path each platform gave: at 720p30, or at the
+        // lighter quality a busy machine steps down to (capacity.ts; seen once in CI at load 17: 540p30),
+        // at that quality's frame rate.
         for (const receiver of Object.values(receivers)) {
           const media = probe(receiver.largestFile);
-          expect(media).toMatchObject({ video: 'h264', width: 1280, height: 720, audio: 'aac' });
-          // 30 fps: this two-core machine composes one broadcast at full quality (ADR 010).
-          expect(media.fps).toBeGreaterThanOrEqual(29);
+          expect(media).toMatchObject({ video: 'h264', audio: 'aac' });
+          const quality = LADDER.find(({ width, height }) => media.width === width && media.height === height);
+          expect(quality, `received ${media.width}×${media.height}`).toBeDefined();
+          expect(media.fps).toBeGreaterThanOrEqual(quality!.minFps);
         }
         expect(receivers.custom.publishedPaths()).toEqual({ app: undefined, stream: undefined });
         const platforms = await fakePlatforms();
@@ -130,7 +139,9 @@ test.describe('live streaming', () => {
         expect(ranged.status).toBe(206);
         const file = join(folder, 'recording.mp4');
         writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
-        expect(probe(file)).toMatchObject({ video: 'h264', width: 1280, height: 720, audio: 'aac' });
+        const recorded = probe(file);
+        expect(recorded).toMatchObject({ video: 'h264', audio: 'aac' });
+        expect(LADDER.some(({ width, height }) => recorded.width === width && recorded.height === height)).toBe(true);
         expect(probeDuration(file)).toBeGreaterThan(liveSeconds - 2);
       } finally {
         // A failed step must not leave the composer busy for the next test (or this one's retry).
