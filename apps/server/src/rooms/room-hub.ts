@@ -16,9 +16,11 @@ import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { finishSession } from './end-meetings.js';
 import { extendGrant, renewGrant, type MeetingRow, type ParticipantRow } from './grants.js';
 import { RoomDepartures } from './room-departures.js';
-import { RoomHands, setHand } from './room-hands.js';
+import { RoomHands } from './room-hands.js';
+import { onHostMessage, type HostMessageRoom } from './room-host-messages.js';
+import { onParticipantMessage, type ParticipantMessageRoom } from './room-participant-messages.js';
 import { ensureMedia, mediaAccess, roomMeeting } from './room-service.js';
-import { closePoll, createPoll, pollsFor, votePoll } from './room-polls.js';
+import { pollsFor } from './room-polls.js';
 import { RoomSockets, type MediaConnections } from './room-sockets.js';
 import {
   chatHistory,
@@ -74,6 +76,8 @@ export class RoomHub {
   private sockets!: RoomSockets;
   private departures!: RoomDepartures;
   private hands!: RoomHands;
+  private hostRoom!: HostMessageRoom;
+  private participantRoom!: ParticipantMessageRoom;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly chatBudget = new ChatBudget();
   /** What the handshake just read about each connecting socket, so the connection need not read it again. */
@@ -97,6 +101,9 @@ export class RoomHub {
       (meetingId) => this.endIfEmpty(meetingId),
     );
     this.hands = new RoomHands(this.context, this.namespace, this.sockets);
+    const { context, namespace, sockets, hands, chatBudget } = this;
+    this.hostRoom = { context, namespace, sockets, hands };
+    this.participantRoom = { context, sockets, chatBudget, later: (ms, task) => this.later(ms, task) };
     // However a meeting ended (endMeetings), its people learn it here and their media connections go.
     this.context.events.on('meeting.ended', ({ meetingIds }) => {
       for (const meetingId of meetingIds) this.sockets.sendEveryoneAway(meetingId);
@@ -263,143 +270,9 @@ export class RoomHub {
     const message = parsed.data;
     if (message.type.startsWith('host.')) {
       if (!isHostRole(found.participant.role)) throw new Refusal('forbidden');
-      await this.onHostMessage(found.participant, found.meeting, message);
+      await onHostMessage(this.hostRoom, found.participant, found.meeting, message);
       return;
     }
-    await this.onParticipantMessage(socket, data, found.participant, message);
-  }
-
-  private async onParticipantMessage(
-    socket: Socket,
-    data: RoomSocketData,
-    participant: ParticipantRow,
-    message: RoomClientMessage,
-  ) {
-    const room = members(data.meetingId);
-    switch (message.type) {
-      case 'media.state':
-      case 'hand.set': {
-        if (message.type === 'hand.set') setHand(data, message.raised);
-        else {
-          if (data.screen !== message.screen) this.toldScreenShare(data, message.screen);
-          Object.assign(data, { audio: message.audio, video: message.video, screen: message.screen });
-        }
-        this.sockets.emit(room, { type: 'participant.updated', participant: describeParticipant(participant, data) });
-        return;
-      }
-      case 'chat.send': {
-        this.chatBudget.spend(participant.id);
-        this.sockets.emit(room, {
-          type: 'chat.message',
-          message: await storeChat(this.context, participant, message.text),
-        });
-        return;
-      }
-      case 'poll.vote': {
-        this.chatBudget.spend(participant.id);
-        const poll = await votePoll(this.context.db, participant, message.poll_id, message.choice);
-        this.sockets.emit(room, { type: 'poll.updated', poll });
-        return;
-      }
-      case 'reaction.send':
-        this.chatBudget.spend(participant.id);
-        this.sockets.emit(room, { type: 'reaction', participant_id: participant.id, emoji: message.emoji });
-        return;
-      case 'room.leave':
-        if (data.screen) this.toldScreenShare(data, false);
-        await closeAttendance(this.context, participant.id, new Date());
-        socket.leave(room);
-        this.sockets.emit(room, { type: 'participant.left', participant_id: participant.id });
-        this.later(0, async () => void socket.disconnect(true));
-        return;
-      default:
-        throw new Refusal('invalid_message');
-    }
-  }
-
-  /** A screen share started or stopped: other features (a broadcast's chapters) hear of it. */
-  private toldScreenShare(data: RoomSocketData, isSharing: boolean) {
-    const event = { meetingId: data.meetingId, participantId: data.participantId, isSharing };
-    void this.context.events.emit('room.screen-share', event);
-  }
-
-  private async onHostMessage(actor: ParticipantRow, meeting: MeetingRow, message: RoomClientMessage) {
-    const by = actor.displayName;
-    switch (message.type) {
-      case 'host.mute':
-      case 'host.stop-video': {
-        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
-        const action = message.type === 'host.mute' ? 'mute' : 'stop-video';
-        this.sockets.emit(person(target.id), { type: 'moderation', action, by });
-        return;
-      }
-      case 'host.lower-hand': {
-        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
-        await this.hands.lowerByHost(meeting.id, target.id, by);
-        return;
-      }
-      case 'host.mute-all':
-        this.namespace
-          .to(members(meeting.id))
-          .except(person(actor.id))
-          .emit(ROOM_EVENT, { type: 'moderation', action: 'mute', by } satisfies RoomServerEvent);
-        return;
-      case 'host.remove': {
-        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
-        if (target.role === 'host' || target.id === actor.id) throw new Refusal('forbidden');
-        await markRemoved(this.context, target.id);
-        await closeAttendance(this.context, target.id, new Date());
-        this.sockets.emit(person(target.id), { type: 'removed' });
-        this.namespace.in(person(target.id)).disconnectSockets(true);
-        this.sockets.dropMedia({ participantId: target.id });
-        await this.context.media.kickParticipant(meeting.id, target.id);
-        this.sockets.emit(members(meeting.id), { type: 'participant.left', participant_id: target.id });
-        await this.sockets.announceLobby(meeting.id);
-        return;
-      }
-      case 'host.admit':
-      case 'host.deny': {
-        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
-        if (target.state !== 'lobby') throw new Refusal('not_found');
-        const admitted = message.type === 'host.admit';
-        await decideLobby(this.context, target.id, admitted);
-        this.sockets.emit(person(target.id), { type: admitted ? 'lobby.admitted' : 'lobby.denied' });
-        if (!admitted) this.namespace.in(person(target.id)).disconnectSockets(true);
-        await this.sockets.announceLobby(meeting.id);
-        return;
-      }
-      case 'host.promote': {
-        if (actor.role !== 'host') throw new Refusal('forbidden');
-        const target = await moderationTarget(this.context, meeting.id, message.participant_id);
-        if (target.state !== 'admitted' || target.role !== 'participant') throw new Refusal('forbidden');
-        await promoteToCohost(this.context, target.id);
-        this.namespace.in(person(target.id)).socketsJoin(hosts(meeting.id));
-        const updated = (await this.sockets.presence(meeting.id)).find((p) => p.id === target.id);
-        if (updated) this.sockets.emit(members(meeting.id), { type: 'participant.updated', participant: updated });
-        this.sockets.emit(person(target.id), {
-          type: 'lobby.changed',
-          lobby: await this.sockets.lobbyList(meeting.id),
-        });
-        return;
-      }
-      case 'host.lock':
-        await setRoomLocked(this.context, meeting.id, message.locked);
-        this.sockets.emit(members(meeting.id), { type: 'room.locked', locked: message.locked });
-        return;
-      case 'host.end':
-        await finishSession(this.context, meeting, 'host');
-        return;
-      case 'host.poll-create':
-      case 'host.poll-close': {
-        const poll =
-          message.type === 'host.poll-create'
-            ? await createPoll(this.context.db, actor, message.question, message.options)
-            : await closePoll(this.context.db, meeting.id, message.poll_id);
-        this.sockets.emit(members(meeting.id), { type: 'poll.updated', poll });
-        return;
-      }
-      default:
-        throw new Refusal('invalid_message');
-    }
+    await onParticipantMessage(this.participantRoom, socket, data, found.participant, message);
   }
 }

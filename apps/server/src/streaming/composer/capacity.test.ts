@@ -34,7 +34,9 @@ describe('composer capacity', () => {
     expect(pickQuality([], 8)?.name).toBe('720p30');
     expect(pickQuality([], 8, FULL_HD)?.name).toBe('1080p30');
     expect(pickQuality([], 2, FULL_HD)?.name).toBe('720p30');
-    expect(pickQuality([FULL_HD], 4, FULL_HD)?.name).toBe('720p30');
+    // Three cores with a 720p30 show running leave 1.3: not enough for 1080p30's 1.6.
+    expect(pickQuality([best!], 3, FULL_HD)?.name).toBe('720p30');
+    expect(pickQuality([best!], 4, FULL_HD)?.name).toBe('1080p30');
     expect(pickQuality([], 8, qualityNamed('720p30'))?.name).toBe('720p30');
   });
 

@@ -39,8 +39,9 @@ export const QUALITIES: Quality[] = [
 
 /**
  * Only when the host asks for it (start-broadcast's `quality`) and the machine can afford it (ADR 050):
- * it takes the cores of about two 720p broadcasts and more upload than many creators have. Its cost
- * is the composer bench's at BENCH_QUALITY=1080p30. It steps down to 720p30 on the same screen.
+ * it takes a third more cores than 720p30 and more upload than many creators have. Its cost is the
+ * composer bench's at BENCH_QUALITY=1080p30 (0.98 core measured against 720p30's 0.74, 2026-12-05) with
+ * 720p30's margin (1.2 for 0.74). It steps down to 720p30 on the same screen.
  */
 export const FULL_HD: Quality = {
   name: '1080p30',
@@ -48,7 +49,7 @@ export const FULL_HD: Quality = {
   height: 1080,
   fps: 30,
   videoKbps: 4500,
-  cores: 2.2,
+  cores: 1.6,
   screen: FULL_HD_SCREEN,
 };
 
