@@ -7,7 +7,6 @@ import {
   RoomAuthSchema,
   RoomClientMessageSchema,
   type RoomAck,
-  type RoomClientMessage,
   type RoomServerEvent,
 } from '@meetcast/contracts';
 import type { Namespace, Server, Socket } from 'socket.io';
@@ -22,30 +21,18 @@ import { onParticipantMessage, type ParticipantMessageRoom } from './room-partic
 import { ensureMedia, mediaAccess, roomMeeting } from './room-service.js';
 import { pollsFor } from './room-polls.js';
 import { RoomSockets, type MediaConnections } from './room-sockets.js';
-import {
-  chatHistory,
-  closeAttendance,
-  isAnyoneExpectedBack,
-  markLive,
-  openAttendance,
-  storeChat,
-} from './room-lifecycle.js';
+import { chatHistory, isAnyoneExpectedBack, markLive, openAttendance } from './room-lifecycle.js';
 import {
   ChatBudget,
   connectingSocketData,
-  decideLobby,
   describeParticipant,
   hosts,
   isHostRole,
   lobby,
-  markRemoved,
   members,
-  moderationTarget,
   participantWithMeeting,
   person,
-  promoteToCohost,
   Refusal,
-  setRoomLocked,
   type RoomSocketData,
 } from './room-moderation.js';
 import { toEpochSeconds } from '../platform/time.js';

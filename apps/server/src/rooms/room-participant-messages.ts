@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import type { ParticipantRow } from './grants.js';
 import { setHand } from './room-hands.js';
 import { closeAttendance, storeChat } from './room-lifecycle.js';
-import { ChatBudget, describeParticipant, members, Refusal, type RoomSocketData } from './room-moderation.js';
+import { describeParticipant, members, Refusal, type ChatBudget, type RoomSocketData } from './room-moderation.js';
 import { votePoll } from './room-polls.js';
 import type { RoomSockets } from './room-sockets.js';
 
