@@ -38,6 +38,10 @@ async function runningBroadcasts(db: Executor): Promise<Running[]> {
     .where(inArray(liveBroadcasts.state, RUNNING_STATES));
 }
 
+/**
+ * A broadcast's longest life counts from its encode's start (`started_at`), which "Go live" sets again
+ * after a rehearsal (ADR 047): the rehearsal has a longest life of its own, and the show its whole one.
+ */
 const startOf = (row: Running) => (row.startedAt ?? row.createdAt).getTime();
 const maxLifeMs = (context: AppContext) => context.config.broadcastLimits.maxMinutes * 60_000;
 

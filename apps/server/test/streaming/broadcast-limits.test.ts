@@ -143,5 +143,34 @@ describe.each(BACKENDS)('broadcast slots (%s)', (backend) => {
       failure: 'broadcasts.ended_empty',
     });
   });
-});
 
+  it('counts a show’s longest life from Go live, and a rehearsal’s from its own start (ADR 047)', async () => {
+    const { context } = server.built;
+    await context.db.delete(liveBroadcasts);
+    const host = await server.signUp({ username: 'Rehearsing Host' });
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const rows = [];
+    for (const values of [
+      // Rehearsing for 50 minutes: at 61 its hour is over, though it never went live.
+      { rehearsal: true, createdAt: minutesAgo(50), startedAt: minutesAgo(50) },
+      // Rehearsed for 100 minutes, then went live just now: the show has its whole hour.
+      { rehearsal: false, createdAt: minutesAgo(100), startedAt: new Date() },
+    ]) {
+      const meeting = await liveMeeting(host);
+      // Someone is in each meeting, so only the longest life can end them.
+      await context.db
+        .insert(meetingAttendance)
+        .values({ meetingId: meeting.id, displayName: 'Host', joinedAt: new Date() });
+      const [row] = await context.db
+        .insert(liveBroadcasts)
+        .values({ meetingId: meeting.id, state: 'live', startedBy: host.user.id, ...values })
+        .returning();
+      rows.push(row!);
+    }
+    expect(await endOverdueBroadcasts(context, noComposer, Date.now() + 11 * 60_000)).toBe(1);
+    expect(await stateOf(rows[0]!.id)).toMatchObject({ state: 'ended', failure: 'broadcasts.ended_too_long' });
+    expect((await stateOf(rows[1]!.id)).state).toBe('live');
+    expect(await endOverdueBroadcasts(context, noComposer, Date.now() + 61 * 60_000)).toBe(1);
+    expect(await stateOf(rows[1]!.id)).toMatchObject({ state: 'ended', failure: 'broadcasts.ended_too_long' });
+  });
+});
