@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { ProcessLedger } from '../src/streaming/composer/child-processes.js';
 import { claimDisplayNumber, VirtualScreen } from '../src/streaming/composer/virtual-screen.js';
 import { MailSink } from '@meetcast/testkit/mail-sink';
 import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
+import { startLayoutPage } from './streaming/composer-processes.js';
 
 /** Runs a command as `nobody`, a user who shares this machine and nothing else with the server. */
 function asNobody(command: string, args: string[], options: { input?: string; timeoutMs?: number } = {}) {
@@ -62,21 +63,6 @@ async function until<T>(what: string, read: () => T | Promise<T>, ms = 60_000): 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-/**
- * A stand-in for the web app's broadcast layout (the suite runs before the app is built): a page that
- * says it is drawing the meeting and plays a tone, so the composer encodes a picture and a sound.
- */
-function startLayoutPage(): Promise<Server> {
-  const html =
-    '<!doctype html><html><body data-broadcast-layout data-ready="true" data-broadcast-standby ' +
-    'style="background:#2a6"><script>const sound = new AudioContext(); const tone = sound.createOscillator();' +
-    'tone.connect(sound.destination); tone.start();</script></body></html>';
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' }).end(html);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 /**

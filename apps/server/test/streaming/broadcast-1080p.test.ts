@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,28 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/media/managed-janus.js';
 import { waitFor } from '../../src/streaming/composer/child-processes.js';
 import { insertMeeting } from '../room-helpers.js';
+import { startLayoutPage } from './composer-processes.js';
 import { startTestServer, type SignedIn, type TestServer } from '../test-server.js';
 
 type BroadcastAnswer = { data: LiveBroadcast | null };
 
 /**
- * A stand-in for the layout page (the suite runs before the web app is built): the start half of its
- * 1280×720 CSS pixels green, the other half blue. On a 1080p stage (scale 1.5) green ends at x = 960
- * of 1920 and blue reaches the right edge; drawn at scale 1 in a 1920 window it would end at 640,
- * with black beyond 1280.
+ * The stand-in layout page's picture: the start half of its 1280×720 CSS pixels green, the other half
+ * blue. On a 1080p stage (scale 1.5) green ends at x = 960 of 1920 and blue reaches the right edge;
+ * drawn at scale 1 in a 1920 window it would end at 640, with black beyond 1280.
  */
-function startLayoutPage(): Promise<Server> {
-  const half = (left: number, colour: string) =>
-    `<div style="position:fixed;top:0;left:${left}px;width:640px;height:720px;background:${colour}"></div>`;
-  const html =
-    '<!doctype html><html><body data-broadcast-layout data-ready="true" data-broadcast-standby ' +
-    `style="margin:0;background:#000">${half(0, '#00c000')}${half(640, '#0000c0')}</body></html>`;
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' }).end(html);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
+const half = (left: number, colour: string) =>
+  `<div style="position:fixed;top:0;left:${left}px;width:640px;height:720px;background:${colour}"></div>`;
+const HALVES = { background: '#000', content: `${half(0, '#00c000')}${half(640, '#0000c0')}`, isSilent: true };
 const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
 /** The received stream's picture size, and two rows (4:2:0 has no odd sizes) of its 21st frame, as RGB. */
@@ -71,7 +62,7 @@ describe('a 1080p30 broadcast (real composer)', () => {
   let receiver: RtmpReceiver;
 
   beforeAll(async () => {
-    layoutPage = await startLayoutPage();
+    layoutPage = await startLayoutPage(HALVES);
     receiver = new RtmpReceiver(await freePort(), 'live/full-hd', join(folder, 'received')).start();
     server = await startTestServer('pglite', {
       COMPOSER_WORKER: 'local',

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,21 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/media/managed-janus.js';
 import { waitFor } from '../../src/streaming/composer/child-processes.js';
 import { insertMeeting } from '../room-helpers.js';
+import { startLayoutPage } from './composer-processes.js';
 import { startTestServer, type SignedIn, type TestServer } from '../test-server.js';
 
 type BroadcastAnswer = { data: LiveBroadcast | null };
-
-/** A stand-in for the layout page (the suite runs before the web app is built): a picture and a tone. */
-function startLayoutPage(): Promise<Server> {
-  const html =
-    '<!doctype html><html><body data-broadcast-layout data-ready="true" data-broadcast-standby ' +
-    'style="background:#a62"><script>const sound = new AudioContext(); const tone = sound.createOscillator();' +
-    'tone.connect(sound.destination); tone.start();</script></body></html>';
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' }).end(html);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -41,7 +30,7 @@ describe('a rehearsal that goes live (real composer)', () => {
   let receiver: RtmpReceiver;
 
   beforeAll(async () => {
-    layoutPage = await startLayoutPage();
+    layoutPage = await startLayoutPage({ background: '#a62' });
     receiver = new RtmpReceiver(await freePort(), 'live/rehearsal-key', join(folder, 'received')).start();
     server = await startTestServer('pglite', {
       COMPOSER_WORKER: 'local',

@@ -81,7 +81,7 @@ describe('chaos while live (real composer)', () => {
   }
 
   beforeAll(async () => {
-    layoutPage = await startLayoutPage(layoutOpened);
+    layoutPage = await startLayoutPage({ opened: layoutOpened });
     const [youtubePort, twitchPort, rtmpPort] = [await freePort(), await freePort(), await freePort()];
     receivers.youtube = new RtmpReceiver(youtubePort, 'live2/stream', join(folder, 'youtube')).start();
     receivers.twitch = new RtmpReceiver(twitchPort, 'app/stream', join(folder, 'twitch')).start();

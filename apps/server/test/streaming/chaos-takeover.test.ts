@@ -79,7 +79,7 @@ describe('the server process killed while live (real composer, restarted process
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    layoutPage = await startLayoutPage(layoutOpened);
+    layoutPage = await startLayoutPage({ opened: layoutOpened });
     const [youtubePort, twitchPort, rtmpPort] = [await freePort(), await freePort(), await freePort()];
     receivers.youtube = new RtmpReceiver(youtubePort, 'live2/stream', join(folder, 'youtube')).start();
     receivers.twitch = new RtmpReceiver(twitchPort, 'app/stream', join(folder, 'twitch')).start();

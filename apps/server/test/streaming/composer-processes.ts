@@ -129,16 +129,31 @@ export function mediaDuration(file: string) {
   );
 }
 
-/** A stand-in for the web app's layout page that counts its openings: a picture and a tone. */
-export function startLayoutPage(opened: { count: number }): Promise<Server> {
+/** What the stand-in layout page draws: a background colour, and a tone unless `isSilent`. */
+export interface LayoutStandIn {
+  /** Counts the composer's openings of a layout page. */
+  opened?: { count: number };
+  background?: string;
+  /** Markup drawn over the background. */
+  content?: string;
+  isSilent?: boolean;
+}
+
+/**
+ * A stand-in for the web app's layout page (the suite runs before the app is built): it says it is
+ * ready, shows a picture and plays a tone, so the composer has something to encode.
+ */
+export function startLayoutPage({ opened, background = '#2a6', content = '', isSilent }: LayoutStandIn = {}) {
+  const tone =
+    '<script>const sound = new AudioContext(); const tone = sound.createOscillator();' +
+    'tone.connect(sound.destination); tone.start();</script>';
   const html =
     '<!doctype html><html><body data-broadcast-layout data-ready="true" data-broadcast-standby ' +
-    'style="background:#2a6"><script>const sound = new AudioContext(); const tone = sound.createOscillator();' +
-    'tone.connect(sound.destination); tone.start();</script></body></html>';
+    `style="margin:0;background:${background}">${content}${isSilent ? '' : tone}</body></html>`;
   const server = createServer((request, response) => {
-    if (request.url?.startsWith('/broadcast-layout/')) opened.count += 1;
+    if (opened && request.url?.startsWith('/broadcast-layout/')) opened.count += 1;
     response.writeHead(200, { 'content-type': 'text/html' }).end(html);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise<Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,23 +10,12 @@ import { freePort } from '../../src/media/managed-janus.js';
 import { stopChild } from '../../src/platform/managed-child.js';
 import { waitFor } from '../../src/streaming/composer/child-processes.js';
 import { insertMeeting } from '../room-helpers.js';
+import { startLayoutPage } from './composer-processes.js';
 import { startTestServer, type SignedIn, type TestServer } from '../test-server.js';
 import { NginxRtmp } from './rtmp-ingests.js';
 import { RtmpReceiver } from '@meetcast/testkit/rtmp-receiver';
 
 type BroadcastAnswer = { data: LiveBroadcast | null };
-
-/** A stand-in for the web app's layout page (the suite runs before the app is built): a picture and a tone. */
-function startLayoutPage(): Promise<Server> {
-  const html =
-    '<!doctype html><html><body data-broadcast-layout data-ready="true" data-broadcast-standby ' +
-    'style="background:#2a6"><script>const sound = new AudioContext(); const tone = sound.createOscillator();' +
-    'tone.connect(sound.destination); tone.start();</script></body></html>';
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' }).end(html);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 /** Someone else publishing under a stream key at nginx: the broadcast's push to it is refused (BadName). */
 function squat(url: string): ChildProcess {
