@@ -2,10 +2,12 @@ import { streamingCalls } from '@meetcast/contracts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiPost } from './support/api';
-import { E2E_PORTS } from './support/ports';
+import { APP_URL, E2E_PORTS } from './support/ports';
 import { createMeeting, inCall, joinRoom, leave } from './support/room';
+import { localeText, openStudioPreview } from './support/studio-preview';
 import { addRtmpDestination, startReceivers } from './support/streaming';
 
 // Real composer, a real RTMP receiver: the studio's rehearsal (ADR 047 part 2) and its "Go live".
@@ -39,6 +41,8 @@ test.describe('broadcast rehearsal', () => {
 
         // Rehearsing: the badge, the preview's picture, and nothing at the receiver.
         await expect(panel.getByRole('status', { name: /being rehearsed/ })).toBeVisible({ timeout: 30_000 });
+        // Never a LIVE mark while rehearsing, though the encode runs.
+        await expect(stateMarks(panel, 'en')).toHaveCount(0);
         const preview = panel.getByLabel('Preview of the broadcast as viewers receive it');
         await expect
           .poll(() => preview.evaluate((video: HTMLVideoElement) => video.videoWidth), { timeout: 120_000 })
@@ -48,6 +52,25 @@ test.describe('broadcast rehearsal', () => {
         // The public knows nothing of it.
         const outside = await apiPost(streamingCalls.getBroadcastViewer, { meetId: meeting.slug });
         expect(outside.body.data?.data.state).toBe('none');
+
+        // Look at the rehearsing studio: English in the dark theme (the default), and a second window of
+        // the host's in Arabic (right to left) and the light theme, kept with the test's results.
+        await shoot(page, 'studio-rehearsal-dark');
+        const arabic = await rhea.context.newPage();
+        await arabic.addInitScript(() => window.localStorage.setItem('theme', 'light'));
+        await arabic.goto(`${APP_URL}/room/${meeting.slug}?lng=ar`);
+        await arabic.getByRole('button', { name: localeText('ar', 'room', 'prejoin.join') }).click();
+        await expect(arabic.locator('html')).toHaveAttribute('dir', 'rtl');
+        await openStudioPreview(arabic, 'ar');
+        const arabicPanel = arabic.getByRole('region', { name: localeText('ar', 'streaming', 'live.panel_title') });
+        await expect(
+          arabicPanel.getByRole('status', { name: localeText('ar', 'streaming', 'live.rehearsal_label') }),
+        ).toBeVisible();
+        await expect(
+          arabicPanel.getByRole('form', { name: localeText('ar', 'streaming', 'rehearsal.form') }),
+        ).toBeVisible();
+        await shoot(arabic, 'studio-rehearsal-ar-light');
+        await arabic.close();
 
         // Go live from the studio: the destination gets the same running encode.
         const goLive = panel.getByRole('form', { name: 'Go live after the rehearsal' });
@@ -67,3 +90,13 @@ test.describe('broadcast rehearsal', () => {
     },
   );
 });
+
+async function shoot(page: Page, name: string) {
+  const file = test.info().outputPath(`${name}.png`);
+  await page.screenshot({ path: file });
+  await test.info().attach(name, { path: file, contentType: 'image/png' });
+}
+
+/** The broadcast's LIVE marks in the panel (pills; the panel's own title says "Live" too). */
+const stateMarks = (panel: Locator, language: string) =>
+  panel.locator('span').filter({ hasText: new RegExp(`^${localeText(language, 'streaming', 'states.live')}$`) });

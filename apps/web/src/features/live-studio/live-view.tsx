@@ -81,8 +81,8 @@ export function LiveView({
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-center gap-2">
-        <StateBadge state={broadcast.state} />
-        {isRehearsal && <RehearsalBadge />}
+        {/* A rehearsal's encode runs ("live") but nobody outside sees it: never a LIVE mark then. */}
+        {isRehearsal ? <RehearsalBadge /> : <StateBadge state={broadcast.state} />}
         {broadcast.state === 'live' && !isRehearsal && broadcast.started_at !== null && (
           <span className="text-sm text-slate-700 tabular-nums dark:text-slate-300">
             {t('live.on_air_for', { time: formatDuration(now - broadcast.started_at) })}
