@@ -1,4 +1,4 @@
-import type { BroadcastLayout, DestinationRequest } from '@meetcast/contracts';
+import { sceneChapterKind, type BroadcastLayout, type DestinationRequest } from '@meetcast/contracts';
 import {
   and,
   broadcastDestinations,
@@ -154,6 +154,9 @@ export async function startBroadcast(
       rows,
       (tx) => requireFreeSlot(context, composers, input.user, tx),
     );
+    // Starting on a holding screen is the replay's first chapter (at 0); the show itself needs none.
+    const opening = scene.overlayScene;
+    if (opening && opening !== 'live') await recordChapter(context, broadcast, sceneChapterKind(opening));
     composers.nudge();
     return { broadcast, meeting };
   } catch (error) {
@@ -321,11 +324,12 @@ export async function writeOverlay(
     scene?: SceneColumns;
   },
 ) {
+  const scene = overlay.scene?.overlayScene;
   const [before] =
-    overlay.layout === undefined
+    overlay.layout === undefined && scene === undefined
       ? []
       : await context.db
-          .select({ layout: liveBroadcasts.overlayLayout })
+          .select({ layout: liveBroadcasts.overlayLayout, scene: liveBroadcasts.overlayScene })
           .from(liveBroadcasts)
           .where(eq(liveBroadcasts.id, broadcastId));
   const updated = await changeRunningBroadcast(context, broadcastId, {
@@ -338,6 +342,10 @@ export async function writeOverlay(
   // A new layout is a chapter of the replay (ADR 048); the same one picked again is not.
   if (updated && overlay.layout !== undefined && before?.layout !== overlay.layout) {
     await recordChapter(context, updated, 'layout', overlay.layout);
+  }
+  // So is a new scene (Be right back…, ADR 042); a message or countdown change alone is not.
+  if (updated && scene !== undefined && before?.scene !== scene) {
+    await recordChapter(context, updated, sceneChapterKind(scene));
   }
   return updated;
 }
