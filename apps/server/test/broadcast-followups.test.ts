@@ -77,7 +77,9 @@ describe.each(BACKENDS)('broadcast reminders and chapters (%s)', (backend) => {
     const privateOne = await insertMeeting(server, { hostId: ann.user.id, isPrivate: 1 });
     await server.database.handle.db.update(meetings).set({ channelId }).where(eq(meetings.id, privateOne.id));
     const outside = await insertMeeting(server, { hostId: ann.user.id });
-    const answers = await Promise.all(['no-such-meeting', privateOne.slug, outside.slug].map((slug) => remind(bob, slug, 1)));
+    const answers = await Promise.all(
+      ['no-such-meeting', privateOne.slug, outside.slug].map((slug) => remind(bob, slug, 1)),
+    );
     expect(answers.map((answer) => answer.httpStatus)).toEqual([404, 404, 404]);
     expect(new Set(answers.map((answer) => answer.body.message)).size).toBe(1);
   });
@@ -119,7 +121,9 @@ describe.each(BACKENDS)('broadcast reminders and chapters (%s)', (backend) => {
     expect(after.filter((mail) => mail.to.includes(bob.email))).toHaveLength(1);
     expect(after.filter((mail) => mail.to.includes(cat.email))).toHaveLength(1);
     expect(after.filter((mail) => mail.to.includes(eve.email))).toHaveLength(0);
-    expect(after.filter((mail) => mail.to.includes(dan.email)).every((mail) => mail.text.includes('follow'))).toBe(true);
+    expect(after.filter((mail) => mail.to.includes(dan.email)).every((mail) => mail.text.includes('follow'))).toBe(
+      true,
+    );
     const notes = await server.post<{ data: { text: string }[] }>('get-user-notification.php', { token: cat.token });
     expect(notes.body.data!.data.filter((note) => note.text.includes('is live now'))).toHaveLength(1);
     expect(notes.body.data!.data[0]!.text).toContain('Launch &#60;day&#62;');
