@@ -18,6 +18,7 @@ import {
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, gone, notFound } from '../http/app-error.js';
 import { findMeeting, managesMeeting } from '../rooms/room-service.js';
+import { overlayImageColumns, type OverlayImageColumns } from './brand-overlay-library.js';
 import { recordChapter } from './broadcast-chapters.js';
 import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
 import { stageAtStart } from './broadcast-stage.js';
@@ -293,17 +294,24 @@ export async function setOverlay(
     banner?: string;
     ticker?: string;
     layout?: BroadcastLayout;
+    /** `kit`, `none` or a library overlay's id (issue 45); one not in the host's kit is a 404. */
+    overlayImage?: 'kit' | 'none' | number;
     scene?: SceneRequest;
   },
 ) {
   const scene = sceneColumns(input.scene ?? {}, Date.now());
   const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
+  const image =
+    input.overlayImage === undefined
+      ? undefined
+      : await overlayImageColumns(context, meeting.hostId, input.overlayImage);
   const value = (text: string | undefined) => (text === undefined ? undefined : text.trim() || null);
   const updated = await writeOverlay(context, broadcast.id, {
     logoUrl: value(input.logoUrl),
     banner: value(input.banner),
     ticker: value(input.ticker),
     layout: input.layout,
+    image,
     scene,
   });
   return { broadcast: updated ?? broadcast, meeting };
@@ -321,6 +329,7 @@ export async function writeOverlay(
     banner?: string | null;
     ticker?: string | null;
     layout?: BroadcastLayout;
+    image?: OverlayImageColumns;
     scene?: SceneColumns;
   },
 ) {
@@ -337,6 +346,7 @@ export async function writeOverlay(
     overlayBanner: overlay.banner,
     overlayTicker: overlay.ticker,
     overlayLayout: overlay.layout,
+    ...overlay.image,
     ...overlay.scene,
   });
   // A new layout is a chapter of the replay (ADR 048); the same one picked again is not.
