@@ -111,14 +111,15 @@ test.describe('brand overlay library', () => {
     for (const variant of VARIANTS) {
       const person = await joinRoom(browser, meeting.slug, {
         account: host,
-        prepare: (context) =>
-          context.addInitScript(
+        prepare: async (context) => {
+          await context.addInitScript(
             ({ theme, language }) => {
               localStorage.setItem('theme', theme);
               localStorage.setItem('i18nextLng', language);
             },
             { theme: variant.theme, language: variant.language },
-          ),
+          );
+        },
       });
       try {
         await inCall(person);
