@@ -1,11 +1,13 @@
 import { peopleCalls, streamingCalls, type BrandKit } from '@meetcast/contracts';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import type { Account } from './support/api';
 import sharp from 'sharp';
-import { expect, test } from './fixtures';
+import { expect, test, useSessionCookie } from './fixtures';
 import { apiPost } from './support/api';
 import type { BroadcastSeed } from './support/broadcast-seed';
 import { APP_URL, HOOK_URL } from './support/ports';
-import { createMeeting, inCall, joinRoom, leave } from './support/room';
+import { uniqueSlug } from './support/people';
+import { createMeeting, leave } from './support/room';
 import { localeText } from './support/studio-preview';
 
 /** A frame-like overlay: a coloured band along the top, the rest transparent (fitted to 16:9 by the server). */
@@ -40,6 +42,19 @@ async function prefer(page: Page, variant: (typeof VARIANTS)[number]) {
   );
 }
 
+/** The host in the meeting room, in the variant's theme and language (`?lng` comes first in detection). */
+async function joinInLanguage(browser: Browser, slug: string, host: Account, variant: (typeof VARIANTS)[number]) {
+  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+  await useSessionCookie(context, host.token);
+  await context.addInitScript((theme) => localStorage.setItem('theme', theme), variant.theme);
+  const page = await context.newPage();
+  const text = (key: string) => localeText(variant.language, 'room', key);
+  await page.goto(`${APP_URL}/room/${slug}?lng=${variant.language}`);
+  await page.getByRole('button', { name: text('prejoin.join') }).click({ timeout: 60_000 });
+  await expect(page.getByRole('toolbar', { name: text('controls.toolbar') })).toBeVisible({ timeout: 45_000 });
+  return { context, page };
+}
+
 // Issue 45: the brand kit's overlay library, and the Live panel's picker that switches it on the stream.
 test.describe('brand overlay library', () => {
   test.beforeEach(() => test.slow());
@@ -53,7 +68,7 @@ test.describe('brand overlay library', () => {
     const channel = await apiPost(peopleCalls.createChannel, {
       token: owner.token,
       name: 'Lia Live',
-      slug: 'lia-live',
+      slug: uniqueSlug('lia-live'),
     });
     expect(channel.httpStatus).toBe(200);
     const channelId = (channel.body.data as { id: number }).id;
@@ -62,7 +77,7 @@ test.describe('brand overlay library', () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       await prefer(page, variant);
-      await signIn(page, owner, `/edit-channel/${channelId}`);
+      await signIn(page, owner, `/edit-channel/${channelId}?lng=${variant.language}`);
       const text = (key: string, values: Record<string, number> = {}) =>
         Object.entries(values).reduce(
           (sentence, [name, value]) => sentence.replace(`{{${name}}}`, String(value)),
@@ -81,7 +96,7 @@ test.describe('brand overlay library', () => {
       await expect(library.getByRole('img', { name: text('library_item', { number: 2 }) })).toBeVisible();
       await expect(library).toContainText(text('library_count', { used: 2, max: 10 }));
       await library.scrollIntoViewIfNeeded();
-      await page.locator('#brand-kit').screenshot({ path: test.info().outputPath(`brand-kit-${variant.name}.png`) });
+      await library.screenshot({ path: test.info().outputPath(`brand-kit-library-${variant.name}.png`) });
       await context.close();
     }
     const context = await browser.newContext();
@@ -100,7 +115,8 @@ test.describe('brand overlay library', () => {
   }) => {
     const host = await signUp({ username: 'Pia Picker' });
     expect(
-      (await apiPost(peopleCalls.createChannel, { token: host.token, name: 'Pia Live', slug: 'pia-live' })).httpStatus,
+      (await apiPost(peopleCalls.createChannel, { token: host.token, name: 'Pia Live', slug: uniqueSlug('pia-live') }))
+        .httpStatus,
     ).toBe(200);
     await addOverlay(host.token, '#dc2626');
     const kit = await addOverlay(host.token, '#16a34a');
@@ -109,20 +125,8 @@ test.describe('brand overlay library', () => {
     const seeded = await fetch(`${HOOK_URL}/broadcast-seed`, { method: 'POST', body: JSON.stringify(seed) });
     expect(seeded.ok).toBe(true);
     for (const variant of VARIANTS) {
-      const person = await joinRoom(browser, meeting.slug, {
-        account: host,
-        prepare: async (context) => {
-          await context.addInitScript(
-            ({ theme, language }) => {
-              localStorage.setItem('theme', theme);
-              localStorage.setItem('i18nextLng', language);
-            },
-            { theme: variant.theme, language: variant.language },
-          );
-        },
-      });
+      const person = await joinInLanguage(browser, meeting.slug, host, variant);
       try {
-        await inCall(person);
         const text = (namespace: string, key: string) => localeText(variant.language, namespace, key);
         await person.page.getByRole('button', { name: text('room', 'controls.live_on_air') }).click();
         const panel = person.page.getByRole('region', { name: text('streaming', 'live.panel_title'), exact: true });
