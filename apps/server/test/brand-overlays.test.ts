@@ -150,7 +150,9 @@ describe.each(BACKENDS)('brand overlay library on %s', (backend) => {
     // Until the host picks, the kit's standard overlay is on the stream.
     expect(await onAir()).toMatchObject({ overlay_image: 'kit', overlay_image_url: standardUrl });
     const changed: number[] = [];
-    server.built.context.events.on('broadcast.changed', (event) => changed.push(event.broadcastId));
+    server.built.context.events.on('broadcast.changed', (event) => {
+      changed.push(event.broadcastId);
+    });
 
     const toA = await pick(ann, a!.id);
     expect(toA.httpStatus).toBe(200);
