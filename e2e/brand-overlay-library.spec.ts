@@ -80,7 +80,9 @@ test.describe('brand overlay library', () => {
       await signIn(page, owner, `/edit-channel/${channelId}?lng=${variant.language}`);
       const text = (key: string, values: Record<string, number> = {}) =>
         Object.entries(values).reduce(
-          (sentence, [name, value]) => sentence.replace(`{{${name}}}`, String(value)),
+          // The app isolates each value in right-to-left languages (FSI … PDI, src/i18n/i18n.ts).
+          (sentence, [name, value]) =>
+            sentence.replace(`{{${name}}}`, variant.language === 'ar' ? `\u2068${value}\u2069` : String(value)),
           localeText(variant.language, 'channels', `brand.${key}`),
         );
       const library = page.locator('[data-overlay-library]');
