@@ -62,8 +62,8 @@ function BrandPreview({ kit, accent, style }: { kit: BrandKit; accent: string; s
 
 /**
  * The channel's brand kit (ADR 046): accent colour, name-tag style, three uploaded pictures and the
- * overlay library (issue 45), saved
- * with the channel and worn by every broadcast its owner makes; a live one redraws at once.
+ * overlay library (issue 45), saved with the channel and worn by every broadcast its owner makes; a
+ * live one redraws at once.
  */
 export function BrandKitPanel() {
   const { t } = useTranslation('channels');
