@@ -31,6 +31,7 @@ describe.each(BACKENDS)('brand kits on %s', (backend) => {
       logo_url: null,
       background_url: null,
       overlay_url: null,
+      overlays: [],
     });
     const without = await server.post('get-brand-kit.php', { token: bob.token });
     expect(without.httpStatus).toBe(400);

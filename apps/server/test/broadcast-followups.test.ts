@@ -77,7 +77,9 @@ describe.each(BACKENDS)('broadcast reminders and chapters (%s)', (backend) => {
     const privateOne = await insertMeeting(server, { hostId: ann.user.id, isPrivate: 1 });
     await server.database.handle.db.update(meetings).set({ channelId }).where(eq(meetings.id, privateOne.id));
     const outside = await insertMeeting(server, { hostId: ann.user.id });
-    const answers = await Promise.all(['no-such-meeting', privateOne.slug, outside.slug].map((slug) => remind(bob, slug, 1)));
+    const answers = await Promise.all(
+      ['no-such-meeting', privateOne.slug, outside.slug].map((slug) => remind(bob, slug, 1)),
+    );
     expect(answers.map((answer) => answer.httpStatus)).toEqual([404, 404, 404]);
     expect(new Set(answers.map((answer) => answer.body.message)).size).toBe(1);
   });
@@ -119,7 +121,9 @@ describe.each(BACKENDS)('broadcast reminders and chapters (%s)', (backend) => {
     expect(after.filter((mail) => mail.to.includes(bob.email))).toHaveLength(1);
     expect(after.filter((mail) => mail.to.includes(cat.email))).toHaveLength(1);
     expect(after.filter((mail) => mail.to.includes(eve.email))).toHaveLength(0);
-    expect(after.filter((mail) => mail.to.includes(dan.email)).every((mail) => mail.text.includes('follow'))).toBe(true);
+    expect(after.filter((mail) => mail.to.includes(dan.email)).every((mail) => mail.text.includes('follow'))).toBe(
+      true,
+    );
     const notes = await server.post<{ data: { text: string }[] }>('get-user-notification.php', { token: cat.token });
     expect(notes.body.data!.data.filter((note) => note.text.includes('is live now'))).toHaveLength(1);
     expect(notes.body.data!.data[0]!.text).toContain('Launch &#60;day&#62;');
@@ -166,10 +170,16 @@ describe.each(BACKENDS)('broadcast reminders and chapters (%s)', (backend) => {
     expect(byBob.map((row) => row.meetingId)).toEqual([meeting.id]);
   });
 
-  it('records layout changes and screen shares on stage as chapters of the replay, counted from its start', async () => {
+  it('records layout and scene changes and screen shares on stage as chapters of the replay, counted from its start', async () => {
     const meeting = await insertMeeting(server, { hostId: ann.user.id, state: 'live' });
     const host = await rooms.enter({ meetId: meeting.slug, token: ann.token });
-    const started = await server.post<Started>('start-broadcast.php', { token: ann.token, meetId: meeting.slug, record: 1 });
+    // Starting on a holding screen is the first chapter.
+    const started = await server.post<Started>('start-broadcast.php', {
+      token: ann.token,
+      meetId: meeting.slug,
+      record: 1,
+      scene: 'starting_soon',
+    });
     expect(started.httpStatus).toBe(200);
     const backstage = await rooms.enter({ meetId: meeting.slug, display_name: 'Backstage Bo', backstage: '1' });
     const broadcastId = started.body.data!.data.id;
@@ -179,7 +189,11 @@ describe.each(BACKENDS)('broadcast reminders and chapters (%s)', (backend) => {
     expect(await moveBroadcast(context, broadcastId, 'live', { startedAt })).toBeDefined();
     const overlay = (layout: string) =>
       server.post('set-broadcast-overlay.php', { token: ann.token, meetId: meeting.slug, layout });
+    const scene = (fields: { scene?: string; scene_message?: string }) =>
+      server.post('set-broadcast-overlay.php', { token: ann.token, meetId: meeting.slug, ...fields });
+    expect((await scene({ scene: 'live' })).httpStatus).toBe(200);
     expect((await overlay('bogus')).httpStatus).toBe(400);
+    expect((await scene({ scene: 'intermission' })).httpStatus).toBe(400);
     expect((await overlay('spotlight')).httpStatus).toBe(200);
     expect((await overlay('spotlight')).httpStatus).toBe(200);
     const media = (screen: boolean) => ({ type: 'media.state', audio: true, video: true, screen });
@@ -189,9 +203,14 @@ describe.each(BACKENDS)('broadcast reminders and chapters (%s)', (backend) => {
     expect((await host.client.send(media(true))).ok).toBe(true);
     expect((await host.client.send(media(false))).ok).toBe(true);
     expect((await overlay('grid')).httpStatus).toBe(200);
+    // A new scene is a chapter; its message changed, or the same scene again, is not.
+    expect((await scene({ scene: 'be_right_back', scene_message: 'Coffee' })).httpStatus).toBe(200);
+    expect((await scene({ scene_message: 'Tea' })).httpStatus).toBe(200);
+    expect((await scene({ scene: 'be_right_back' })).httpStatus).toBe(200);
+    expect((await scene({ scene: 'ending' })).httpStatus).toBe(200);
     const stored = async () =>
       server.database.handle.db.select().from(broadcastChapters).where(eq(broadcastChapters.broadcastId, broadcastId));
-    await expect.poll(async () => (await stored()).length).toBe(4);
+    await expect.poll(async () => (await stored()).length).toBe(8);
 
     const ended = await moveBroadcast(context, broadcastId, 'ended');
     expect(ended).toBeDefined();
@@ -199,10 +218,14 @@ describe.each(BACKENDS)('broadcast reminders and chapters (%s)', (backend) => {
     const viewer = await server.post<{ data: BroadcastViewer }>('get-broadcast-viewer.php', { meetId: meeting.slug });
     const chapters = viewer.body.data!.data.recording!.chapters!;
     expect(chapters.map((chapter) => [chapter.kind, chapter.layout])).toEqual([
+      ['scene_starting_soon', null],
+      ['scene_live', null],
       ['layout', 'spotlight'],
       ['screen_share_start', null],
       ['screen_share_stop', null],
       ['layout', 'grid'],
+      ['scene_be_right_back', null],
+      ['scene_ending', null],
     ]);
     for (const chapter of chapters) {
       expect(chapter.offset).toBeGreaterThanOrEqual(9);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nestedData } from './envelope.js';
 import { formInt } from './fields.js';
-import { BROADCAST_LAYOUTS, BroadcastMeetInputSchema } from './streaming.js';
+import { BROADCAST_LAYOUTS, BroadcastMeetInputSchema, type BroadcastScene } from './streaming.js';
 
 /**
  * "Notify me" on a channel's next broadcast (ADR 048): the signed-in viewer is e-mailed and notified
@@ -20,10 +20,28 @@ export const SetBroadcastReminderInputSchema = BroadcastMeetInputSchema.extend({
   on: formInt(z.number().int().min(0).max(1)),
 });
 
-export const BROADCAST_CHAPTER_KINDS = ['layout', 'screen_share_start', 'screen_share_stop'] as const;
+/**
+ * A scene change (ADR 042) as a chapter: one kind per scene, so a chapter stays `{ kind, layout,
+ * offset }` and needs no further field. `scene_live` is the show itself (back from a holding screen).
+ */
+export const BROADCAST_SCENE_CHAPTER_KINDS = [
+  'scene_live',
+  'scene_starting_soon',
+  'scene_be_right_back',
+  'scene_ending',
+] as const satisfies readonly `scene_${BroadcastScene}`[];
+export type BroadcastSceneChapterKind = (typeof BROADCAST_SCENE_CHAPTER_KINDS)[number];
+export const sceneChapterKind = (scene: BroadcastScene): BroadcastSceneChapterKind => `scene_${scene}`;
+
+export const BROADCAST_CHAPTER_KINDS = [
+  'layout',
+  'screen_share_start',
+  'screen_share_stop',
+  ...BROADCAST_SCENE_CHAPTER_KINDS,
+] as const;
 export type BroadcastChapterKind = (typeof BROADCAST_CHAPTER_KINDS)[number];
 
-/** A point of a replay worth jumping to: the layout changed, or a screen share started or stopped. */
+/** A point of a replay worth jumping to: the layout or the scene changed, or a screen share started or stopped. */
 export const BroadcastChapterSchema = z.object({
   kind: z.enum(BROADCAST_CHAPTER_KINDS),
   /** For a `layout` chapter: the layout chosen. */

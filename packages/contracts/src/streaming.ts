@@ -96,6 +96,10 @@ export const BroadcastDestinationSchema = z.object({
 });
 export type BroadcastDestination = z.infer<typeof BroadcastDestinationSchema>;
 
+/** Which overlay image is on a broadcast: the kit's standard one, none, or a library overlay's id. */
+export const OverlayImageChoiceSchema = z.union([z.enum(['kit', 'none']), z.number().int()]);
+export type OverlayImageChoice = z.infer<typeof OverlayImageChoiceSchema>;
+
 export const BroadcastOverlaySchema = z.object({
   logo_url: z.string().nullable(),
   banner: z.string().nullable(),
@@ -109,6 +113,13 @@ export const BroadcastOverlaySchema = z.object({
   scene_countdown_to: z.number().int().nullable(),
   /** The brand kit of the meeting host's channel (ADR 046), the defaults when there is none. */
   brand: BrandKitSchema,
+  /**
+   * The overlay image the host picked: `kit` (the kit's standard overlay, the default), `none`, or
+   * the id of one of the kit's library overlays.
+   */
+  overlay_image: OverlayImageChoiceSchema.optional(),
+  /** The overlay image on the stream now (what `overlay_image` comes to), else null. */
+  overlay_image_url: z.string().nullable().optional(),
 });
 export type BroadcastOverlay = z.infer<typeof BroadcastOverlaySchema>;
 
@@ -245,6 +256,8 @@ export const SetBroadcastOverlayInputSchema = BroadcastMeetInputSchema.extend({
   ticker: optionalText(STREAMING_LIMITS.overlayText),
   /** Not sent: the layout stays. */
   layout: z.enum(BROADCAST_LAYOUTS).optional(),
+  /** Not sent: the overlay image stays; `kit`, `none` or a library overlay's id (issue 45). */
+  overlay_image: z.union([z.enum(['kit', 'none']), IdSchema]).optional(),
   ...BroadcastSceneFieldsSchema.shape,
 });
 /** Puts one person of the room on the broadcast (`on_stage` 1) or backstage (0) while it runs (ADR 045). */

@@ -31,6 +31,7 @@ import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { badRequest, conflict } from '../http/app-error.js';
 import { languageOf, translate } from '../i18n/messages.js';
 import { endMeetings } from '../rooms/end-meetings.js';
+import { overlayLibrary } from '../streaming/brand-kit-service.js';
 import { removeImage } from '../uploads/images.js';
 import { confirmPassword, loadUser } from './profile-service.js';
 import { escapeHtml } from '../platform/text.js';
@@ -243,6 +244,7 @@ export async function deleteAccount(
   await cancelHostedMeetings(context, current);
   const [channel] = await context.db.select().from(channels).where(eq(channels.ownerId, current.id));
   const [brand] = channel ? await context.db.select().from(brandKits).where(eq(brandKits.channelId, channel.id)) : [];
+  const library = channel ? await overlayLibrary(context, channel.id) : [];
   await context.sessions.revokeAllForUser(current.id);
   // A live meeting past its planned end is not "upcoming", but it goes with the account all the same.
   const stillLive = await new MeetingRepository(context.db).liveIdsHostedBy([current.id]);
@@ -256,5 +258,7 @@ export async function deleteAccount(
   await removeImage(context, current.avatar);
   await removeImage(context, channel?.avatar);
   await removeImage(context, channel?.cover);
-  for (const picture of [brand?.logo, brand?.background, brand?.overlay]) await removeImage(context, picture);
+  for (const picture of [brand?.logo, brand?.background, brand?.overlay, ...library.map((item) => item.path)]) {
+    await removeImage(context, picture);
+  }
 }

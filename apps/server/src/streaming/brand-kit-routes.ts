@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { apiRoute, success } from '../http/api-route.js';
 import { enforceLimits } from '../platform/limits.js';
 import { getBrandKit, removeBrandImage, updateBrandKit, uploadBrandImage } from './brand-kit-service.js';
+import { addBrandOverlay, removeBrandOverlay } from './brand-overlay-library.js';
 
 const UPLOADS_BY_ACCOUNT = { name: 'brand-upload-account', limit: 30, windowSeconds: 3600 };
 
@@ -42,5 +43,25 @@ export function registerBrandKitRoutes(app: FastifyInstance, context: AppContext
     summary: 'Remove the logo, background or overlay image from the brand kit',
     handler: async (body, { caller: { user }, t }) =>
       success(t('broadcasts.brand_saved'), await removeBrandImage(context, user, body.kind)),
+  });
+
+  apiRoute(app, {
+    name: 'add-brand-overlay.php',
+    tag,
+    summary:
+      'Add an image to the overlay library (multipart `file`: JPEG, PNG or WebP up to 5 MB); 409 when it holds 10 already',
+    handler: async (body, { caller: { user }, t }) => {
+      await enforceLimits(context, [[UPLOADS_BY_ACCOUNT, String(user.id)]]);
+      return success(t('broadcasts.overlay_added'), await addBrandOverlay(context, user, body.file));
+    },
+  });
+
+  apiRoute(app, {
+    name: 'remove-brand-overlay.php',
+    tag,
+    summary:
+      "Delete an overlay of the library and its file (404 when not one of the caller's); a broadcast showing it shows none",
+    handler: async (body, { caller: { user }, t }) =>
+      success(t('broadcasts.overlay_removed'), await removeBrandOverlay(context, user, body.id)),
   });
 }

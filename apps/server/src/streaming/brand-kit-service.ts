@@ -7,13 +7,16 @@ import {
 } from '@meetcast/contracts';
 import {
   and,
+  asc,
   brandKits,
+  brandOverlays,
   channels,
   eq,
   inArray,
   liveBroadcasts,
   meetings,
   type BrandKitRow,
+  type BrandOverlayRow,
   type UserRow,
 } from '@meetcast/db';
 import type { AppContext } from '../context.js';
@@ -31,8 +34,9 @@ const column = (kind: BrandImageKind) => kind satisfies keyof BrandKitRow;
 
 const pictureUrl = (path: string | null) => (path ? `/${path}` : null);
 
-export function brandKitView(row: BrandKitRow | undefined): BrandKit {
-  if (!row) return DEFAULT_BRAND_KIT;
+export function brandKitView(row: BrandKitRow | undefined, library: BrandOverlayRow[] = []): BrandKit {
+  const overlays = library.map((overlay) => ({ id: overlay.id, url: `/${overlay.path}` }));
+  if (!row) return { ...DEFAULT_BRAND_KIT, overlays };
   return {
     accent_color: row.accentColor,
     // Stored as text and only ever written through the update call's enum.
@@ -40,21 +44,28 @@ export function brandKitView(row: BrandKitRow | undefined): BrandKit {
     logo_url: pictureUrl(row.logo),
     background_url: pictureUrl(row.background),
     overlay_url: pictureUrl(row.overlay),
+    overlays,
   };
+}
+
+/** A channel's overlay library, oldest first. */
+export async function overlayLibrary(context: AppContext, channelId: number) {
+  return context.db
+    .select()
+    .from(brandOverlays)
+    .where(eq(brandOverlays.channelId, channelId))
+    .orderBy(asc(brandOverlays.id));
 }
 
 /** The brand kit a meeting's broadcast wears: its host's channel's, or the defaults. */
 export async function brandKitOfHost(context: AppContext, hostId: number): Promise<BrandKit> {
-  const [row] = await context.db
-    .select({ kit: brandKits })
-    .from(brandKits)
-    .innerJoin(channels, eq(channels.id, brandKits.channelId))
-    .where(eq(channels.ownerId, hostId));
-  return brandKitView(row?.kit);
+  const [channel] = await context.db.select({ id: channels.id }).from(channels).where(eq(channels.ownerId, hostId));
+  if (!channel) return brandKitView(undefined);
+  return brandKitView(await kitRow(context, channel.id), await overlayLibrary(context, channel.id));
 }
 
 /** The caller's channel; a brand kit belongs to one (an account has at most one channel). */
-async function ownChannelId(context: AppContext, user: UserRow) {
+export async function ownChannelId(context: AppContext, user: UserRow) {
   const [channel] = await context.db.select({ id: channels.id }).from(channels).where(eq(channels.ownerId, user.id));
   if (!channel) throw badRequest('broadcasts.brand_channel_required');
   return channel.id;
@@ -65,17 +76,27 @@ async function kitRow(context: AppContext, channelId: number) {
   return row;
 }
 
+/** The kit of a channel as its edit form sees it, library included. */
+export async function channelBrandKit(context: AppContext, channelId: number) {
+  return brandKitView(await kitRow(context, channelId), await overlayLibrary(context, channelId));
+}
+
 export async function getBrandKit(context: AppContext, user: UserRow) {
-  return brandKitView(await kitRow(context, await ownChannelId(context, user)));
+  return channelBrandKit(context, await ownChannelId(context, user));
 }
 
 /** Writes the kit (made on its first change) and tells the host's running broadcasts to redraw. */
 async function saveKit(context: AppContext, user: UserRow, channelId: number, values: Partial<BrandKitRow>) {
-  const [row] = await context.db
+  await context.db
     .insert(brandKits)
     .values({ channelId, ...values })
-    .onConflictDoUpdate({ target: brandKits.channelId, set: { ...values, updatedAt: new Date() } })
-    .returning();
+    .onConflictDoUpdate({ target: brandKits.channelId, set: { ...values, updatedAt: new Date() } });
+  await announceKitChange(context, user);
+  return channelBrandKit(context, channelId);
+}
+
+/** The host's running broadcasts redraw at once (pushed, ADR 022): their kit changed. */
+export async function announceKitChange(context: AppContext, user: UserRow) {
   const running = await context.db
     .select({ broadcastId: liveBroadcasts.id, meetingId: meetings.id })
     .from(liveBroadcasts)
@@ -83,7 +104,6 @@ async function saveKit(context: AppContext, user: UserRow, channelId: number, va
     .where(and(eq(meetings.hostId, user.id), inArray(liveBroadcasts.state, [...RUNNING_BROADCAST_STATES])));
   for (const { broadcastId, meetingId } of running)
     context.events.emit('broadcast.changed', { broadcastId, meetingId });
-  return brandKitView(row);
 }
 
 export async function updateBrandKit(

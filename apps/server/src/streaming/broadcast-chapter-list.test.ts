@@ -48,4 +48,25 @@ describe('chapterList', () => {
       ),
     ).toEqual([{ kind: 'screen_share_start', layout: null, offset: 8 }]);
   });
+
+  it('keeps scene changes as chapters of their own kind, with no layout', () => {
+    expect(
+      chapterList(
+        [
+          { kind: 'scene_starting_soon', layout: null, at: at(-2) },
+          { kind: 'scene_live', layout: null, at: at(20) },
+          { kind: 'scene_be_right_back', layout: null, at: at(30) },
+          { kind: 'scene_ending', layout: 'grid', at: at(40) },
+          { kind: 'scene_intermission', layout: null, at: at(45) },
+        ],
+        start,
+        60,
+      ),
+    ).toEqual([
+      { kind: 'scene_starting_soon', layout: null, offset: 0 },
+      { kind: 'scene_live', layout: null, offset: 20 },
+      { kind: 'scene_be_right_back', layout: null, offset: 30 },
+      { kind: 'scene_ending', layout: null, offset: 40 },
+    ]);
+  });
 });

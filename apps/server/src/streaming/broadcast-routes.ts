@@ -136,7 +136,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
     name: 'set-broadcast-overlay.php',
     tag,
     summary:
-      'Sets the logo, lower-third banner and ticker drawn over a running broadcast (empty clears), its layout, and its scene (a holding screen with a message and a countdown, or the people)',
+      "Sets the logo, lower-third banner and ticker drawn over a running broadcast (empty clears), its layout, its scene (a holding screen with a message and a countdown, or the people) and its overlay image (`kit`, `none` or a library overlay's id; 404 for an id not in the host's brand kit)",
     handler: async (body, { request, caller: { user } }) => {
       const found = await setOverlay(context, {
         user,
@@ -145,6 +145,7 @@ export function registerBroadcastRoutes(app: FastifyInstance, context: AppContex
         banner: body.banner,
         ticker: body.ticker,
         layout: body.layout,
+        overlayImage: body.overlay_image,
         scene: { scene: body.scene, message: body.scene_message, countdownTo: body.scene_countdown_to },
       });
       return answer(request, user, 'broadcasts.changed', found);

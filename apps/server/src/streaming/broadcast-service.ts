@@ -1,4 +1,4 @@
-import type { BroadcastLayout, DestinationRequest } from '@meetcast/contracts';
+import { sceneChapterKind, type BroadcastLayout, type DestinationRequest } from '@meetcast/contracts';
 import {
   and,
   broadcastDestinations,
@@ -18,6 +18,7 @@ import {
 import type { AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, gone, notFound } from '../http/app-error.js';
 import { findMeeting, managesMeeting } from '../rooms/room-service.js';
+import { overlayImageColumns, type OverlayImageColumns } from './brand-overlay-library.js';
 import { recordChapter } from './broadcast-chapters.js';
 import { requireFreeSlot, type ComposerCapacity } from './broadcast-limits.js';
 import { stageAtStart } from './broadcast-stage.js';
@@ -154,6 +155,9 @@ export async function startBroadcast(
       rows,
       (tx) => requireFreeSlot(context, composers, input.user, tx),
     );
+    // Starting on a holding screen is the replay's first chapter (at 0); the show itself needs none.
+    const opening = scene.overlayScene;
+    if (opening && opening !== 'live') await recordChapter(context, broadcast, sceneChapterKind(opening));
     composers.nudge();
     return { broadcast, meeting };
   } catch (error) {
@@ -290,17 +294,24 @@ export async function setOverlay(
     banner?: string;
     ticker?: string;
     layout?: BroadcastLayout;
+    /** `kit`, `none` or a library overlay's id (issue 45); one not in the host's kit is a 404. */
+    overlayImage?: 'kit' | 'none' | number;
     scene?: SceneRequest;
   },
 ) {
   const scene = sceneColumns(input.scene ?? {}, Date.now());
   const { broadcast, meeting } = await requireRunning(context, input.user, input.meetId);
+  const image =
+    input.overlayImage === undefined
+      ? undefined
+      : await overlayImageColumns(context, meeting.hostId, input.overlayImage);
   const value = (text: string | undefined) => (text === undefined ? undefined : text.trim() || null);
   const updated = await writeOverlay(context, broadcast.id, {
     logoUrl: value(input.logoUrl),
     banner: value(input.banner),
     ticker: value(input.ticker),
     layout: input.layout,
+    image,
     scene,
   });
   return { broadcast: updated ?? broadcast, meeting };
@@ -318,14 +329,16 @@ export async function writeOverlay(
     banner?: string | null;
     ticker?: string | null;
     layout?: BroadcastLayout;
+    image?: OverlayImageColumns;
     scene?: SceneColumns;
   },
 ) {
+  const scene = overlay.scene?.overlayScene;
   const [before] =
-    overlay.layout === undefined
+    overlay.layout === undefined && scene === undefined
       ? []
       : await context.db
-          .select({ layout: liveBroadcasts.overlayLayout })
+          .select({ layout: liveBroadcasts.overlayLayout, scene: liveBroadcasts.overlayScene })
           .from(liveBroadcasts)
           .where(eq(liveBroadcasts.id, broadcastId));
   const updated = await changeRunningBroadcast(context, broadcastId, {
@@ -333,11 +346,16 @@ export async function writeOverlay(
     overlayBanner: overlay.banner,
     overlayTicker: overlay.ticker,
     overlayLayout: overlay.layout,
+    ...overlay.image,
     ...overlay.scene,
   });
   // A new layout is a chapter of the replay (ADR 048); the same one picked again is not.
   if (updated && overlay.layout !== undefined && before?.layout !== overlay.layout) {
     await recordChapter(context, updated, 'layout', overlay.layout);
+  }
+  // So is a new scene (Be right back…, ADR 042); a message or countdown change alone is not.
+  if (updated && scene !== undefined && before?.scene !== scene) {
+    await recordChapter(context, updated, sceneChapterKind(scene));
   }
   return updated;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { isMessageKey, translate } from '../i18n/messages.js';
 import { recordingLink, type RecordingReader } from './recording-access.js';
 import { brandKitOfHost } from './brand-kit-service.js';
+import { overlayImageOnAir } from './brand-overlay-library.js';
 import { platformChatStore } from './platform-chat/chat-store.js';
 import { RUNNING_BROADCAST_STATES } from './state/transitions.js';
 import { toEpochSecondsOrNull } from '../platform/time.js';
@@ -44,6 +45,8 @@ export async function broadcastView(
   // Below 720p30: the machine was busy. 1080p30 is only ever what the host asked for (ADR 050).
   const reduced =
     broadcast.quality && !['720p30', '1080p30'].includes(broadcast.quality) && broadcast.state !== 'ended';
+  const brand = await brandKitOfHost(context, meeting.hostId);
+  const overlayImage = overlayImageOnAir(broadcast, brand);
   return {
     id: broadcast.id,
     url_slug: meeting.slug,
@@ -81,7 +84,9 @@ export async function broadcastView(
       scene: BROADCAST_SCENES.find((scene) => scene === broadcast.overlayScene) ?? 'live',
       scene_message: broadcast.overlaySceneMessage,
       scene_countdown_to: toEpochSecondsOrNull(broadcast.overlaySceneCountdownTo),
-      brand: await brandKitOfHost(context, meeting.hostId),
+      brand,
+      overlay_image: overlayImage.choice,
+      overlay_image_url: overlayImage.url,
     },
     can_manage: viewer.canManage,
     on_stage: viewer.seesRoom ? broadcast.onStage : null,

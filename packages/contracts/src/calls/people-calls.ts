@@ -1,9 +1,11 @@
 import type { CallDefinition } from './call.js';
 import { TokenInputSchema } from '../accounts.js';
 import {
+  AddBrandOverlayInputSchema,
   BrandKitBodySchema,
   BrandKitInputSchema,
   RemoveBrandImageInputSchema,
+  RemoveBrandOverlayInputSchema,
   UpdateBrandKitInputSchema,
   UploadBrandImageInputSchema,
 } from '../brand-kit.js';
@@ -268,5 +270,17 @@ export const removeBrandImage = {
   name: 'remove-brand-image.php',
   auth: 'user',
   input: RemoveBrandImageInputSchema,
+  output: BrandKitBodySchema,
+} as const satisfies CallDefinition;
+export const addBrandOverlay = {
+  name: 'add-brand-overlay.php',
+  auth: 'user',
+  input: AddBrandOverlayInputSchema,
+  output: BrandKitBodySchema,
+} as const satisfies CallDefinition;
+export const removeBrandOverlay = {
+  name: 'remove-brand-overlay.php',
+  auth: 'user',
+  input: RemoveBrandOverlayInputSchema,
   output: BrandKitBodySchema,
 } as const satisfies CallDefinition;

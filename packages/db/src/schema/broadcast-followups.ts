@@ -34,9 +34,9 @@ export const broadcastReminders = pgTable(
 );
 
 /**
- * A chapter of a broadcast's replay (ADR 048): the host changed the layout, or someone started or
- * stopped sharing a screen, at `at`; its offset in the recording is counted from the broadcast's
- * `started_at` (when the recording starts) when it is read.
+ * A chapter of a broadcast's replay (ADR 048): the host changed the layout or the scene, or someone
+ * started or stopped sharing a screen, at `at`; its offset in the recording is counted from the
+ * broadcast's `started_at` (when the recording starts) when it is read.
  */
 export const broadcastChapters = pgTable(
   'broadcast_chapters',
@@ -45,7 +45,7 @@ export const broadcastChapters = pgTable(
     broadcastId: integer('broadcast_id')
       .notNull()
       .references(() => liveBroadcasts.id, { onDelete: 'cascade' }),
-    /** BROADCAST_CHAPTER_KINDS in the contracts: `layout`, `screen_share_start` or `screen_share_stop`. */
+    /** BROADCAST_CHAPTER_KINDS in the contracts: `layout`, `screen_share_start`, `screen_share_stop` or `scene_*`. */
     kind: text('kind').notNull(),
     /** The layout chosen (BROADCAST_LAYOUTS in the contracts) for a `layout` chapter, else null. */
     layout: text('layout'),

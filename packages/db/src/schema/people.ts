@@ -69,6 +69,24 @@ export const brandKits = pgTable('brand_kits', {
   updatedAt: updatedAt(),
 });
 
+/**
+ * The overlay library of a channel's brand kit (issue 45): up to 10 uploaded images (the limit is
+ * the contracts' BRAND_OVERLAY_LIBRARY_LIMIT, checked by the server), one of which the host may put
+ * on a running broadcast from the Live panel. `path` is under uploads/; its file goes with the row.
+ */
+export const brandOverlays = pgTable(
+  'brand_overlays',
+  {
+    id: serial('id').primaryKey(),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('brand_overlays_channel_idx').on(table.channelId, table.id)],
+);
+
 export const channelFollowers = pgTable(
   'channel_followers',
   {
@@ -103,3 +121,4 @@ export const calendarEvents = pgTable(
   (table) => [index('calendar_events_user_idx').on(table.userId, table.startTime)],
 );
 export type BrandKitRow = typeof brandKits.$inferSelect;
+export type BrandOverlayRow = typeof brandOverlays.$inferSelect;

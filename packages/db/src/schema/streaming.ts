@@ -3,6 +3,7 @@ import { boolean, index, integer, jsonb, pgTable, real, serial, text, uniqueInde
 import { users } from './accounts.js';
 import { createdAt, instant, updatedAt } from './columns.js';
 import { meetings } from './meetings.js';
+import { brandOverlays } from './people.js';
 
 export const STREAM_CONNECTION_PLATFORMS = ['youtube', 'twitch', 'rtmp'] as const;
 export const STREAM_CONNECTION_STATUSES = ['connected', 'expired', 'revoked'] as const;
@@ -98,6 +99,12 @@ export const liveBroadcasts = pgTable(
     overlaySceneMessage: text('overlay_scene_message'),
     /** When the scene's countdown reaches zero. */
     overlaySceneCountdownTo: instant('overlay_scene_countdown_to'),
+    /**
+     * The overlay image the host picked (issue 45): `kit` (the brand kit's standard overlay), `none`,
+     * or `library` for the one `overlay_image_id` names; that one deleted, nothing is drawn.
+     */
+    overlayImage: text('overlay_image').notNull().default('kit'),
+    overlayImageId: integer('overlay_image_id').references(() => brandOverlays.id, { onDelete: 'set null' }),
     /**
      * The room participants on the broadcast (ADR 045): everyone else in the room is backstage, in the
      * meeting but neither drawn nor heard on the stream.

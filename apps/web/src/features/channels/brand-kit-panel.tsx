@@ -15,6 +15,7 @@ import { Panel } from '../../components/form-controls';
 import { ImageUpload } from '../../components/image-upload';
 import { api } from '../../lib/api';
 import { nameTagLook, textColourOn } from '../../lib/brand-look';
+import { BrandOverlayLibrary } from './brand-overlay-library';
 
 const BRAND_KIT_KEY = ['brand-kit'] as const;
 
@@ -60,8 +61,9 @@ function BrandPreview({ kit, accent, style }: { kit: BrandKit; accent: string; s
 }
 
 /**
- * The channel's brand kit (ADR 046): accent colour, name-tag style and three uploaded pictures, saved
- * with the channel and worn by every broadcast its owner makes; a live one redraws at once.
+ * The channel's brand kit (ADR 046): accent colour, name-tag style, three uploaded pictures and the
+ * overlay library (issue 45), saved with the channel and worn by every broadcast its owner makes; a
+ * live one redraws at once.
  */
 export function BrandKitPanel() {
   const { t } = useTranslation('channels');
@@ -174,6 +176,7 @@ export function BrandKitPanel() {
             }
           />
         ))}
+        <BrandOverlayLibrary kit={kit.data} onSaved={(saved) => queryClient.setQueryData(BRAND_KIT_KEY, saved)} />
       </div>
     </Panel>
   );

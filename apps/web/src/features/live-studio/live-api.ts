@@ -1,4 +1,10 @@
-import { streamingCalls, type BroadcastLayout, type DestinationRequest, type LiveBroadcast } from '@meetcast/contracts';
+import {
+  streamingCalls,
+  type BroadcastLayout,
+  type DestinationRequest,
+  type LiveBroadcast,
+  type OverlayImageChoice,
+} from '@meetcast/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type WebCallInput } from '../../lib/api';
 import { useBroadcastEvents } from '../../lib/broadcast-events';
@@ -128,6 +134,13 @@ export function useSetOverlay(meetId: string) {
 export function useSetLayout(meetId: string) {
   return useBroadcastMutation(meetId, (layout: BroadcastLayout) =>
     asBroadcast(streamingCalls.setBroadcastOverlay, { meetId, layout }),
+  );
+}
+
+/** The overlay image on the stream (issue 45): the kit's standard one, none, or a library overlay. */
+export function useSetOverlayImage(meetId: string) {
+  return useBroadcastMutation(meetId, (choice: OverlayImageChoice) =>
+    asBroadcast(streamingCalls.setBroadcastOverlay, { meetId, overlay_image: choice }),
   );
 }
 

@@ -10,6 +10,7 @@ import { DestinationStatus } from './destination-status';
 import { useAddDestination, useRemoveDestination, useStopBroadcast } from './live-api';
 import { LayoutPicker } from './layout-picker';
 import { OverlayForm } from './overlay-form';
+import { OverlayImagePicker } from './overlay-image-picker';
 import { RehearsalBadge, RehearsalGoLive } from './rehearsal-go-live';
 import { SceneForm } from './scene-form';
 import { StageList, type StudioRoom } from './stage-list';
@@ -148,6 +149,12 @@ export function LiveView({
       {canManage && (
         <StudioSection title={t('layout.title')}>
           <LayoutPicker broadcast={broadcast} />
+        </StudioSection>
+      )}
+
+      {canManage && (
+        <StudioSection title={t('overlay_image.title')}>
+          <OverlayImagePicker broadcast={broadcast} />
         </StudioSection>
       )}
 

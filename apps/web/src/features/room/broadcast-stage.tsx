@@ -137,6 +137,8 @@ export function BroadcastStage({
   const band = bottomBandOf(overlay, frame.height);
   const { brand } = overlay;
   const logo = overlay.logo_url ?? brand.logo_url;
+  // The overlay image the host picked (issue 45); a server that does not say draws the kit's one.
+  const overlayImage = overlay.overlay_image_url === undefined ? brand.overlay_url : overlay.overlay_image_url;
   const placed = useMemo(
     () =>
       new Map(
@@ -167,10 +169,11 @@ export function BroadcastStage({
           brand={brand}
         />
       ))}
-      {brand.overlay_url && (
+      {overlayImage && (
         <img
+          key={overlayImage}
           data-brand-overlay
-          src={brand.overlay_url}
+          src={overlayImage}
           alt=""
           className="pointer-events-none absolute inset-0 size-full"
         />

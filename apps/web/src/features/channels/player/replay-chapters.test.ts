@@ -36,4 +36,23 @@ describe('replayChapters', () => {
       ),
     ).toEqual([{ offset: 0, titleKey: 'chapters.layouts.grid' }]);
   });
+
+  it('titles scene changes by their scene, "On air" for the show itself', () => {
+    expect(
+      replayChapters(
+        [
+          { kind: 'scene_starting_soon', layout: null, offset: 0 },
+          { kind: 'scene_live', layout: null, offset: 30 },
+          { kind: 'scene_be_right_back', layout: null, offset: 50 },
+          { kind: 'scene_ending', layout: null, offset: 58 },
+        ],
+        60,
+      ),
+    ).toEqual([
+      { offset: 0, titleKey: 'chapters.scenes.starting_soon' },
+      { offset: 30, titleKey: 'chapters.scenes.live' },
+      { offset: 50, titleKey: 'chapters.scenes.be_right_back' },
+      { offset: 58, titleKey: 'chapters.scenes.ending' },
+    ]);
+  });
 });
