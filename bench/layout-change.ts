@@ -49,7 +49,11 @@ const frames: StampedSignature[] = [];
 const receiver = new BenchReceiver(PORT, join(folder, 'received.flv'), true);
 receiver.onFrame = (frame, at) => frames.push({ at, signature: signatureOf(frame) });
 receiver.start();
-const { child, info } = await startComposerServer();
+/** The composer's step downs (ADR 021): a push started anew, its first second has no picture yet. */
+const stepDowns: string[] = [];
+const { child, info } = await startComposerServer((line) => {
+  if (line.msg.includes('stepping down')) stepDowns.push(`${new Date(line.at).toISOString().slice(11, 19)} ${line.msg}`);
+});
 const participants: LightParticipant[] = [];
 const events = io(`${info.url}${BROADCAST_EVENTS_NAMESPACE}`, {
   auth: { protocol: BROADCAST_EVENTS_PROTOCOL_VERSION, meetId: info.slug, token: info.token },
@@ -80,7 +84,8 @@ try {
   let layout: BroadcastLayout = 'grid';
   for (let change = 0; change < CHANGES; change++) {
     layout = layout === 'grid' ? 'spotlight' : 'grid';
-    frames.splice(0, frames.findIndex((frame) => frame.at > Date.now() - 1500));
+    const keptFrom = frames.findIndex((frame) => frame.at > Date.now() - 1500);
+    frames.splice(0, keptFrom === -1 ? frames.length : keptFrom);
     const setAt = Date.now();
     lastPushAt = 0;
     await api(info, 'set-broadcast-overlay.php', { meetId: info.slug, layout });
@@ -92,8 +97,8 @@ try {
     const readAt = Date.now();
     await sleep(Math.max(SETTLED_AFTER_MS + 600, BETWEEN_CHANGES_MS) - (Date.now() - setAt));
     const times = changeTimes(frames, setAt, SETTLED_AFTER_MS);
-    if (!times) {
-      console.log(`  change ${change + 1} → ${layout}: not seen on the received frames (load ${loadavg()})`);
+    if ('failure' in times) {
+      console.log(`  change ${change + 1} → ${layout}: not measured: ${times.failure} (load ${loadavg()})`);
       continue;
     }
     results.push({ to: layout, moved: times.movedMs, arrived: times.newMs, push: pushAt - setAt, read: readAt - setAt });
@@ -112,6 +117,9 @@ try {
     `  where it goes (medians): push heard ${ms(median(results.map((r) => r.push)))}, overlay read again ${ms(median(results.map((r) => r.read)))}, ` +
       `first moved frame ${ms(median(results.map((r) => r.moved)))}, first new frame ${ms(median(arrived))}; ` +
       `glass-to-glass of this run (painted clock → decoded, ${delays.length} frames): p50 ${ms(percentile(delays, 50))}, p95 ${ms(percentile(delays, 95))}`,
+  );
+  console.log(
+    `  the receiver had ${receiver.publishers} publisher(s); composer step downs: ${stepDowns.length ? stepDowns.join('; ') : 'none'}`,
   );
   console.log(`machine load average at the end: ${loadavg()}`);
   await api(info, 'stop-broadcast.php', { meetId: info.slug }).catch(() => undefined);

@@ -9,7 +9,11 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { FRAME } from './timestamp-code.js';
 
-/** The colours the bench's participants send, and the clock's magenta (the featured speaker: it beeps). */
+/**
+ * The colours the bench's participants send, and the clock's magenta (the featured speaker: it
+ * beeps). Magenta is read so that it is never taken for red or blue, but left out of the signature:
+ * the clock flashes white every other second, which would look like a change.
+ */
 export const PALETTE = {
   red: [255, 0, 0],
   green: [0, 255, 0],
@@ -18,6 +22,7 @@ export const PALETTE = {
 } as const;
 export type PaletteColour = keyof typeof PALETTE;
 const COLOURS = Object.values(PALETTE);
+const SIGNATURE_COLOURS = 3;
 /** Sum of the channels' distances within which a decoded pixel counts as a palette colour (codec drift). */
 const NEAR = 150;
 /** Every STEP-th pixel of every STEP-th row is read: 120×68 samples of the 480×270 decode. */
@@ -38,7 +43,7 @@ export function makeColourClip(folder: string, colour: PaletteColour): string {
   return clip;
 }
 
-/** The share of the frame (0–1) each palette colour covers, in PALETTE's order. */
+/** The share of the frame (0–1) red, green and blue cover. */
 export function signatureOf(frame: Buffer): number[] {
   const counts = COLOURS.map(() => 0);
   let samples = 0;
@@ -54,13 +59,13 @@ export function signatureOf(frame: Buffer): number[] {
       }
     }
   }
-  return counts.map((count) => count / samples);
+  return counts.slice(0, SIGNATURE_COLOURS).map((count) => count / samples);
 }
 
 export const distance = (a: number[], b: number[]) => a.reduce((sum, value, index) => sum + Math.abs(value - b[index]!), 0);
 
 export const meanSignature = (signatures: number[][]) =>
-  COLOURS.map((_, index) => signatures.reduce((sum, s) => sum + s[index]!, 0) / Math.max(1, signatures.length));
+  COLOURS.slice(0, SIGNATURE_COLOURS).map((_, index) => signatures.reduce((sum, s) => sum + s[index]!, 0) / Math.max(1, signatures.length));
 
 export interface StampedSignature {
   /** Wall time (Date.now()) the decoded frame came out of the receiver's decoder. */
@@ -79,20 +84,27 @@ export interface ChangeTimes {
 
 /**
  * When the change started at `setAt` reached the receiver: the old picture is the mean signature of
- * the second before the call, the new one that of frames `settledAfterMs` and later. Undefined when
- * the two are not told apart or no frame reached the new picture.
+ * the second before the call, the new one that of frames `settledAfterMs` and later. Answers why not
+ * when the two are not told apart or no frame reached the new picture.
  */
-export function changeTimes(frames: StampedSignature[], setAt: number, settledAfterMs: number): ChangeTimes | undefined {
+export function changeTimes(
+  frames: StampedSignature[],
+  setAt: number,
+  settledAfterMs: number,
+): ChangeTimes | { failure: string } {
   const before = frames.filter((frame) => frame.at > setAt - 1000 && frame.at <= setAt).map((f) => f.signature);
   const settled = frames.filter((frame) => frame.at >= setAt + settledAfterMs).map((f) => f.signature);
-  if (before.length === 0 || settled.length === 0) return undefined;
+  if (before.length === 0 || settled.length === 0)
+    return { failure: `${before.length} frames decoded in the second before the call, ${settled.length} settled after it` };
   const oldPicture = meanSignature(before);
   const newPicture = meanSignature(settled);
   const separation = distance(oldPicture, newPicture);
-  if (separation < 0.2) return undefined;
+  const shares = (signature: number[]) => signature.map((share) => share.toFixed(2)).join('/');
+  if (separation < 0.2)
+    return { failure: `the old and new pictures look alike (red/green/blue shares ${shares(oldPicture)} → ${shares(newPicture)})` };
   const after = frames.filter((frame) => frame.at > setAt);
   const moved = after.find((frame) => distance(frame.signature, oldPicture) > 0.25 * separation);
   const arrived = after.find((frame) => distance(frame.signature, newPicture) < 0.1 * separation);
-  if (!moved || !arrived) return undefined;
+  if (!moved || !arrived) return { failure: 'no frame reached the new picture' };
   return { movedMs: moved.at - setAt, newMs: arrived.at - setAt, separation };
 }
