@@ -52,7 +52,8 @@ receiver.start();
 /** The composer's step downs (ADR 021): a push started anew, its first second has no picture yet. */
 const stepDowns: string[] = [];
 const { child, info } = await startComposerServer((line) => {
-  if (line.msg.includes('stepping down')) stepDowns.push(`${new Date(line.at).toISOString().slice(11, 19)} ${line.msg}`);
+  if (line.msg.includes('stepping down'))
+    stepDowns.push(`${new Date(line.at).toISOString().slice(11, 19)} ${line.msg}`);
 });
 const participants: LightParticipant[] = [];
 const events = io(`${info.url}${BROADCAST_EVENTS_NAMESPACE}`, {
@@ -78,7 +79,9 @@ try {
   await receiver.waitForFirstBytes(30_000);
   // Every camera's first frames on the page, the speaker known, the encode at its pace.
   await sleep(12_000);
-  console.log(`layout change bench: 4 light participants (clock + red, green, blue), ${CHANGES} changes; load average ${loadavg()}`);
+  console.log(
+    `layout change bench: 4 light participants (clock + red, green, blue), ${CHANGES} changes; load average ${loadavg()}`,
+  );
 
   const results: { to: BroadcastLayout; moved: number; arrived: number; push: number; read: number }[] = [];
   let layout: BroadcastLayout = 'grid';
@@ -101,7 +104,13 @@ try {
       console.log(`  change ${change + 1} → ${layout}: not measured: ${times.failure} (load ${loadavg()})`);
       continue;
     }
-    results.push({ to: layout, moved: times.movedMs, arrived: times.newMs, push: pushAt - setAt, read: readAt - setAt });
+    results.push({
+      to: layout,
+      moved: times.movedMs,
+      arrived: times.newMs,
+      push: pushAt - setAt,
+      read: readAt - setAt,
+    });
     console.log(
       `  change ${change + 1} → ${layout}: call answered +${answeredAt - setAt}, push heard +${pushAt - setAt}, overlay read again +${readAt - setAt}, ` +
         `first moved frame +${times.movedMs}, first new frame +${times.newMs} ms (load ${loadavg()})`,

@@ -62,10 +62,13 @@ export function signatureOf(frame: Buffer): number[] {
   return counts.slice(0, SIGNATURE_COLOURS).map((count) => count / samples);
 }
 
-export const distance = (a: number[], b: number[]) => a.reduce((sum, value, index) => sum + Math.abs(value - b[index]!), 0);
+export const distance = (a: number[], b: number[]) =>
+  a.reduce((sum, value, index) => sum + Math.abs(value - b[index]!), 0);
 
 export const meanSignature = (signatures: number[][]) =>
-  COLOURS.slice(0, SIGNATURE_COLOURS).map((_, index) => signatures.reduce((sum, s) => sum + s[index]!, 0) / Math.max(1, signatures.length));
+  COLOURS.slice(0, SIGNATURE_COLOURS).map(
+    (_, index) => signatures.reduce((sum, s) => sum + s[index]!, 0) / Math.max(1, signatures.length),
+  );
 
 export interface StampedSignature {
   /** Wall time (Date.now()) the decoded frame came out of the receiver's decoder. */
@@ -95,13 +98,17 @@ export function changeTimes(
   const before = frames.filter((frame) => frame.at > setAt - 1000 && frame.at <= setAt).map((f) => f.signature);
   const settled = frames.filter((frame) => frame.at >= setAt + settledAfterMs).map((f) => f.signature);
   if (before.length === 0 || settled.length === 0)
-    return { failure: `${before.length} frames decoded in the second before the call, ${settled.length} settled after it` };
+    return {
+      failure: `${before.length} frames decoded in the second before the call, ${settled.length} settled after it`,
+    };
   const oldPicture = meanSignature(before);
   const newPicture = meanSignature(settled);
   const separation = distance(oldPicture, newPicture);
   const shares = (signature: number[]) => signature.map((share) => share.toFixed(2)).join('/');
   if (separation < 0.2)
-    return { failure: `the old and new pictures look alike (red/green/blue shares ${shares(oldPicture)} → ${shares(newPicture)})` };
+    return {
+      failure: `the old and new pictures look alike (red/green/blue shares ${shares(oldPicture)} → ${shares(newPicture)})`,
+    };
   const after = frames.filter((frame) => frame.at > setAt);
   const moved = after.find((frame) => distance(frame.signature, oldPicture) > 0.25 * separation);
   const arrived = after.find((frame) => distance(frame.signature, newPicture) < 0.1 * separation);
