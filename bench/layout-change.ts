@@ -125,7 +125,7 @@ try {
       `median ${ms(median(arrived))}, max ${ms(Math.max(...arrived))} (budget ≤ ${BUDGET_MS}: median ${(median(arrived) / BUDGET_MS).toFixed(2)}× of it, max ${(Math.max(...arrived) / BUDGET_MS).toFixed(2)}×)`,
   );
   console.log(
-    `  where it goes (medians): push heard ${ms(median(results.map((r) => r.push)))}, overlay read again ${ms(median(results.map((r) => r.read)))}, ` +
+    `  where it goes (medians): push heard ${ms(median(results.map((r) => r.push)))}, overlay known (pushed, or read again) ${ms(median(results.map((r) => r.read)))}, ` +
       `first moved frame ${ms(median(results.map((r) => r.moved)))}, first new frame ${ms(median(arrived))}; ` +
       `glass-to-glass of this run (painted clock → decoded, ${delays.length} frames): p50 ${ms(percentile(delays, 50))}, p95 ${ms(percentile(delays, 95))}`,
   );
