@@ -26,6 +26,8 @@ export class BenchReceiver {
   private pending: Buffer = Buffer.alloc(0);
   /** Frames decoded so far (with or without a readable code). */
   frames = 0;
+  /** Hears every decoded frame (rgb24 at FRAME size, valid only during the call) with the wall time it was decoded. */
+  onFrame: ((frame: Buffer, decodedAt: number) => void) | undefined;
 
   private generation = 0;
 
@@ -123,6 +125,7 @@ export class BenchReceiver {
         if (process.env.BENCH_DUMP && this.frames === 150) writeFileSync(process.env.BENCH_DUMP, frame);
         const code = readCode(frame);
         if (code !== undefined) this.delays.push(delayFrom(code, now));
+        this.onFrame?.(frame, now);
         this.pending = this.pending.subarray(frameBytes);
       }
     });

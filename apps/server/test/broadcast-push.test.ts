@@ -136,12 +136,15 @@ describe('broadcast changes pushed across server processes', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     void apps[0]!.context.events.emit('broadcast.changed', { meetingId: secret.id, broadcastId: broadcast!.id });
     const pushed = await nextEvent(studio.events);
-    // A private meeting's player state is nobody's business: the studio asks get-broadcast.php itself.
+    // A private meeting's player state is nobody's business: the studio asks get-broadcast.php for it.
+    // Its host sees the room: the overlay and the stage come with the push (ADR 039).
     expect(pushed).toEqual({
       type: 'broadcast.changed',
       meeting_id: secret.id,
       broadcast_id: broadcast!.id,
       viewer: null,
+      overlay: expect.objectContaining({ layout: 'auto', scene: 'live' }),
+      on_stage: [],
     });
     expect(bystander.events).toHaveLength(0);
   });
@@ -200,6 +203,8 @@ describe('broadcast changes pushed across server processes', () => {
       .returning();
     const studio = listen(open.slug, host.token);
     expect(await studio.ready).toBe('connected');
+    const audience = listen(open.slug);
+    expect(await audience.ready).toBe('connected');
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     const sentAt = Date.now();
@@ -208,12 +213,24 @@ describe('broadcast changes pushed across server processes', () => {
       meetId: open.slug,
       scene: 'be_right_back',
       scene_message: 'Back in five',
+      layout: 'spotlight',
     });
     expect(set.body.data).toBeDefined();
     const pushed = await nextEvent(studio.events, (event) => event.broadcast_id === broadcast!.id);
     console.log(`a scene change reached the other process's socket in ${Date.now() - sentAt} ms`);
     expect(pushed).toMatchObject({ type: 'broadcast.changed', meeting_id: open.id });
-    // What the pushed page then asks, on the other process.
+    // Those who see the room get the overlay with the push (ADR 039): the layout page draws it at once.
+    expect(pushed.overlay).toMatchObject({
+      scene: 'be_right_back',
+      scene_message: 'Back in five',
+      layout: 'spotlight',
+    });
+    // The audience hears of the change, not of the overlay (a rehearsal's is the room's only, ADR 047).
+    const heard = await nextEvent(audience.events, (event) => event.broadcast_id === broadcast!.id);
+    expect(heard.overlay).toBeUndefined();
+    expect(heard.on_stage).toBeUndefined();
+    expect(heard.viewer).toMatchObject({ state: 'live' });
+    // What a page without the overlay in its push then asks, on the other process.
     const response = await fetch(`${urls[1]}/api/get-broadcast.php`, {
       method: 'POST',
       body: new URLSearchParams({ meetId: open.slug }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BroadcastViewerSchema } from './broadcast-viewer.js';
+import { BroadcastOverlaySchema } from './streaming.js';
 import { text } from './fields.js';
 
 /**
@@ -30,6 +31,14 @@ export const BroadcastEventSchema = z.object({
   broadcast_id: z.number().int(),
   /** What the channel page now plays, for an open meeting (null for another: ask get-broadcast.php). */
   viewer: BroadcastViewerSchema.nullable(),
+  /**
+   * Only to those who see the room (its managers and grants admitted to it, such as the composer's
+   * layout page): the latest broadcast's overlay and who is on stage, as get-broadcast.php answers
+   * them, so that a layout change reaches the picture without a second round trip (ADR 039).
+   * Absent: ask get-broadcast.php.
+   */
+  overlay: BroadcastOverlaySchema.optional(),
+  on_stage: z.array(z.string()).nullable().optional(),
 });
 export type BroadcastEvent = z.infer<typeof BroadcastEventSchema>;
 

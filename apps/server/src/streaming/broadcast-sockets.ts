@@ -14,7 +14,8 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../http/app-error.js';
 import { isAdmittedTo } from '../rooms/grants.js';
 import { managesMeeting } from '../rooms/room-service.js';
-import { requireMeeting } from './broadcast-service.js';
+import { latestBroadcast, requireMeeting } from './broadcast-service.js';
+import { overlayView } from './broadcast-view.js';
 import { recordingReader } from './recording-access.js';
 import { isOpenToViewers } from './viewers/viewer-audience.js';
 
@@ -24,6 +25,11 @@ export const BROADCAST_PUSH_GROUP_MS = 25;
 const broadcastRoom = (meetingId: number) => `broadcast:${meetingId}`;
 /** The meeting's host and co-hosts: only they hear its platform chat (ADR 040). */
 const managersRoom = (meetingId: number) => `broadcast-managers:${meetingId}`;
+/**
+ * Those who see the room (ADR 045, 047): its managers and grants admitted to it, the composer's
+ * layout page among them. Their pushes carry the overlay and the stage (ADR 039).
+ */
+const roomSeersRoom = (meetingId: number) => `broadcast-room:${meetingId}`;
 
 class Refusal extends Error {}
 
@@ -60,8 +66,11 @@ export function attachBroadcastSockets(
     ...[name, event]: [typeof BROADCAST_EVENT, BroadcastEvent] | [typeof PLATFORM_CHAT_EVENT, PlatformChatEvent]
   ) => namespace.to(room).emit(name, event);
   namespace.on('connection', (socket) => {
-    const { meetingId, isManager } = socket.data as { meetingId: number; isManager: boolean };
-    void socket.join(isManager ? [broadcastRoom(meetingId), managersRoom(meetingId)] : broadcastRoom(meetingId));
+    const { meetingId, isManager, seesRoom } = socket.data as Admitted;
+    const rooms = [broadcastRoom(meetingId)];
+    if (isManager) rooms.push(managersRoom(meetingId));
+    if (seesRoom) rooms.push(roomSeersRoom(meetingId));
+    void socket.join(rooms);
   });
   // Emitted only in the process that reads the chat; the Redis adapter carries it to every process's sockets.
   context.events.on('platform-chat.message', ({ meetingId, broadcastId, message }) => {
@@ -75,7 +84,13 @@ export function attachBroadcastSockets(
     if (!meeting) return;
     const viewer = isOpenToViewers(meeting) ? await viewerState(meeting.slug, { meetingId, broadcastId }) : null;
     const about = { meeting_id: meetingId, broadcast_id: broadcastId };
-    tell(broadcastRoom(meetingId), BROADCAST_EVENT, { type: 'broadcast.changed', ...about, viewer });
+    const event: BroadcastEvent = { type: 'broadcast.changed', ...about, viewer };
+    // What get-broadcast.php answers the room (a rehearsal included): the layout page draws it at
+    // once instead of asking again, a round trip of the 500-ms budget from set call to picture.
+    const latest = await latestBroadcast(context, meetingId);
+    const stage = latest ? { overlay: await overlayView(context, latest, meeting), on_stage: latest.onStage } : {};
+    namespace.to(broadcastRoom(meetingId)).except(roomSeersRoom(meetingId)).emit(BROADCAST_EVENT, event);
+    namespace.to(roomSeersRoom(meetingId)).emit(BROADCAST_EVENT, { ...event, ...stage } satisfies BroadcastEvent);
   };
   context.events.on('broadcast.changed', ({ meetingId, broadcastId }) => {
     const waiting = pending.get(meetingId);
@@ -95,7 +110,14 @@ export function attachBroadcastSockets(
   });
 }
 
-async function admit(context: AppContext, socket: Socket): Promise<{ meetingId: number; isManager: boolean }> {
+interface Admitted {
+  meetingId: number;
+  isManager: boolean;
+  /** A manager or a grant admitted to the room: sees what get-broadcast.php shows the room. */
+  seesRoom: boolean;
+}
+
+async function admit(context: AppContext, socket: Socket): Promise<Admitted> {
   const auth = BroadcastEventsAuthSchema.safeParse(socket.handshake.auth);
   if (!auth.success) throw new Refusal('invalid_message');
   if (auth.data.protocol !== BROADCAST_EVENTS_PROTOCOL_VERSION) throw new Refusal('protocol_mismatch');
@@ -103,8 +125,9 @@ async function admit(context: AppContext, socket: Socket): Promise<{ meetingId: 
   const session = auth.data.token ? await context.sessions.verify(auth.data.token).catch(() => undefined) : undefined;
   const isManager = session?.user ? await managesMeeting(context, meeting, session.user) : false;
   const reader = await recordingReader(context, meeting, session?.user);
-  if (isManager || reader.kind !== 'nobody' || (await isAdmittedTo(context.db, auth.data.grant, meeting.id))) {
-    return { meetingId: meeting.id, isManager };
+  const isAdmitted = !isManager && (await isAdmittedTo(context.db, auth.data.grant, meeting.id));
+  if (isManager || isAdmitted || reader.kind !== 'nobody') {
+    return { meetingId: meeting.id, isManager, seesRoom: isManager || isAdmitted };
   }
   throw new Refusal('forbidden');
 }

@@ -1,4 +1,10 @@
-import { BROADCAST_LAYOUTS, BROADCAST_SCENES, type Language, type LiveBroadcast } from '@meetcast/contracts';
+import {
+  BROADCAST_LAYOUTS,
+  BROADCAST_SCENES,
+  type BroadcastOverlay,
+  type Language,
+  type LiveBroadcast,
+} from '@meetcast/contracts';
 import { asc, broadcastDestinations, eq, type MeetingRow, type BroadcastRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
 import { isMessageKey, translate } from '../i18n/messages.js';
@@ -17,6 +23,31 @@ function message(language: Language, key: string | null): string | null {
 
 /** The address of a recording anyone may fetch (an open meeting's); see recording-access.ts. */
 export const recordingUrl = (file: string) => `/api/recordings/${file}`;
+
+/** What the composer's layout page draws over the people (ADR 039, 042): also pushed to the room (broadcast-sockets.ts). */
+export async function overlayView(
+  context: AppContext,
+  broadcast: BroadcastRow,
+  meeting: MeetingRow,
+): Promise<BroadcastOverlay> {
+  const isRunning = RUNNING_BROADCAST_STATES.includes(broadcast.state);
+  const brand = await brandKitOfHost(context, meeting.hostId);
+  const overlayImage = overlayImageOnAir(broadcast, brand);
+  return {
+    logo_url: broadcast.overlayLogoUrl,
+    banner: broadcast.overlayBanner,
+    ticker: broadcast.overlayTicker,
+    comment: isRunning ? await platformChatStore(context).card(broadcast.id) : null,
+    // Stored as text and only ever written through the set call's enum.
+    layout: BROADCAST_LAYOUTS.find((layout) => layout === broadcast.overlayLayout) ?? 'auto',
+    scene: BROADCAST_SCENES.find((scene) => scene === broadcast.overlayScene) ?? 'live',
+    scene_message: broadcast.overlaySceneMessage,
+    scene_countdown_to: toEpochSecondsOrNull(broadcast.overlaySceneCountdownTo),
+    brand,
+    overlay_image: overlayImage.choice,
+    overlay_image_url: overlayImage.url,
+  };
+}
 
 /**
  * A broadcast as the contract shows it; destinations only for those who manage it, the recording only
@@ -40,13 +71,9 @@ export async function broadcastView(
         .where(eq(broadcastDestinations.broadcastId, broadcast.id))
         .orderBy(asc(broadcastDestinations.id))
     : [];
-  const isRunning = RUNNING_BROADCAST_STATES.includes(broadcast.state);
-  const comment = isRunning ? await platformChatStore(context).card(broadcast.id) : null;
   // Below 720p30: the machine was busy. 1080p30 is only ever what the host asked for (ADR 050).
   const reduced =
     broadcast.quality && !['720p30', '1080p30'].includes(broadcast.quality) && broadcast.state !== 'ended';
-  const brand = await brandKitOfHost(context, meeting.hostId);
-  const overlayImage = overlayImageOnAir(broadcast, brand);
   return {
     id: broadcast.id,
     url_slug: meeting.slug,
@@ -74,20 +101,7 @@ export async function broadcastView(
         ? translate(viewer.language, 'broadcasts.reduced_quality', { quality: broadcast.quality ?? '' })
         : null,
     quality: viewer.canManage ? broadcast.quality : null,
-    overlay: {
-      logo_url: broadcast.overlayLogoUrl,
-      banner: broadcast.overlayBanner,
-      ticker: broadcast.overlayTicker,
-      comment,
-      // Stored as text and only ever written through the set call's enum.
-      layout: BROADCAST_LAYOUTS.find((layout) => layout === broadcast.overlayLayout) ?? 'auto',
-      scene: BROADCAST_SCENES.find((scene) => scene === broadcast.overlayScene) ?? 'live',
-      scene_message: broadcast.overlaySceneMessage,
-      scene_countdown_to: toEpochSecondsOrNull(broadcast.overlaySceneCountdownTo),
-      brand,
-      overlay_image: overlayImage.choice,
-      overlay_image_url: overlayImage.url,
-    },
+    overlay: await overlayView(context, broadcast, meeting),
     can_manage: viewer.canManage,
     on_stage: viewer.seesRoom ? broadcast.onStage : null,
     // Only its managers and the room are ever shown a rehearsal (ADR 047); the field is theirs.

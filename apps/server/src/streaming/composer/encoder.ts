@@ -14,8 +14,13 @@ import type { VirtualScreen } from './virtual-screen.js';
  * FLV on fd 4 for the destinations. The FLV carries its sequence headers from the first byte, so no
  * second ffmpeg has to probe the stream to learn them. Nothing here ever waits for a reader.
  */
-/** About half a second of frames at 30 fps. */
-const GRAB_QUEUE_FRAMES = 16;
+/**
+ * Grabbed frames waiting for the encoder: every one queued is a frame of delay for every change on
+ * the picture (a layout cut, a scene). 16 (half a second at 30 fps) let a busy machine build up to
+ * 533 ms of backlog that only drained when the encoder ran faster than real time; 4 (133 ms at 30,
+ * 67 at 60) bounds it, and a grabber kept waiting takes its next picture fresh (ADR 039).
+ */
+const GRAB_QUEUE_FRAMES = 4;
 /** How much later the sound's timestamps are set than the sound card gives them (see start()). */
 const SOUND_STAMP_OFFSET_S = 0.25;
 

@@ -66,18 +66,33 @@ function useOverlay(meetId: string, grant: string) {
     onStage: null,
   });
   const [changes, setChanges] = useState(0);
-  const isPushed = useBroadcastEvents(meetId, () => setChanges((count) => count + 1), { grant, withToken: false });
+  /** Bumped by every push that carried the overlay: a read started before it answers older news. */
+  const pushed = useRef(0);
+  const isPushed = useBroadcastEvents(
+    meetId,
+    (event) => {
+      // The room's pushes carry the overlay (ADR 039): drawn at once, without asking again.
+      if (event?.overlay) {
+        pushed.current += 1;
+        setShown({ overlay: event.overlay, onStage: event.on_stage ?? null });
+      } else setChanges((count) => count + 1);
+    },
+    { grant, withToken: false },
+  );
   useEffect(() => {
     let isActive = true;
-    const load = () =>
-      api
+    const load = () => {
+      const pushesBefore = pushed.current;
+      return api
         .call(streamingCalls.getBroadcast, { meetId, grant }, { withToken: false })
         .then(
           (body) =>
             isActive &&
+            pushed.current === pushesBefore &&
             setShown({ overlay: body.data.data?.overlay ?? NO_OVERLAY, onStage: body.data.data?.on_stage ?? null }),
         )
         .catch(() => undefined);
+    };
     void load();
     const timer = isPushed ? undefined : setInterval(() => void load(), OVERLAY_POLL_MS);
     return () => {
