@@ -8,6 +8,8 @@ export interface RecoveryTarget {
   teardown(): void;
   start(): Promise<void>;
   onStatus(status: MediaStatus): void;
+  /** The device says it has no network (`navigator.onLine` false): an attempt now would fail at once. */
+  isOffline(): boolean;
 }
 
 const ICE_GRACE_MS = 2000;
@@ -21,6 +23,14 @@ export const REJOIN_DELAYS_MS = [250, 500, 1000, 2000];
  * one's time (up to 4 times this), so that a machine too loaded to join in 6 s still joins.
  */
 export const ATTEMPT_TIMEOUT_MS = 6000;
+/**
+ * While the device reports itself offline no attempt is made; the network's return (`networkBack`)
+ * wakes the loop, and this is only how often it looks again should that signal be missed. Attempts
+ * made offline fail at once and cost the way back: Chromium delays every new WebSocket of a page by
+ * 1-5 s once its failed ones outnumber its successful ones about sixteen to one (its per-process
+ * WebSocket throttle, counted over 2-4 min), which a 60-s cut with attempts every 1-2 s reached.
+ */
+export const OFFLINE_RECHECK_MS = 5000;
 
 /**
  * The whole connection's health: ICE trouble restarts ICE first; lost signalling (or no recovery
@@ -131,6 +141,12 @@ export class ConnectionRecovery {
         break;
       }
       this.target.teardown();
+      if (this.target.isOffline()) {
+        debug('recovery', 'offline: waiting for the network');
+        await this.pause(OFFLINE_RECHECK_MS);
+        failures = 0;
+        continue;
+      }
       const outcome = await this.attempt(ATTEMPT_TIMEOUT_MS * 2 ** Math.min(timeouts, 2));
       if (this.isClosed) break;
       if (run !== this.run) {
