@@ -204,4 +204,22 @@ describe('ConnectionRecovery', () => {
     expect(starts).toHaveLength(1);
     recovery.close();
   });
+
+  it('keeps an attempt that got through when the room\'s connection opens before the media is up', async () => {
+    const { recovery, starts, teardowns } = setup();
+    recovery.trouble('signalling');
+    await flush();
+    await vi.advanceTimersByTimeAsync(3000);
+    recovery.networkBack(); // the browser's `online`
+    await flush();
+    expect(starts).toHaveLength(2);
+    starts[1]!.resolve(); // the new session joined; Janus' answer and ICE still to come
+    await flush();
+    const before = teardowns();
+    recovery.networkBack(); // the room's socket reconnects meanwhile
+    await flush();
+    expect(starts).toHaveLength(2);
+    expect(teardowns()).toBe(before);
+    recovery.close();
+  });
 });

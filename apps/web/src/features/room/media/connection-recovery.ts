@@ -53,6 +53,9 @@ export class ConnectionRecovery {
   private attemptStartedAt: number | undefined;
   /** When we last heard the network was back. */
   private networkBackAt: number | undefined;
+  private lastAttemptBegunAt: number | undefined;
+  /** When the attempt that got through (its join sent, the connection not up yet) began. */
+  private joiningSince: number | undefined;
 
   constructor(private readonly target: RecoveryTarget) {}
 
@@ -73,12 +76,14 @@ export class ConnectionRecovery {
 
   recovered() {
     this.troubleSince = undefined;
+    this.joiningSince = undefined;
     this.clearIceTimer();
     this.setStatus('connected');
   }
 
   trouble(kind: 'ice' | 'signalling') {
     if (this.isClosed) return;
+    this.joiningSince = undefined;
     this.troubleSince ??= Date.now();
     this.setStatus('reconnecting');
     if (kind === 'ice' && this.target.isSignallingUp()) {
@@ -123,7 +128,8 @@ export class ConnectionRecovery {
    */
   networkBack() {
     if (this.isClosed || this.status === 'connected' || this.status === 'connecting') return;
-    const startedAt = this.attemptStartedAt;
+    // An attempt under way, or one whose join went through and waits for Janus' answer and ICE.
+    const startedAt = this.attemptStartedAt ?? this.joiningSince;
     if (startedAt !== undefined && this.networkBackAt !== undefined && startedAt >= this.networkBackAt) return;
     this.networkBackAt = Date.now();
     this.rejoinNow();
@@ -154,7 +160,10 @@ export class ConnectionRecovery {
         failures = 0;
         continue;
       }
-      if (outcome === 'started') break;
+      if (outcome === 'started') {
+        this.joiningSince = this.lastAttemptBegunAt;
+        break;
+      }
       if (outcome === 'timed-out') timeouts += 1;
       debug('recovery', 'attempt', outcome);
       await this.pause(REJOIN_DELAYS_MS[Math.min(failures, REJOIN_DELAYS_MS.length - 1)]!);
@@ -167,6 +176,7 @@ export class ConnectionRecovery {
   private attempt(timeoutMs: number) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     this.attemptStartedAt = Date.now();
+    this.lastAttemptBegunAt = this.attemptStartedAt;
     return new Promise<'started' | 'failed' | 'timed-out' | 'woken'>((resolve) => {
       timer = setTimeout(() => resolve('timed-out'), timeoutMs);
       this.wake = () => resolve('woken');
