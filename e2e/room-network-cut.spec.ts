@@ -12,10 +12,9 @@ import { createMeeting, expectDecodingFrom, inCall, joinRoom, leave } from './su
 const CUT_MS = 60_000;
 /**
  * Issue 46: video back both ways at most this long after the link returns (printed, not asserted).
- * Not met yet (2026-12-05, load 11-20 on two cores: 4.2-6.2 s). With ROOM_DEBUG the page's timeline
- * showed where it goes: the first WebSocket connections after the link returns (the room socket's,
- * then Janus', one at a time to one address in Chromium) took 4.8-5.4 s to open; from the Janus
- * session to decoded video both ways then took 2.2 s (join, camera offer, ICE, first frames).
+ * The first WebSockets after the link's return used to open 3.5-5.4 s late: Chromium's per-page
+ * WebSocket throttle, fed by the attempts that failed while offline (ADR 032); the page now makes none
+ * offline, and they open 0.5-0.7 s after the link is up. Figures: docs/benchmarks/room-network-cut.md.
  */
 const BUDGET_MS = 3000;
 

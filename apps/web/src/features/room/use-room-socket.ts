@@ -14,6 +14,7 @@ import { io, type Socket } from 'socket.io-client';
 import { roomConnectionMayOpen } from './media/early-media';
 import { debug } from './media/media-types';
 import { initialRoomState, roomReducer, type RoomAction } from './room-state';
+import { ROOM_RECONNECT_DELAY_MAX_MS, ROOM_RECONNECT_DELAY_MS, reconnectWhileOnline } from './reconnect-while-offline';
 
 /** A handshake that failed without a named refusal (the server was busy) is tried again after this. */
 const HANDSHAKE_RETRY_MS = 2000;
@@ -35,6 +36,7 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
     if (!grant) return undefined;
     let socket: Socket | undefined;
     let isClosed = false;
+    let stopWatchingNetwork: (() => void) | undefined;
     // Made only when it may open, never with `autoConnect: false`: Socket.IO shares one manager per
     // origin, and that option would keep every later socket on it (the viewer chat's) from connecting.
     void roomConnectionMayOpen(grant).then(() => {
@@ -46,22 +48,23 @@ export function useRoomSocket(grant: string | undefined, isChatOpen: boolean) {
         () => isClosed,
       );
       socketRef.current = socket;
+      // Offline, no attempts (each would fail and slow the way back); back online, a fresh connection
+      // now, instead of the back-off's next step or an attempt begun while the link was down (its
+      // handshake would wait out its own timeout).
+      const opened = socket;
+      stopWatchingNetwork = reconnectWhileOnline(opened.io, window, () => navigator.onLine, () => {
+        if (!opened.connected && !isClosed) opened.disconnect().connect();
+      });
     });
     // A device that reports itself offline has its transport closed by Engine.IO itself, without a
-    // goodbye (a drop: the seat waits), and Socket.IO retries every second at most until it is back.
+    // goodbye (a drop: the seat waits); Socket.IO's next tries wait for the network (reconnectWhileOnline).
     // A closed tab says goodbye (the others see it leave); a reload says it too and is back within the leave grace.
     const onPageHide = () => socket?.close();
     window.addEventListener('pagehide', onPageHide);
-    // Back online: a fresh connection now, instead of the back-off's next step or an attempt begun
-    // while the link was down (its handshake would wait out its own timeout).
-    const onOnline = () => {
-      if (socket && !socket.connected && !isClosed) socket.disconnect().connect();
-    };
-    window.addEventListener('online', onOnline);
     return () => {
       isClosed = true;
       window.removeEventListener('pagehide', onPageHide);
-      window.removeEventListener('online', onOnline);
+      stopWatchingNetwork?.();
       socket?.emit(ROOM_MESSAGE, { type: 'room.leave' } satisfies RoomClientMessage);
       socket?.close();
       socketRef.current = undefined;
@@ -104,8 +107,8 @@ function openRoomSocket(
     transports: ['websocket'],
     // Short steps: a dropped participant's seat waits (ADR 032), and every second back counts; a
     // handshake that hangs (begun as the link went down) is given up after a few seconds.
-    reconnectionDelay: 250,
-    reconnectionDelayMax: 1000,
+    reconnectionDelay: ROOM_RECONNECT_DELAY_MS,
+    reconnectionDelayMax: ROOM_RECONNECT_DELAY_MAX_MS,
     randomizationFactor: 0.2,
     timeout: 5000,
   });

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ATTEMPT_TIMEOUT_MS, ConnectionRecovery, REJOIN_DELAYS_MS, type RecoveryTarget } from './connection-recovery';
+import {
+  ATTEMPT_TIMEOUT_MS,
+  ConnectionRecovery,
+  OFFLINE_RECHECK_MS,
+  REJOIN_DELAYS_MS,
+  type RecoveryTarget,
+} from './connection-recovery';
 import type { MediaStatus } from './media-types';
 
 /**
@@ -10,6 +16,7 @@ function setup() {
   const starts: { at: number; resolve: () => void; reject: (error: Error) => void }[] = [];
   const statuses: MediaStatus[] = [];
   let teardowns = 0;
+  const network = { isOffline: false };
   const target: RecoveryTarget = {
     isSignallingUp: () => false,
     restartIce: async () => undefined,
@@ -17,9 +24,10 @@ function setup() {
     start: () =>
       new Promise<void>((resolve, reject) => starts.push({ at: Date.now(), resolve, reject })),
     onStatus: (status) => statuses.push(status),
+    isOffline: () => network.isOffline,
   };
   const recovery = new ConnectionRecovery(target);
-  return { recovery, starts, statuses, teardowns: () => teardowns };
+  return { recovery, starts, statuses, network, teardowns: () => teardowns };
 }
 
 const flush = () => vi.advanceTimersByTimeAsync(0);
@@ -147,6 +155,71 @@ describe('ConnectionRecovery', () => {
     const count = starts.length;
     await vi.advanceTimersByTimeAsync(30_000);
     expect(starts).toHaveLength(count);
+    recovery.close();
+  });
+
+  it('makes no attempt while the device is offline, and one at once when the network is back', async () => {
+    const { recovery, starts, network, teardowns } = setup();
+    network.isOffline = true;
+    recovery.trouble('signalling');
+    await flush();
+    // The old session is let go, but nothing tries to connect through a network that is not there.
+    expect(teardowns()).toBe(1);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(starts).toHaveLength(0);
+    const backAt = Date.now();
+    network.isOffline = false;
+    recovery.networkBack();
+    await flush();
+    expect(starts).toHaveLength(1);
+    expect(starts[0]!.at).toBe(backAt);
+    starts[0]!.resolve();
+    await flush();
+    recovery.recovered();
+    expect(recovery.isBusy()).toBe(false);
+    recovery.close();
+  });
+
+  it('looks again by itself should the return of the network go unheard', async () => {
+    const { recovery, starts, network } = setup();
+    network.isOffline = true;
+    recovery.trouble('signalling');
+    await flush();
+    await vi.advanceTimersByTimeAsync(OFFLINE_RECHECK_MS * 3);
+    expect(starts).toHaveLength(0);
+    network.isOffline = false;
+    await vi.advanceTimersByTimeAsync(OFFLINE_RECHECK_MS);
+    expect(starts).toHaveLength(1);
+    recovery.close();
+  });
+
+  it('stops making attempts when the device goes offline between them', async () => {
+    const { recovery, starts, network } = setup();
+    recovery.trouble('signalling');
+    await flush();
+    expect(starts).toHaveLength(1);
+    network.isOffline = true;
+    starts[0]!.reject(new Error('no route'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(starts).toHaveLength(1);
+    recovery.close();
+  });
+
+  it('keeps an attempt that got through when the room\'s connection opens before the media is up', async () => {
+    const { recovery, starts, teardowns } = setup();
+    recovery.trouble('signalling');
+    await flush();
+    await vi.advanceTimersByTimeAsync(3000);
+    recovery.networkBack(); // the browser's `online`
+    await flush();
+    expect(starts).toHaveLength(2);
+    starts[1]!.resolve(); // the new session joined; Janus' answer and ICE still to come
+    await flush();
+    const before = teardowns();
+    recovery.networkBack(); // the room's socket reconnects meanwhile
+    await flush();
+    expect(starts).toHaveLength(2);
+    expect(teardowns()).toBe(before);
     recovery.close();
   });
 });

@@ -8,6 +8,8 @@ export interface RecoveryTarget {
   teardown(): void;
   start(): Promise<void>;
   onStatus(status: MediaStatus): void;
+  /** The device says it has no network (`navigator.onLine` false): an attempt now would fail at once. */
+  isOffline(): boolean;
 }
 
 const ICE_GRACE_MS = 2000;
@@ -21,6 +23,14 @@ export const REJOIN_DELAYS_MS = [250, 500, 1000, 2000];
  * one's time (up to 4 times this), so that a machine too loaded to join in 6 s still joins.
  */
 export const ATTEMPT_TIMEOUT_MS = 6000;
+/**
+ * While the device reports itself offline no attempt is made; the network's return (`networkBack`)
+ * wakes the loop, and this is only how often it looks again should that signal be missed. Attempts
+ * made offline fail at once and cost the way back: Chromium delays every new WebSocket of a page by
+ * 1-5 s once its failed ones outnumber its successful ones about sixteen to one (its per-process
+ * WebSocket throttle, counted over 2-4 min), which a 60-s cut with attempts every 1-2 s reached.
+ */
+export const OFFLINE_RECHECK_MS = 5000;
 
 /**
  * The whole connection's health: ICE trouble restarts ICE first; lost signalling (or no recovery
@@ -43,6 +53,9 @@ export class ConnectionRecovery {
   private attemptStartedAt: number | undefined;
   /** When we last heard the network was back. */
   private networkBackAt: number | undefined;
+  private lastAttemptBegunAt: number | undefined;
+  /** When the attempt that got through (its join sent, the connection not up yet) began. */
+  private joiningSince: number | undefined;
 
   constructor(private readonly target: RecoveryTarget) {}
 
@@ -63,12 +76,14 @@ export class ConnectionRecovery {
 
   recovered() {
     this.troubleSince = undefined;
+    this.joiningSince = undefined;
     this.clearIceTimer();
     this.setStatus('connected');
   }
 
   trouble(kind: 'ice' | 'signalling') {
     if (this.isClosed) return;
+    this.joiningSince = undefined;
     this.troubleSince ??= Date.now();
     this.setStatus('reconnecting');
     if (kind === 'ice' && this.target.isSignallingUp()) {
@@ -113,7 +128,8 @@ export class ConnectionRecovery {
    */
   networkBack() {
     if (this.isClosed || this.status === 'connected' || this.status === 'connecting') return;
-    const startedAt = this.attemptStartedAt;
+    // An attempt under way, or one whose join went through and waits for Janus' answer and ICE.
+    const startedAt = this.attemptStartedAt ?? this.joiningSince;
     if (startedAt !== undefined && this.networkBackAt !== undefined && startedAt >= this.networkBackAt) return;
     this.networkBackAt = Date.now();
     this.rejoinNow();
@@ -131,6 +147,12 @@ export class ConnectionRecovery {
         break;
       }
       this.target.teardown();
+      if (this.target.isOffline()) {
+        debug('recovery', 'offline: waiting for the network');
+        await this.pause(OFFLINE_RECHECK_MS);
+        failures = 0;
+        continue;
+      }
       const outcome = await this.attempt(ATTEMPT_TIMEOUT_MS * 2 ** Math.min(timeouts, 2));
       if (this.isClosed) break;
       if (run !== this.run) {
@@ -138,7 +160,10 @@ export class ConnectionRecovery {
         failures = 0;
         continue;
       }
-      if (outcome === 'started') break;
+      if (outcome === 'started') {
+        this.joiningSince = this.lastAttemptBegunAt;
+        break;
+      }
       if (outcome === 'timed-out') timeouts += 1;
       debug('recovery', 'attempt', outcome);
       await this.pause(REJOIN_DELAYS_MS[Math.min(failures, REJOIN_DELAYS_MS.length - 1)]!);
@@ -151,6 +176,7 @@ export class ConnectionRecovery {
   private attempt(timeoutMs: number) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     this.attemptStartedAt = Date.now();
+    this.lastAttemptBegunAt = this.attemptStartedAt;
     return new Promise<'started' | 'failed' | 'timed-out' | 'woken'>((resolve) => {
       timer = setTimeout(() => resolve('timed-out'), timeoutMs);
       this.wake = () => resolve('woken');

@@ -1,7 +1,7 @@
 import { JANUS_PATH } from '@meetcast/contracts';
 import adapter from 'webrtc-adapter';
 import Janus, { type JanusJS } from 'janus-gateway';
-import { debug } from './media-types';
+import { debug, isDebug } from './media-types';
 
 /** The WebSocket janus.js opened last: a session's, read right after its creation began. */
 let lastSocket: WebSocket | undefined;
@@ -24,7 +24,16 @@ function initJanus(): Promise<void> {
     Janus.init({
       debug: ['warn', 'error'] as unknown as JanusJS.InitOptions['debug'],
       dependencies: Janus.useDefaultDependencies({ adapter, WebSocket: rememberedWebSocket }),
-      callback: () => resolve(),
+      callback: () => {
+        // With the debug switch on, janus.js' own steps (trickled candidates, ICE states) go to the
+        // console with the page's clock, beside ours.
+        if (isDebug()) {
+          const janus = Janus as unknown as Record<'log' | 'debug' | 'vdebug', (...args: unknown[]) => void>;
+          janus.log = janus.debug = janus.vdebug = (...args) =>
+            debug('janus.js', ...args.map((arg) => (typeof arg === 'object' ? JSON.stringify(arg)?.slice(0, 240) : arg)));
+        }
+        resolve();
+      },
     });
   });
   return ready;

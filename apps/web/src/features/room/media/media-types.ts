@@ -38,7 +38,7 @@ export interface Publisher {
  * reconnect grace (ADR 032), so a laptop that slept or a network that changed comes back without a click.
  */
 export const REJOIN_WINDOW_MS = 120_000;
-const isDebug = () => {
+export const isDebug = () => {
   try {
     return window.localStorage.getItem('meetcast.debug') === '1';
   } catch {

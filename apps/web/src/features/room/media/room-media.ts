@@ -86,6 +86,7 @@ export class RoomMedia {
       teardown: () => this.teardown(),
       start: () => this.start(),
       onStatus: (status) => this.listener.onStatus(status),
+      isOffline: () => !navigator.onLine,
     });
     this.watchdog = new MediaWatchdog({
       selfId: options.participantId,
