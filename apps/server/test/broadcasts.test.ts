@@ -165,8 +165,10 @@ describe.each(BACKENDS)('broadcasts (%s)', (backend) => {
       scene: 'live',
       scene_message: null,
       scene_countdown_to: null,
-      // The host has no channel, so no brand kit: the defaults (ADR 046).
+      // The host has no channel, so no brand kit: the defaults (ADR 046), with no overlay on the stream.
       brand: DEFAULT_BRAND_KIT,
+      overlay_image: 'kit',
+      overlay_image_url: null,
     });
     // The layout (ADR 039): set alone, the overlay's texts stay; an unknown one is refused.
     const spotlight = await server.post<BroadcastAnswer>('set-broadcast-overlay.php', {
