@@ -112,6 +112,21 @@ function bandLevel(file: string, from: number, seconds: number, hz: number) {
   return match ? (match[1] === '-inf' ? -120 : Number(match[1])) : Number.NaN;
 }
 
+/** The receiver's current file once it holds a picture: a step down opens a new one, empty for a moment. */
+async function currentFile(receiver: RtmpReceiver) {
+  let file = receiver.file;
+  const holdsPicture = () => {
+    file = receiver.file;
+    try {
+      return latestPts(file) >= 0;
+    } catch {
+      return false; // not written yet
+    }
+  };
+  await expect.poll(holdsPicture, { timeout: 30_000 }).toBe(true);
+  return file;
+}
+
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ADR 045: a backstage guest is in the meeting but neither drawn nor heard on the stream until the
@@ -163,7 +178,7 @@ test.describe('broadcast backstage', () => {
             { timeout: 90_000, intervals: [2000] },
           )
           .toBe(true);
-        let file = receiver.file;
+        let file = await currentFile(receiver);
         const soloFrom = latestPts(file);
         await wait(12_000);
         const soloTo = latestPts(file);
