@@ -1,17 +1,15 @@
 import { BRAND_OVERLAY_LIBRARY_LIMIT, type BrandKit, type OverlayImageChoice } from '@meetcast/contracts';
 import { and, brandOverlays, channels, count, eq, type BroadcastRow, type UserRow } from '@meetcast/db';
 import type { AppContext } from '../context.js';
+import type { Executor } from '../meeting-records/meeting-repository.js';
 import { conflict, notFound } from '../http/app-error.js';
 import { removeImage, storeImage } from '../uploads/images.js';
 import { announceKitChange, channelBrandKit, ownChannelId } from './brand-kit-service.js';
 
 const libraryFull = () => conflict('broadcasts.overlay_library_full', { limit: BRAND_OVERLAY_LIBRARY_LIMIT });
 
-async function librarySize(context: AppContext, channelId: number) {
-  const [row] = await context.db
-    .select({ size: count() })
-    .from(brandOverlays)
-    .where(eq(brandOverlays.channelId, channelId));
+async function librarySize(db: Executor, channelId: number) {
+  const [row] = await db.select({ size: count() }).from(brandOverlays).where(eq(brandOverlays.channelId, channelId));
   return row?.size ?? 0;
 }
 
@@ -22,12 +20,11 @@ async function librarySize(context: AppContext, channelId: number) {
  */
 export async function addBrandOverlay(context: AppContext, user: UserRow, bytes: Uint8Array | undefined) {
   const channelId = await ownChannelId(context, user);
-  if ((await librarySize(context, channelId)) >= BRAND_OVERLAY_LIBRARY_LIMIT) throw libraryFull();
+  if ((await librarySize(context.db, channelId)) >= BRAND_OVERLAY_LIBRARY_LIMIT) throw libraryFull();
   const path = await storeImage(context, bytes, 'brand-overlay');
   const added = await context.db.transaction(async (tx) => {
     await tx.select({ id: channels.id }).from(channels).where(eq(channels.id, channelId)).for('update');
-    const [row] = await tx.select({ size: count() }).from(brandOverlays).where(eq(brandOverlays.channelId, channelId));
-    if ((row?.size ?? 0) >= BRAND_OVERLAY_LIBRARY_LIMIT) return false;
+    if ((await librarySize(tx, channelId)) >= BRAND_OVERLAY_LIBRARY_LIMIT) return false;
     await tx.insert(brandOverlays).values({ channelId, path });
     return true;
   });
