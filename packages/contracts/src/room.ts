@@ -20,6 +20,12 @@ export const ROOM_MESSAGE = 'room-message';
 /** Where browsers open their media connection (the server's proxy to Janus). */
 export const JANUS_PATH = '/janus';
 /**
+ * The close code of a /janus connection the page leaves while its Janus session goes on elsewhere (a
+ * claim over a new connection, ADR 032): the proxy must not end the sessions it carried. Any other
+ * close frame ends them.
+ */
+export const JANUS_CLOSE_SESSION_MOVES = 4001;
+/**
  * A pre-join screen's media connection (`/janus?meeting={meetId}&key={key}`) is named by the page's
  * random key; a join-room.php call carrying the key in this header admits that connection at once,
  * and the publisher join the click sent through it goes up to Janus (ADR 016).
