@@ -26,4 +26,22 @@ export class JanusBrowser {
     }
     throw new Error(`no answer to ${JSON.stringify(message)}`);
   }
+  /** A session with a VideoRoom handle that joins the room as this participant's camera (no media). */
+  async publishCamera() {
+    const session = ((await this.request({ janus: 'create' })).data as { id: number }).id;
+    const attached = await this.request({ janus: 'attach', session_id: session, plugin: 'janus.plugin.videoroom' });
+    const handle = (attached.data as { id: number }).id;
+    const joined = await this.request(
+      { janus: 'message', session_id: session, handle_id: handle, body: { request: 'join', ptype: 'publisher' } },
+      (m) => m.janus === 'event',
+    );
+    return { session, handle, feedId: (joined.plugindata as { data: { id: number } }).data.id };
+  }
+  /** The feed ids in the room, asked over a handle of this connection (Janus answers a handle it knows). */
+  async feedsSeenBy(session: number, handle: number) {
+    const body = { request: 'listparticipants' };
+    const answer = await this.request({ janus: 'message', session_id: session, handle_id: handle, body });
+    const data = (answer.plugindata as { data?: { participants?: { id: number }[] } } | undefined)?.data;
+    return { answer, feeds: (data?.participants ?? []).map((p) => p.id) };
+  }
 }

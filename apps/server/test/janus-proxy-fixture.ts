@@ -36,18 +36,21 @@ export function useProxyServer() {
       await hostClient.next('room.state');
       return { meeting, hostGrant, hostClient };
     },
-    /** The feeds Janus has in a meeting's room, asked with the API secret as the server asks. */
-    roomFeeds: async (meetingId: number) => {
-      const [placed] = await proxy.server.built.context.db.select().from(meetings).where(eq(meetings.id, meetingId));
-      const managed = proxy.server.built.context.media.managed!;
-      const admin = new JanusClient(managed.url!, { apiSecret: managed.apiSecret });
-      await admin.connect();
-      try {
-        return await admin.listParticipants(placed!.janusRoomId!);
-      } finally {
-        admin.close();
-      }
-    },
+    /** The feeds Janus has in a meeting's room. */
+    roomFeeds: (meetingId: number) => roomFeeds(proxy.server, meetingId),
   };
   return proxy;
+}
+
+/** The feeds a test server's managed Janus has in a meeting's room, asked with the API secret as the server asks. */
+export async function roomFeeds(server: TestServer, meetingId: number) {
+  const [placed] = await server.built.context.db.select().from(meetings).where(eq(meetings.id, meetingId));
+  const managed = server.built.context.media.managed!;
+  const admin = new JanusClient(managed.url!, { apiSecret: managed.apiSecret });
+  await admin.connect();
+  try {
+    return await admin.listParticipants(placed!.janusRoomId!);
+  } finally {
+    admin.close();
+  }
 }

@@ -122,6 +122,43 @@ describe('the /janus media proxy and the managed Janus', () => {
     hostClient.close();
   });
 
+  it('keeps a participant’s session through a cut: a new connection claims it back, the old one’s goodbye leaves it be, nobody else may claim it', async () => {
+    const { meeting, hostGrant, hostClient } = await proxy.hostedMeeting();
+    const guest = (await proxy.join({ meetId: meeting.slug, display_name: 'Roaming Rita' })).body.data!;
+    const cut = await JanusBrowser.open(proxy.wsUrl(guest.grant));
+    const { session, handle, feedId } = await cut.publishCamera();
+    // A network cut: the socket goes without a close frame, and stays gone past Janus' stock 20-s
+    // reclaim_session_timeout (the managed one keeps a session for the reconnect grace and more).
+    cut.socket.terminate();
+    await new Promise((resolve) => setTimeout(resolve, 25_000));
+
+    const back = await JanusBrowser.open(proxy.wsUrl(guest.grant));
+    expect(await back.request({ janus: 'claim', session_id: session })).toMatchObject({ janus: 'success' });
+    const seen = await back.feedsSeenBy(session, handle);
+    expect(seen.answer.janus).toBe('success');
+    expect(seen.feeds).toContain(feedId);
+
+    const other = await JanusBrowser.open(proxy.wsUrl(hostGrant));
+    expect(await other.request({ janus: 'claim', session_id: session })).toMatchObject({
+      janus: 'error',
+      error: { reason: 'unknown_session' },
+    });
+
+    // Back again over yet another connection (the page's network changed once more) while the
+    // previous one is still open; that one then closes with a goodbye, which ends its own sessions.
+    const again = await JanusBrowser.open(proxy.wsUrl(guest.grant));
+    expect(await again.request({ janus: 'claim', session_id: session })).toMatchObject({ janus: 'success' });
+    const backClosed = new Promise((resolve) => back.socket.once('close', resolve));
+    back.socket.close(1000);
+    await backClosed;
+    // A destroy it sent would have reached Janus over its own connection by now.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await again.feedsSeenBy(session, handle)).feeds).toContain(feedId);
+    expect((await proxy.roomFeeds(meeting.id)).map((feed) => feed.id)).toContain(feedId);
+    for (const connection of [other, again]) connection.socket.close();
+    hostClient.close();
+  }, 60_000);
+
   it('admits the connection of a grant join-room.php just answered from memory, and forgets it when the person is removed', async () => {
     const { meeting, hostClient } = await proxy.hostedMeeting();
 

@@ -1,6 +1,7 @@
 import { eq, meetingAttendance, meetings, roomParticipants } from '@meetcast/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JanusBrowser } from './janus-browser.js';
+import { roomFeeds } from './janus-proxy-fixture.js';
 import { insertMeeting, RoomClient, type JoinAnswer } from './room-helpers.js';
 import { BACKENDS } from './test-database.js';
 import { startTestServer, type SignedIn, type TestServer } from './test-server.js';
@@ -147,6 +148,41 @@ describe.each(BACKENDS)('the reconnect grace, shortened, on %s', (backend) => {
     await pause(2000);
     expect(await meetingState(instant.id)).toBe('live');
     await expect.poll(() => meetingState(instant.id), { timeout: 10_000 }).toBe('ended');
+  });
+
+  it('at the grace’s end kicks the feed of someone who never came back, not of someone who claimed their session back', async () => {
+    const server = made.server!;
+    const wsUrl = (grant: string) => `${server.baseUrl.replace('http', 'ws')}/janus?grant=${encodeURIComponent(grant)}`;
+    const instant = await insertMeeting(server, { hostId: made.host!.user.id, isSchedule: 0 });
+    const host = await join({ meetId: instant.slug, token: made.host!.token });
+    const gone = await join({ meetId: instant.slug, display_name: 'Gone Gil' });
+    const back = await join({ meetId: instant.slug, display_name: 'Back Bea' });
+    const hostRoom = connect(host.grant);
+    await hostRoom.next('room.state');
+    const rooms = [gone, back].map((person) => connect(person.grant));
+    for (const room of rooms) await room.next('room.state');
+    const media = await Promise.all([gone, back].map((person) => JanusBrowser.open(wsUrl(person.grant))));
+    const [, published] = await Promise.all(media.map((connection) => connection.publishCamera()));
+
+    for (const room of rooms) drop(room);
+    for (const connection of media) connection.socket.terminate();
+    // Bea's page comes back: its room connection at once, then its Janus session claimed back.
+    await connect(back.grant).next('room.state');
+    const backMedia = await JanusBrowser.open(wsUrl(back.grant));
+    expect(await backMedia.request({ janus: 'claim', session_id: published!.session })).toMatchObject({
+      janus: 'success',
+    });
+
+    await hostRoom.next('participant.left', (e) => e.participant_id === gone.participant_id);
+    // Janus itself would keep Gil's session (and feed) for the grace and a minute more.
+    await expect
+      .poll(async () => (await roomFeeds(server, instant.id)).map((feed) => feed.display), { timeout: 10_000 })
+      .toEqual([`${back.participant_id}:camera`]);
+    expect((await backMedia.feedsSeenBy(published!.session, published!.handle)).feeds).toEqual([published!.feedId]);
+    expect(hostRoom.events.some((e) => e.type === 'participant.left' && e.participant_id === back.participant_id)).toBe(
+      false,
+    );
+    backMedia.socket.close();
   });
 
   it('someone who left with a goodbye is gone after the empty grace, not the reconnect grace', async () => {

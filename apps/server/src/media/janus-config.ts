@@ -11,7 +11,27 @@ export interface ManagedJanusSettings {
   rtpPortRange: string;
   /** Public address Janus puts in its host candidates (a real deployment behind 1:1 NAT). */
   nat11Mapping: string | undefined;
+  /** Janus' `session_timeout` and `reclaim_session_timeout`: see janusSessionTimeoutSeconds. */
+  sessionTimeoutSeconds: number;
   libraryFolder?: string;
+}
+
+/** janus.js sends a keepalive this often (its default, and the web's janus-api.ts): the last one may come this long before a cut. */
+const PAGE_KEEPALIVE_SECONDS = 25;
+/** Socket.IO's ping interval and timeout (25 + 20 s): the room notices a cut this late, and the grace starts then. */
+const ROOM_DROP_NOTICED_SECONDS = 45;
+/** Janus' watchdog looks every 2 s; a few seconds more so that a session is never gone just before the grace's end. */
+const WATCHDOG_SECONDS = 5;
+
+/**
+ * How long Janus keeps a session nobody speaks for (`session_timeout`) and one whose transport went
+ * (`reclaim_session_timeout`): past the end of the room's reconnect grace (ADR 032), so that a page
+ * back within it claims its session (janus.js `reconnect`) instead of joining again. Silence starts
+ * at the page's last keepalive, up to 25 s before the cut; the grace starts when the room notices
+ * the drop, up to 45 s after it. The room kicks the feed of someone whose grace ended without them.
+ */
+export function janusSessionTimeoutSeconds(reconnectGraceSeconds: number): number {
+  return reconnectGraceSeconds + PAGE_KEEPALIVE_SECONDS + ROOM_DROP_NOTICED_SECONDS + WATCHDOG_SECONDS;
 }
 
 const quote = (value: string) => JSON.stringify(value);
@@ -45,8 +65,8 @@ export function writeJanusConfig(settings: ManagedJanusSettings): string {
   debug_level = 3
   api_secret = ${quote(settings.apiSecret)}
   server_name = "meetcast"
-  session_timeout = 60
-  reclaim_session_timeout = 20
+  session_timeout = ${settings.sessionTimeoutSeconds}
+  reclaim_session_timeout = ${settings.sessionTimeoutSeconds}
   protected_folders = ["/bin", "/boot", "/dev", "/etc", "/lib", "/proc", "/sbin", "/sys", "/usr", "/var"]
 }
 media: {

@@ -78,6 +78,11 @@ export class JanusProxy {
       return own;
     },
     replaceStale: (participantId, keep) => this.replaceStale(participantId, keep),
+    claimed: (participantId, sessionId, by) => {
+      for (const bridge of this.bridges) {
+        if (bridge !== by && bridge.participantId === participantId) bridge.letGo(sessionId);
+      }
+    },
     kickFeed: (placed, display, keepId) => void this.media.kickFeed(placed, display, keepId),
     forget: (bridge) => this.bridges.delete(bridge),
     warn: (error) => this.context.log.warn({ err: error }, 'media: proxy message failed'),
@@ -140,7 +145,10 @@ export class JanusProxy {
     if (target) this.justAdmitted.remember(grant, { ...answered, target });
   }
 
-  /** Drops every media connection of a participant (removed, or the meeting ended). */
+  /**
+   * Drops every media connection of a participant (removed, their reconnect grace over, or the
+   * meeting ended), ending their Janus sessions: Janus would keep them to be claimed back otherwise.
+   */
   disconnect(filter: { participantId?: string; meetingId?: number }) {
     const matches = (held: { participantId?: string; meetingId: number }) =>
       (!filter.participantId || held.participantId === filter.participantId) &&
@@ -148,7 +156,7 @@ export class JanusProxy {
     this.justAdmitted.forget(matches);
     for (const bridge of this.bridges) {
       if (matches({ participantId: bridge.participantId, meetingId: bridge.origin.meetingId })) {
-        bridge.close(4003, 'removed');
+        bridge.end(4003, 'removed');
       }
     }
   }

@@ -12,7 +12,7 @@ export function refuseUpgrade(socket: Duplex, status: number, text: string) {
 
 export interface JanusRelay {
   readonly upstream: WebSocket;
-  /** The Janus sessions created over this connection (or claimed back through it). */
+  /** The Janus sessions created over this connection (or claimed back through it), until another claims one. */
   readonly sessions: Set<number>;
   /** To Janus now, or as soon as its connection is open. */
   send(text: string): void;

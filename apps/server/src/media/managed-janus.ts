@@ -21,6 +21,8 @@ export interface ManagedJanusOptions {
   /** JANUS_NAT_1_1_MAPPING or PUBLIC_IP; unset: PUBLIC_URL's host when it is public and not ours. */
   nat11Mapping: string | undefined;
   publicUrl: string;
+  /** How long Janus keeps a silent or disconnected session (janusSessionTimeoutSeconds). */
+  sessionTimeoutSeconds: number;
   /** Given secrets instead of random ones: a test runs instances it names in JANUS_URL with one secret. */
   secrets?: { apiSecret: string; adminKey: string };
 }
@@ -128,6 +130,7 @@ export class ManagedJanus extends EventEmitter<{ restarted: [url: string]; exite
       apiSecret: this.apiSecret,
       rtpPortRange: this.options.rtpPortRange,
       nat11Mapping,
+      sessionTimeoutSeconds: this.options.sessionTimeoutSeconds,
     });
     killStale(join(folder, 'janus.pid'), 'janus', folder);
     return {

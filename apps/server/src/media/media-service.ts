@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../env.js';
 import { MeetingRepository } from '../meeting-records/meeting-repository.js';
 import { JanusClient, JanusError, VIDEOROOM_NO_SUCH_ROOM, VIDEOROOM_ROOM_EXISTS } from './janus-client.js';
+import { janusSessionTimeoutSeconds } from './janus-config.js';
 import { JanusRegistry, MediaUnavailableError, type JanusTarget } from './janus-registry.js';
 import { ManagedJanus } from './managed-janus.js';
 import { TurnRelay, type IceServer } from './turn/turn-relay.js';
@@ -84,6 +85,7 @@ export class MediaService {
         rtpPortRange: config.janus.rtpPortRange,
         nat11Mapping: config.janus.nat11Mapping,
         publicUrl: config.publicUrl,
+        sessionTimeoutSeconds: janusSessionTimeoutSeconds(config.roomReconnectGraceSeconds),
       });
       this.managed.on('restarted', (url) => {
         this.recreateRooms(url).catch((error: unknown) => log.error({ err: error }, 'media: re-creating rooms failed'));

@@ -21,7 +21,7 @@ export interface RoomDeparturesOptions {
  * connection that drops without a goodbye (a network change, a laptop asleep, a stalled tab, a server
  * restart) keeps its seat, role and lobby decision for the reconnect grace: the others see them as
  * reconnecting, and their attendance stays open, which keeps the meeting alive (ADR 032). Once the
- * grace is over without them, they count as having left when they dropped.
+ * grace is over without them, they count as having left when they dropped, and their feeds go.
  */
 export class RoomDepartures {
   /** Per participant dropped on this process: when, and what their socket said last. */
@@ -74,6 +74,10 @@ export class RoomDepartures {
       if (await this.sockets.stillConnected(data.participantId)) return;
       await closeAttendance(this.context, data.participantId, new Date(since));
       this.sockets.emit(members(data.meetingId), { type: 'participant.left', participant_id: data.participantId });
+      // Janus keeps a dropped page's session for the whole grace, to be claimed back: now it is over,
+      // their connections (if the proxy still holds any) end their sessions, and what is left is kicked.
+      this.sockets.dropMedia({ participantId: data.participantId });
+      await this.context.media.kickParticipant(data.meetingId, data.participantId);
       await this.endIfEmpty(data.meetingId);
     });
   }

@@ -9,6 +9,7 @@ import { LightJanusSocket, loopbackPeer } from '@meetcast/testkit/light-janus-so
 import pino from 'pino';
 import { useH264, useOPUS, type RTCPeerConnection } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { janusSessionTimeoutSeconds } from '../../src/media/janus-config.js';
 import { ManagedJanus } from '../../src/media/managed-janus.js';
 import { ProcessLedger } from '../../src/streaming/composer/child-processes.js';
 import { MediaFanOut } from '../../src/streaming/composer/media-fan-out.js';
@@ -94,6 +95,8 @@ describe('a broadcast audience over two Janus instances', () => {
         rtpPortRange,
         nat11Mapping: undefined,
         publicUrl: 'http://127.0.0.1',
+        // As the server would write it for its default reconnect grace.
+        sessionTimeoutSeconds: janusSessionTimeoutSeconds(120),
         secrets,
       }),
   );

@@ -27,9 +27,12 @@ function portOf(server: { address(): AddressInfo | string | null }) {
 /** A Janus that answers create, attach and a publisher's join, and keeps what it was sent. */
 async function standInJanus() {
   const received: Record<string, unknown>[] = [];
+  /** Connections closed by the proxy: whatever it sent over one before closing it has been received. */
+  const closed = { count: 0 };
   const server = new WebSocketServer({ port: 0, handleProtocols: () => 'janus-protocol' });
   await once(server, 'listening');
   server.on('connection', (socket) => {
+    socket.on('close', () => (closed.count += 1));
     socket.on('message', (raw) => {
       const message = JSON.parse(String(raw)) as Record<string, unknown> & { transaction: string };
       received.push(message);
@@ -44,7 +47,7 @@ async function standInJanus() {
     });
   });
   started.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
-  return { url: `ws://127.0.0.1:${portOf(server)}`, received };
+  return { url: `ws://127.0.0.1:${portOf(server)}`, received, closed };
 }
 
 /** A TCP server that takes connections and never answers: an upstream forever connecting. */
@@ -66,7 +69,13 @@ async function silentUpstream() {
 }
 
 function recordingHost(admitted: Admitted | { refused: 401 }) {
-  const calls = { admit: [] as string[], forget: 0, kicked: [] as [string, number][], warnings: [] as unknown[] };
+  const calls = {
+    admit: [] as string[],
+    forget: 0,
+    kicked: [] as [string, number][],
+    claimed: [] as [string, number, JanusBridge][],
+    warnings: [] as unknown[],
+  };
   const sessions = new Map<string, Set<number>>();
   const host: BridgeHost = {
     admit: (grant) => {
@@ -76,6 +85,7 @@ function recordingHost(admitted: Admitted | { refused: 401 }) {
     sessionsOf: (participantId) =>
       sessions.get(participantId) ?? sessions.set(participantId, new Set()).get(participantId)!,
     replaceStale: () => undefined,
+    claimed: (participantId, sessionId, by) => void calls.claimed.push([participantId, sessionId, by]),
     kickFeed: (_placed, display, keepId) => void calls.kicked.push([display, keepId]),
     forget: () => void (calls.forget += 1),
     warn: (error) => void calls.warnings.push(error),
@@ -175,6 +185,41 @@ describe('JanusBridge', () => {
     // The session it made while prepared is the participant's own now: it may be claimed back.
     expect(admitting.sessions.get('p1')).toEqual(new Set([11]));
     expect(janus.received.at(-1)?.body).not.toHaveProperty('grant');
+  });
+
+  it('tells the host of a claim; a goodbye ends the connection’s sessions but one it let go, and `end` ends them first', async () => {
+    const janus = await standInJanus();
+    const { host, calls } = recordingHost(ADMITTED);
+    const admitted = { ...ADMITTED, target: { ...ADMITTED.target, url: janus.url } };
+    const destroys = () => janus.received.filter((m) => m.janus === 'destroy').map((m) => m.session_id);
+    const withSession = async () => {
+      const connection = await connect(janus.url, host, admitted);
+      connection.send({ janus: 'create', transaction: 'c' });
+      await until(() => connection.seen.some((m) => m.transaction === 'c'), 'the session is created');
+      return connection;
+    };
+
+    const returning = await withSession();
+    returning.send({ janus: 'claim', transaction: 'back', session_id: 11 });
+    await until(() => janus.received.some((m) => m.janus === 'claim'), 'the claim goes up');
+    expect(janus.received.find((m) => m.janus === 'claim')).toMatchObject({ session_id: 11, apisecret: 'api-secret' });
+    expect(calls.claimed).toEqual([['p1', 11, returning.bridge]]);
+
+    const claimedFrom = await withSession();
+    claimedFrom.bridge.letGo(11);
+    claimedFrom.browser.close(1000);
+    await until(() => janus.closed.count === 1, 'the claimed-from connection closes');
+    expect(destroys()).toEqual([]);
+
+    const saidGoodbye = await withSession();
+    saidGoodbye.browser.close(1000);
+    await until(() => janus.closed.count === 2, 'the connection that said goodbye closes');
+    expect(destroys()).toEqual([11]);
+
+    const removed = await withSession();
+    removed.bridge.end(4003, 'removed');
+    await until(() => janus.closed.count === 3, 'the removed connection closes');
+    expect(destroys()).toEqual([11, 11]);
   });
 
   it('drops a message that arrives once it is closing: no grant is looked up for it', async () => {

@@ -41,6 +41,8 @@ export interface BridgeHost {
   sessionsOf(participantId: string): Set<number>;
   /** One grant is one tab: the participant's older connections give way to this one. */
   replaceStale(participantId: string, keep: JanusBridge): void;
+  /** This bridge claims one of the participant's sessions back: their other bridges let it go. */
+  claimed(participantId: string, sessionId: number, by: JanusBridge): void;
   /** A participant coming back: any feed under `display` but `keepId` is the one left behind. */
   kickFeed(placed: PlacedRoom, display: string, keepId: number): void;
   /** The bridge is closed for good: the proxy forgets it. */
@@ -107,7 +109,8 @@ export class JanusBridge {
     });
     browser.on('close', (code) => {
       // A page that said goodbye (a close frame: not 1006) ends its sessions (the upstream is closed, not
-      // cut, so they reach Janus): others' feeds of it stop at once. A drop keeps them to claim back.
+      // cut, so they reach Janus): others' feeds of it stop at once. A drop keeps them to claim back,
+      // and a session another connection of theirs claimed meanwhile is no longer this one's (letGo).
       if (code !== 1006) this.relay.endSessions(target.apiSecret);
       this.finish();
     });
@@ -151,6 +154,20 @@ export class JanusBridge {
         else admitted.onEarlyJoinAnswered = joinAnswered;
       }, joinAnswered);
     });
+  }
+
+  /**
+   * A session another connection of the participant claimed (janus.js `reconnect` after a drop):
+   * this one no longer ends it when its own browser says goodbye.
+   */
+  letGo(sessionId: number) {
+    this.relay.sessions.delete(sessionId);
+  }
+
+  /** Closes the connection for good (its person removed, or gone): its Janus sessions end first. */
+  end(code: number, reason: string) {
+    this.relay.endSessions(this.target.apiSecret);
+    this.close(code, reason);
   }
 
   close(code: number, reason: string) {
@@ -246,6 +263,9 @@ export class JanusBridge {
     }
     const context = this.filterContext(state.admitted);
     const result = filterClientMessage(read, context);
+    if (result.kind === 'forward' && read.kind === 'read' && read.message.janus === 'claim') {
+      this.host.claimed(state.admitted.participantId, read.message.session_id, this);
+    }
     if (result.kind === 'forward' && result.publishes && read.kind === 'read' && read.message.janus === 'message') {
       const { session_id: sessionId, transaction } = read.message;
       this.expectJoined(
