@@ -143,8 +143,8 @@ export function attachViewerProxy(app: FastifyInstance, context: AppContext) {
       if (browser.readyState === WebSocket.OPEN) browser.close(1000, 'closed');
       else browser.terminate();
       // A viewer never claims a session back (a new connection watches afresh): its session ends with
-      // the connection, or Janus would count it and feed it until its reclaim timeout (20 s). The
-      // upstream is closed, not cut, so the destroy reaches Janus.
+      // the connection, or Janus would count it and feed it until its reclaim timeout (longer than the
+      // room's reconnect grace, ADR 032). The upstream is closed, not cut, so the destroy reaches Janus.
       relay.endSessions(room.apiSecret);
       relay.upstream.close();
     };
