@@ -76,6 +76,10 @@ test.describe('a call that survives a cut link', () => {
         const roomUrl = rita.page.url();
         const ritaTile = hanna.page.getByRole('figure', { name: /^Rita Remote/ });
         const joinButton = rita.page.getByRole('button', { name: 'Join meeting' });
+        // Her camera's connection before the cut: the session claimed back keeps it (ADR 032).
+        await rita.page.evaluate(() => {
+          (window as { keptConnection?: unknown }).keptConnection = window.__meetcastRoom?.publisherConnection();
+        });
 
         lab.setLink(place, false);
         const cutAt = Date.now();
@@ -105,6 +109,10 @@ test.describe('a call that survives a cut link', () => {
         await expect(rita.page.getByRole('toolbar', { name: 'Meeting controls' })).toBeVisible();
         await expect(hanna.page.getByRole('toolbar', { name: 'Meeting controls' })).toBeVisible();
         expect(rita.page.url()).toBe(roomUrl);
+        const isSameConnection = await rita.page.evaluate(
+          () => (window as { keptConnection?: unknown }).keptConnection === window.__meetcastRoom?.publisherConnection(),
+        );
+        expect(isSameConnection, 'her Janus session was claimed back, not joined afresh').toBe(true);
         console.info(
           `link down ${CUT_MS / 1000} s, then up: Hanna sees Rita again after ${seenAgainMs} ms, Rita sees Hanna after ${seesAgainMs} ms` +
             ` (issue 46's budget: video back within ${BUDGET_MS} ms of the link's return; ${Math.max(seenAgainMs, seesAgainMs) <= BUDGET_MS ? 'met' : 'missed'})`,

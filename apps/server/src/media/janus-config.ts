@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SOCKET_PING_INTERVAL_MS, SOCKET_PING_TIMEOUT_MS } from '../platform/socket-heartbeat.js';
 
 const JANUS_LIB = '/usr/lib/x86_64-linux-gnu/janus';
 
@@ -18,8 +19,8 @@ export interface ManagedJanusSettings {
 
 /** janus.js sends a keepalive this often (its default, and the web's janus-api.ts): the last one may come this long before a cut. */
 const PAGE_KEEPALIVE_SECONDS = 25;
-/** Socket.IO's ping interval and timeout (25 + 20 s): the room notices a cut this late, and the grace starts then. */
-const ROOM_DROP_NOTICED_SECONDS = 45;
+/** Socket.IO's ping interval and timeout: the room notices a cut this late, and the grace starts then. */
+const ROOM_DROP_NOTICED_SECONDS = (SOCKET_PING_INTERVAL_MS + SOCKET_PING_TIMEOUT_MS) / 1000;
 /** Janus' watchdog looks every 2 s; a few seconds more so that a session is never gone just before the grace's end. */
 const WATCHDOG_SECONDS = 5;
 
@@ -28,7 +29,7 @@ const WATCHDOG_SECONDS = 5;
  * (`reclaim_session_timeout`): past the end of the room's reconnect grace (ADR 032), so that a page
  * back within it claims its session (janus.js `reconnect`) instead of joining again. Silence starts
  * at the page's last keepalive, up to 25 s before the cut; the grace starts when the room notices
- * the drop, up to 45 s after it. The room kicks the feed of someone whose grace ended without them.
+ * the drop, up to 15 s after it. The room kicks the feed of someone whose grace ended without them.
  */
 export function janusSessionTimeoutSeconds(reconnectGraceSeconds: number): number {
   return reconnectGraceSeconds + PAGE_KEEPALIVE_SECONDS + ROOM_DROP_NOTICED_SECONDS + WATCHDOG_SECONDS;

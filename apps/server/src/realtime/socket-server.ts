@@ -13,6 +13,7 @@ import type { AppContext } from '../context.js';
 import { apiSecurityHeaders } from '../http/security-headers.js';
 import { outageTolerantAdapter } from './outage-tolerant-adapter.js';
 import { sha256 } from '../platform/hashing.js';
+import { SOCKET_PING_INTERVAL_MS, SOCKET_PING_TIMEOUT_MS } from '../platform/socket-heartbeat.js';
 
 export const userRoom = (userId: number) => `user:${userId}`;
 
@@ -22,7 +23,13 @@ export const userRoom = (userId: number) => `user:${userId}`;
  * by any server process.
  */
 export function startSocketServer(app: FastifyInstance, context: AppContext): Server {
-  const io = new Server(app.server, { path: '/socket.io/', serveClient: false, cors: { origin: false } });
+  const io = new Server(app.server, {
+    path: '/socket.io/',
+    serveClient: false,
+    cors: { origin: false },
+    pingInterval: SOCKET_PING_INTERVAL_MS,
+    pingTimeout: SOCKET_PING_TIMEOUT_MS,
+  });
   // Engine.IO answers its HTTP requests itself, past the server factory that sets everyone else's.
   const securityHeaders = apiSecurityHeaders(context.config.publicUrl.startsWith('https://'));
   io.engine.on('headers', (headers: Record<string, string>) => {

@@ -40,7 +40,8 @@ export class RoomDepartures {
   departed(data: RoomSocketData, reason: string) {
     const isGoodbye = reason === 'client namespace disconnect' || reason === 'server namespace disconnect';
     if (isGoodbye) this.left(data);
-    else this.drop(data);
+    // A ping that went unanswered means seconds of silence already: no reload comes back now.
+    else this.drop(data, reason === 'ping timeout' ? 0 : this.options.leaveGraceMs);
   }
 
   private left(data: RoomSocketData) {
@@ -56,12 +57,12 @@ export class RoomDepartures {
     });
   }
 
-  private drop(data: RoomSocketData) {
+  private drop(data: RoomSocketData, announceAfterMs: number) {
     const since = Date.now();
     this.dropped.set(data.participantId, { since, data });
     // A later drop of the same person (back, then gone again) runs its own grace.
     const isThisDrop = () => this.dropped.get(data.participantId)?.since === since;
-    this.later(this.options.leaveGraceMs, async () => {
+    this.later(announceAfterMs, async () => {
       if (!isThisDrop() || (await this.sockets.stillConnected(data.participantId))) return;
       this.sockets.emit(members(data.meetingId), {
         type: 'participant.reconnecting',

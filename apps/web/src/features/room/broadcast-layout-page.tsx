@@ -12,6 +12,7 @@ import { buildTiles } from './stage';
 import type { LocalMedia } from './use-local-media';
 import { useRoomMedia } from './use-room-media';
 import { useRoomSocket } from './use-room-socket';
+import { expectedCameras } from './room-state';
 
 /** The composer sends nothing: it only watches and listens. */
 const NO_LOCAL_MEDIA: LocalMedia = {
@@ -144,10 +145,7 @@ export default function BroadcastLayoutPage() {
   const grant = useMemo(() => new URLSearchParams(window.location.hash.slice(1)).get('grant') ?? '', []);
   const { state } = useRoomSocket(grant || undefined, false);
   const isInRoom = state.phase === 'in-room';
-  const cameraOn = useMemo(
-    () => Object.values(state.participants).flatMap((p) => (p.video ? [p.id] : [])),
-    [state.participants],
-  );
+  const cameraOn = useMemo(() => expectedCameras(state.participants), [state.participants]);
   // The composer's watchdog repairs what it receives too; the audience is not shown its labels.
   const media = useRoomMedia({
     cameraOn,

@@ -26,6 +26,7 @@ import { useRoomShortcuts } from './use-room-shortcuts';
 import { raisedHandsFirst, useHandAlerts } from './use-hand-alerts';
 import { useKnockToasts } from './use-knock-toasts';
 import { useRoomSocket } from './use-room-socket';
+import { expectedCameras } from './room-state';
 
 /** The meeting once joined: lobby wait, the stage, the toolbar, chat and people panels. */
 export function InCall({
@@ -44,10 +45,7 @@ export function InCall({
   const [panel, setPanel] = useState<'chat' | 'people' | 'polls' | 'live' | undefined>();
   const [layout, setLayout] = useState<'grid' | 'speaker'>('grid');
   const { state, dispatch, send, reconnect } = useRoomSocket(joined.grant, panel === 'chat');
-  const cameraOn = useMemo(
-    () => Object.values(state.participants).flatMap((p) => (p.video ? [p.id] : [])),
-    [state.participants],
-  );
+  const cameraOn = useMemo(() => expectedCameras(state.participants), [state.participants]);
   // Admitted at once, the join answer already says where media goes: media opens beside the room
   // connection instead of waiting for its room.state (the proxy checks the grant either way).
   const isMediaOpen = state.phase === 'in-room' || (state.phase === 'connecting' && Boolean(joined.media));

@@ -64,6 +64,14 @@ export type RoomAction =
 
 let sequence = 0;
 
+/**
+ * Whose video the media watchdog expects: those whose camera is on, but not someone reconnecting,
+ * whose frozen picture is theirs to mend (repairing our own connection for it only disturbs everyone).
+ */
+export function expectedCameras(participants: Record<string, Participant>): string[] {
+  return Object.values(participants).flatMap((p) => (p.video && !p.reconnecting ? [p.id] : []));
+}
+
 export function roomReducer(state: RoomState, action: RoomAction): RoomState {
   switch (action.type) {
     case 'socket':

@@ -12,22 +12,33 @@ import type { MediaStatus } from './media-types';
  * The rejoin scheduling against a target whose starts the test settles by hand: each `start` is
  * recorded with its own resolve/reject, the way a Janus session's opening ends (or never does).
  */
-function setup() {
-  const starts: { at: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+function setup(options: { hasJoinedSession?: boolean } = {}) {
+  type Attempt = { at: number; resolve: () => void; reject: (error: Error) => void };
+  const starts: Attempt[] = [];
+  const resumes: Attempt[] = [];
   const statuses: MediaStatus[] = [];
   let teardowns = 0;
   const network = { isOffline: false };
+  /** A joined session kept (RoomMedia: a session whose camera joined); a teardown drops it. */
+  let hasSession = options.hasJoinedSession ?? false;
   const target: RecoveryTarget = {
     isSignallingUp: () => false,
     restartIce: async () => undefined,
-    teardown: () => (teardowns += 1),
+    teardown: () => {
+      teardowns += 1;
+      hasSession = false;
+    },
     start: () =>
       new Promise<void>((resolve, reject) => starts.push({ at: Date.now(), resolve, reject })),
+    canResume: () => hasSession,
+    resume: () =>
+      new Promise<void>((resolve, reject) => resumes.push({ at: Date.now(), resolve, reject })),
     onStatus: (status) => statuses.push(status),
     isOffline: () => network.isOffline,
   };
   const recovery = new ConnectionRecovery(target);
-  return { recovery, starts, statuses, network, teardowns: () => teardowns };
+  const dropSession = () => (hasSession = false);
+  return { recovery, starts, resumes, statuses, network, teardowns: () => teardowns, dropSession };
 }
 
 const flush = () => vi.advanceTimersByTimeAsync(0);
@@ -220,6 +231,71 @@ describe('ConnectionRecovery', () => {
     await flush();
     expect(starts).toHaveLength(2);
     expect(teardowns()).toBe(before);
+    recovery.close();
+  });
+
+  it('keeps a joined session through a cut and resumes it when the network is back', async () => {
+    const { recovery, starts, resumes, network, teardowns } = setup({ hasJoinedSession: true });
+    network.isOffline = true;
+    recovery.trouble('ice');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(resumes).toHaveLength(0);
+    expect(starts).toHaveLength(0);
+    expect(teardowns()).toBe(0);
+    network.isOffline = false;
+    recovery.networkBack();
+    await flush();
+    expect(resumes).toHaveLength(1);
+    resumes[0]!.resolve();
+    await flush();
+    // The second signal of the return (the room's connection) leaves the resumed session alone.
+    recovery.networkBack();
+    await flush();
+    expect(resumes).toHaveLength(1);
+    recovery.recovered();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(starts).toHaveLength(0);
+    expect(teardowns()).toBe(0);
+    recovery.close();
+  });
+
+  it('tries the claim again while the connection fails, and joins from scratch once the session is gone', async () => {
+    const { recovery, starts, resumes, teardowns, dropSession } = setup({ hasJoinedSession: true });
+    recovery.trouble('signalling');
+    await flush();
+    resumes[0]!.reject(new Error('no route'));
+    await vi.advanceTimersByTimeAsync(REJOIN_DELAYS_MS[0]!);
+    expect(resumes).toHaveLength(2);
+    expect(teardowns()).toBe(0);
+    // Janus no longer knows the session (RoomMedia drops it on the refusal).
+    dropSession();
+    resumes[1]!.reject(new Error('No such session'));
+    await vi.advanceTimersByTimeAsync(REJOIN_DELAYS_MS[1]!);
+    expect(starts).toHaveLength(1);
+    expect(teardowns()).toBe(1);
+    recovery.close();
+  });
+
+  it('joins from scratch when ICE does not come back after a resume', async () => {
+    const { recovery, starts, resumes, teardowns } = setup({ hasJoinedSession: true });
+    recovery.trouble('signalling');
+    await flush();
+    resumes[0]!.resolve();
+    await vi.advanceTimersByTimeAsync(8000 - 1);
+    expect(starts).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(teardowns()).toBe(1);
+    expect(starts).toHaveLength(1);
+    expect(resumes).toHaveLength(1);
+    recovery.close();
+  });
+
+  it('joins from scratch when the watchdog asks, whatever session is kept', async () => {
+    const { recovery, starts, resumes } = setup({ hasJoinedSession: true });
+    recovery.rejoinNow({ fromScratch: true });
+    await flush();
+    expect(resumes).toHaveLength(0);
+    expect(starts).toHaveLength(1);
     recovery.close();
   });
 });

@@ -7,6 +7,13 @@ export interface RecoveryTarget {
   /** Drops every handle and the session; `start` then builds them again. */
   teardown(): void;
   start(): Promise<void>;
+  /** A joined session is kept that Janus may still hold for us (ADR 032): `resume` may take it back. */
+  canResume(): boolean;
+  /**
+   * Claims the kept session over a new connection and restarts ICE on its handles. Rejects when that
+   * fails; a session Janus no longer knows is dropped, so that `canResume` is false after it.
+   */
+  resume(): Promise<void>;
   onStatus(status: MediaStatus): void;
   /** The device says it has no network (`navigator.onLine` false): an attempt now would fail at once. */
   isOffline(): boolean;
@@ -34,10 +41,13 @@ export const OFFLINE_RECHECK_MS = 5000;
 
 /**
  * The whole connection's health: ICE trouble restarts ICE first; lost signalling (or no recovery
- * within 8 s of an ICE restart) rejoins from scratch, in attempts bounded by `ATTEMPT_TIMEOUT_MS`
- * with a short back-off, for up to 2 min before it gives up and says so ('failed'). `rejoinNow`
- * (the network or the room's connection is back, or the user asked) cancels an attempt still under
- * way or its back-off and starts a fresh one at once.
+ * within 8 s of an ICE restart) rejoins, in attempts bounded by `ATTEMPT_TIMEOUT_MS` with a short
+ * back-off, for up to 2 min before it gives up and says so ('failed'). A rejoin first resumes the
+ * joined session it kept (claimed back, ICE restarted: the others' subscriptions to us, and ours to
+ * them, survive); once Janus refuses the claim, or ICE does not come back within 8 s of a resume, it
+ * rejoins from scratch. While the device is offline the session is kept and nothing is tried.
+ * `rejoinNow` (the network or the room's connection is back, or the user asked) cancels an attempt
+ * still under way or its back-off and starts a fresh one at once.
  */
 export class ConnectionRecovery {
   private status: MediaStatus = 'connecting';
@@ -56,6 +66,8 @@ export class ConnectionRecovery {
   private lastAttemptBegunAt: number | undefined;
   /** When the attempt that got through (its join sent, the connection not up yet) began. */
   private joiningSince: number | undefined;
+  /** A resume got through but ICE did not come back: the next attempts rejoin from scratch. */
+  private isResumeSpent = false;
 
   constructor(private readonly target: RecoveryTarget) {}
 
@@ -77,6 +89,7 @@ export class ConnectionRecovery {
   recovered() {
     this.troubleSince = undefined;
     this.joiningSince = undefined;
+    this.isResumeSpent = false;
     this.clearIceTimer();
     this.setStatus('connected');
   }
@@ -86,7 +99,8 @@ export class ConnectionRecovery {
     this.joiningSince = undefined;
     this.troubleSince ??= Date.now();
     this.setStatus('reconnecting');
-    if (kind === 'ice' && this.target.isSignallingUp()) {
+    // Offline, an ICE restart has no network to gather on: the rejoin loop keeps the session and waits.
+    if (kind === 'ice' && this.target.isSignallingUp() && !this.target.isOffline()) {
       if (this.iceTimer) return;
       this.iceTimer = setTimeout(() => {
         this.iceTimer = undefined;
@@ -104,11 +118,13 @@ export class ConnectionRecovery {
 
   /**
    * Rejoins at once: the user asked to try again, the network or the room's connection is back, or
-   * the watchdog's last step. An attempt under way (likely started while the link was down) is
-   * dropped for a fresh one.
+   * the watchdog's last step (`fromScratch`: its repairs, an ICE restart among them, did not help, so
+   * no session is resumed). An attempt under way (likely started while the link was down) is dropped
+   * for a fresh one.
    */
-  rejoinNow() {
+  rejoinNow(options: { fromScratch?: boolean } = {}) {
     if (this.isClosed) return;
+    if (options.fromScratch) this.isResumeSpent = true;
     this.troubleSince = Date.now();
     this.clearIceTimer();
     this.setStatus('reconnecting');
@@ -146,14 +162,17 @@ export class ConnectionRecovery {
         this.setStatus('failed');
         break;
       }
-      this.target.teardown();
+      const isResuming = !this.isResumeSpent && this.target.canResume();
+      if (!isResuming) this.target.teardown();
       if (this.target.isOffline()) {
         debug('recovery', 'offline: waiting for the network');
         await this.pause(OFFLINE_RECHECK_MS);
         failures = 0;
         continue;
       }
-      const outcome = await this.attempt(ATTEMPT_TIMEOUT_MS * 2 ** Math.min(timeouts, 2));
+      const outcome = await this.attempt(ATTEMPT_TIMEOUT_MS * 2 ** Math.min(timeouts, 2), () =>
+        isResuming ? this.target.resume() : this.target.start(),
+      );
       if (this.isClosed) break;
       if (run !== this.run) {
         // Asked for a fresh attempt meanwhile: go again at once, with the back-off from its start.
@@ -162,6 +181,7 @@ export class ConnectionRecovery {
       }
       if (outcome === 'started') {
         this.joiningSince = this.lastAttemptBegunAt;
+        if (isResuming) this.awaitIceAfterResume();
         break;
       }
       if (outcome === 'timed-out') timeouts += 1;
@@ -172,15 +192,27 @@ export class ConnectionRecovery {
     this.isRejoining = false;
   }
 
-  /** One start, given up after `timeoutMs` or when woken for a fresh one. */
-  private attempt(timeoutMs: number) {
+  /** A resumed session's ICE must come back in time; if not, the next attempt starts from scratch. */
+  private awaitIceAfterResume() {
+    this.clearIceTimer();
+    this.iceTimer = setTimeout(() => {
+      this.iceTimer = undefined;
+      if (this.status === 'connected') return;
+      debug('recovery', 'resumed session still without ICE: rejoining from scratch');
+      this.isResumeSpent = true;
+      void this.rejoin();
+    }, ICE_RESTART_WAIT_MS);
+  }
+
+  /** One start (or resume), given up after `timeoutMs` or when woken for a fresh one. */
+  private attempt(timeoutMs: number, begin: () => Promise<void>) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     this.attemptStartedAt = Date.now();
     this.lastAttemptBegunAt = this.attemptStartedAt;
     return new Promise<'started' | 'failed' | 'timed-out' | 'woken'>((resolve) => {
       timer = setTimeout(() => resolve('timed-out'), timeoutMs);
       this.wake = () => resolve('woken');
-      this.target.start().then(
+      begin().then(
         () => resolve('started'),
         () => resolve('failed'),
       );

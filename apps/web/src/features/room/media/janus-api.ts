@@ -1,20 +1,50 @@
-import { JANUS_PATH } from '@meetcast/contracts';
+import { JANUS_CLOSE_SESSION_MOVES, JANUS_PATH } from '@meetcast/contracts';
 import adapter from 'webrtc-adapter';
 import Janus, { type JanusJS } from 'janus-gateway';
 import { debug, isDebug } from './media-types';
 
 /** The WebSocket janus.js opened last: a session's, read right after its creation began. */
 let lastSocket: WebSocket | undefined;
+/**
+ * Sockets a session has left behind (a reclaim moved it to a new one): what they still report (a late
+ * close, a message) is not the session's any more. janus.js' reconnect clears `onclose`, but its
+ * listeners are added with `addEventListener`, so the old socket's close would end the claimed session.
+ */
+const retiredSockets = new WeakSet<WebSocket>();
+/**
+ * Where the next socket goes instead of the session's own address: a session the pre-join screen
+ * opened (ADR 016) has the meeting's address, which admits no claim; its claim goes with the grant.
+ */
+let nextSocketUrl: string | undefined;
 /** janus.js calls it with `new`: a function that returns an object gives that object. */
 const rememberedWebSocket = function (server: string, protocol: string) {
-  lastSocket = new WebSocket(server, protocol);
-  return lastSocket;
+  const socket = new WebSocket(nextSocketUrl ?? server, protocol);
+  nextSocketUrl = undefined;
+  const add = socket.addEventListener.bind(socket);
+  const remove = socket.removeEventListener.bind(socket);
+  const guarded = new Map<unknown, EventListener>();
+  socket.addEventListener = ((type: string, listener: EventListener) => {
+    const guard: EventListener = (event) => {
+      if (!retiredSockets.has(socket)) listener(event);
+    };
+    guarded.set(listener, guard);
+    add(type, guard);
+  }) as WebSocket['addEventListener'];
+  socket.removeEventListener = ((type: string, listener: EventListener) => {
+    remove(type, guarded.get(listener) ?? listener);
+    guarded.delete(listener);
+  }) as WebSocket['removeEventListener'];
+  lastSocket = socket;
+  return socket;
 };
 const takeLastSocket = () => {
   const socket = lastSocket;
   lastSocket = undefined;
   return socket;
 };
+/** The socket each session talks over now. */
+const socketOfSession = new WeakMap<object, WebSocket>();
+const leftBehind = new WeakMap<object, WebSocket[]>();
 
 /** janus.js needs webrtc-adapter; we hand it over explicitly instead of relying on a global. */
 let ready: Promise<void> | undefined;
@@ -105,6 +135,7 @@ function createSession(
       },
     });
     const socket = takeLastSocket();
+    if (socket) socketOfSession.set(session, socket);
     abandon?.addEventListener(
       'abort',
       () => {
@@ -115,6 +146,67 @@ function createSession(
       { once: true },
     );
   });
+}
+
+/** Janus answered the claim with an error: the session is gone (timed out, or destroyed). */
+export class ClaimRefused extends Error {}
+
+/**
+ * Takes a session whose connection was lost (or stalled) back over a new one (janus.js' `claim`):
+ * its handles and their peer connections stay as they are, so an ICE restart is all they need
+ * (ADR 032). The old socket is retired at once (nothing it reports later is the session's) and closed
+ * once the claim went through, with the code that tells the proxy the session lives on. Rejects with
+ * `ClaimRefused` when Janus no longer knows the session, with another error when the new connection
+ * could not be made (the session may still be claimed later).
+ */
+export function reclaimSession(session: JanusSession, access: SessionAccess, abandon?: AbortSignal) {
+  return new Promise<void>((resolve, reject) => {
+    const old = socketOfSession.get(session);
+    // The sockets of the connection lost and of attempts given up, closed once a claim goes through.
+    const behind = leftBehind.get(session) ?? [];
+    if (old) {
+      retiredSockets.add(old);
+      behind.push(old);
+    }
+    leftBehind.set(session, behind);
+    let isSettled = false;
+    takeLastSocket();
+    nextSocketUrl = janusUrl(access);
+    session.reconnect({
+      success: () => {
+        isSettled = true;
+        for (const socket of behind.splice(0)) leave(socket);
+        resolve();
+      },
+      error: (error: unknown) => {
+        isSettled = true;
+        const reason = String(error);
+        // janus.js reports a refused claim with Janus' reason, a failed connection with its own words.
+        reject(/Janus WebSockets server/.test(reason) ? new Error(reason) : new ClaimRefused(reason));
+      },
+    });
+    nextSocketUrl = undefined;
+    const socket = takeLastSocket();
+    if (socket) socketOfSession.set(session, socket);
+    abandon?.addEventListener(
+      'abort',
+      () => {
+        if (isSettled) return;
+        reject(new Error('abandoned'));
+        // Its claim may reach Janus all the same: the next attempt claims the session from there.
+        if (socket) retiredSockets.add(socket);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Closes a socket the session no longer uses, without ending the session (the proxy reads the code). */
+function leave(socket: WebSocket) {
+  retiredSockets.add(socket);
+  if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) {
+    socket.close(JANUS_CLOSE_SESSION_MOVES, 'session moves');
+  }
 }
 
 export interface HandleCallbacks {

@@ -1,5 +1,6 @@
 import {
   attachVideoRoom,
+  ClaimRefused,
   offer,
   openSession,
   peerConnection,
@@ -26,6 +27,7 @@ import {
 } from './media-types';
 import { missingCameraFeeds, recordPublishers } from './remote-feeds';
 import { ScreenShare } from './screen-share';
+import { resumeSession, type ResumableMedia } from './session-resume';
 import { Subscriptions } from './subscriptions';
 
 /** The longest our camera's offer waits for the others' first picture. */
@@ -34,11 +36,12 @@ const PUBLISH_AFTER_FIRST_PICTURE_MS = 1000;
 /**
  * One participant's media in a meeting, over janus.js: a publisher handle for the camera and
  * microphone, one for a screen share, and one multi-stream subscriber handle for everyone else
- * (Subscriptions). It restarts ICE when the network blips and rejoins from scratch when the
- * signalling connection is lost, for up to 2 minutes (ConnectionRecovery); a watchdog repairs, step
+ * (Subscriptions). It restarts ICE when the network blips; when the signalling connection is lost it
+ * claims its session back over a new one and restarts ICE (the others keep their subscriptions to us),
+ * or rejoins from scratch, for up to 2 minutes (ConnectionRecovery, ADR 032); a watchdog repairs, step
  * by step, single feeds that carry no video and our own camera when it sends nothing (MediaWatchdog).
  */
-export class RoomMedia {
+export class RoomMedia implements ResumableMedia {
   private session: JanusSession | undefined;
   private publisher: PluginHandle | undefined;
   private screenShare: ScreenShare | undefined;
@@ -82,9 +85,15 @@ export class RoomMedia {
     this.firstPicture = new Promise((resolve) => (this.markFirstPicture = resolve));
     this.recovery = new ConnectionRecovery({
       isSignallingUp: () => Boolean(this.session?.isConnected()),
-      restartIce: () => this.restartIce(),
+      restartIce: () => {
+        // The subscriber's restart first: Janus makes its offer while ours is being made.
+        void this.subscriptions?.restartIce();
+        return this.restartPublisherIce();
+      },
       teardown: () => this.teardown(),
       start: () => this.start(),
+      canResume: () => Boolean(this.session && this.publisher && this.joinedAt !== undefined),
+      resume: () => this.resume(),
       onStatus: (status) => this.listener.onStatus(status),
       isOffline: () => !navigator.onLine,
     });
@@ -137,15 +146,7 @@ export class RoomMedia {
       return;
     }
     this.session = session;
-    this.subscriptions = new Subscriptions({
-      session,
-      ownerOf: (feedId) => this.publishers.get(feedId),
-      feeds: this.feeds,
-      onFeedsChanged: () => this.emitFeeds(),
-      onIce: (state) => (state === 'connected' ? this.recovery.recovered() : this.recovery.trouble('ice')),
-      onFirstPicture: () => this.markFirstPicture(),
-      onSignallingLost: () => this.recovery.trouble('signalling'),
-    });
+    this.subscriptions = this.openSubscriptions(session);
     // Both handles attach at once; the publisher's join names the subscriber's, so that the proxy
     // subscribes it to the others' feeds as soon as Janus answers (ADR 016): a rejoin after a cut
     // saves the round trip through the page as the first join does.
@@ -188,6 +189,18 @@ export class RoomMedia {
         ...(prepared && { grant: this.options.grant }),
       },
       error: prepared ? () => this.recovery.rejoinNow() : undefined,
+    });
+  }
+
+  private openSubscriptions(session: JanusSession) {
+    return new Subscriptions({
+      session,
+      ownerOf: (feedId) => this.publishers.get(feedId),
+      feeds: this.feeds,
+      onFeedsChanged: () => this.emitFeeds(),
+      onIce: (state) => (state === 'connected' ? this.recovery.recovered() : this.recovery.trouble('ice')),
+      onFirstPicture: () => this.markFirstPicture(),
+      onSignallingLost: () => this.recovery.trouble('signalling'),
     });
   }
 
@@ -299,19 +312,57 @@ export class RoomMedia {
     const subscriptions = this.subscriptions;
     if (step === 'keyframe' && feedId !== undefined) subscriptions?.requestKeyframe(feedId);
     else if (step === 'resubscribe' && feedId !== undefined) subscriptions?.resubscribe(feedId);
-    else if (step === 'ice-restart') subscriptions?.restartIce();
+    else if (step === 'ice-restart') void subscriptions?.restartIce();
     else if (step === 'resync') this.resync();
     else if (step === 'republish') void this.republish();
-    else if (step === 'rejoin') this.recovery.rejoinNow();
+    else if (step === 'rejoin') this.recovery.rejoinNow({ fromScratch: true });
   }
 
   /** Asks Janus who publishes now and subscribes to what we missed (a lost `publishers` event). */
-  private resync() {
+  resync() {
     this.publisher?.send({
       message: { request: 'listparticipants' },
       success: (result: { participants?: (Publisher & { publisher?: boolean })[] }) =>
         this.addPublishers((result.participants ?? []).filter((p) => p.publisher)),
     });
+  }
+
+  /** Takes the joined session back after its connection was lost (session-resume.ts, ADR 032). */
+  private async resume() {
+    const session = this.session;
+    if (!session) throw new Error('no session to resume');
+    this.opening?.abort();
+    const opening = new AbortController();
+    this.opening = opening;
+    try {
+      await resumeSession(session, this.options.grant, this, opening.signal);
+    } catch (error) {
+      // Janus no longer knows the session: the next attempt joins afresh.
+      if (error instanceof ClaimRefused && session === this.session) this.teardown();
+      throw error;
+    } finally {
+      if (this.opening === opening) this.opening = undefined;
+    }
+  }
+
+  /** A resume's own steps (ResumableMedia); `publisherConnection` and `subscriberConnection` are below. */
+  async restartSubscriberIce(waitMs: number) {
+    return Boolean(await this.subscriptions?.restartIce(waitMs));
+  }
+
+  async restartScreenIce() {
+    await this.screenShare?.restartIce();
+  }
+
+  subscribeAfresh() {
+    const session = this.session;
+    if (!session) return;
+    this.subscriptions?.close({ detach: true });
+    this.publishers.clear();
+    this.feeds.clear();
+    this.emitFeeds();
+    this.subscriptions = this.openSubscriptions(session);
+    void this.subscriptions.prepare();
   }
 
   /** Our camera sends nothing: a new publisher handle publishes it again (the others resubscribe). */
@@ -324,12 +375,15 @@ export class RoomMedia {
     await this.joinAsPublisher(this.generation).catch(() => this.recovery.trouble('signalling'));
   }
 
-  private async restartIce() {
-    if (this.publisher) {
-      const jsep = await offer(this.publisher, { iceRestart: true });
-      this.publisher.send({ message: { request: 'configure' }, jsep });
-    }
-    this.subscriptions?.restartIce();
+  requestOwnKeyframe() {
+    this.publisher?.send({ message: { request: 'configure', keyframe: true } });
+  }
+
+  async restartPublisherIce() {
+    const publisher = this.publisher;
+    if (!publisher) return;
+    const jsep = await offer(publisher, { iceRestart: true });
+    publisher.send({ message: { request: 'configure' }, jsep });
   }
 
   /** Rejoins at once after the user asked to try again. */

@@ -22,6 +22,14 @@ export class ScreenShare {
     handle.send({ message: { request: 'configure', audio: false, video: true }, jsep });
   }
 
+  /** The session was claimed back after a cut (ADR 032): the share's connection restarts ICE. */
+  async restartIce() {
+    const handle = this.handle;
+    if (!handle) return;
+    const jsep = await offer(handle, { iceRestart: true });
+    handle.send({ message: { request: 'configure' }, jsep });
+  }
+
   stop() {
     const handle = this.handle;
     this.handle = undefined;

@@ -65,6 +65,8 @@ export class Subscriptions {
    * for us (ADR 016) can reach the handle before the publisher's `joined` that makes us wait for it.
    */
   private unasked: 'offer' | 'refusal' | undefined;
+  /** An ICE restart waits for Janus' offer. */
+  private onOffer: (() => void) | undefined;
 
   constructor(private readonly context: SubscriptionsContext) {}
 
@@ -151,8 +153,25 @@ export class Subscriptions {
     this.configure(mids.map((mid) => ({ mid, substream: layer })));
   }
 
-  restartIce() {
-    this.handle?.send({ message: { request: 'configure', restart: true } });
+  /**
+   * Asks Janus for an ICE restart: it answers with an offer carrying new ICE credentials. Resolves
+   * whether that offer came within `waitMs`: a subscription Janus still holds an unanswered offer
+   * for (sent while our connection was cut) gets none.
+   */
+  restartIce(waitMs = NEGOTIATION_TIMEOUT_MS): Promise<boolean> {
+    const handle = this.handle;
+    if (!handle) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.onOffer = undefined;
+        resolve(false);
+      }, waitMs);
+      this.onOffer = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      handle.send({ message: { request: 'configure', restart: true } });
+    });
   }
 
   /** For tests: Janus stops forwarding this feed's video to us while its publisher goes on sending. */
@@ -207,9 +226,11 @@ export class Subscriptions {
     });
   }
 
-  close() {
+  /** `detach`: the session lives on (a resumed one), so the handle is let go of here. */
+  close(options: { detach?: boolean } = {}) {
     this.isOpen = false;
     this.resolveNegotiation?.();
+    if (options.detach) this.handle?.detach();
   }
 
   private configure(streams: Record<string, unknown>[]) {
@@ -263,6 +284,8 @@ export class Subscriptions {
     }
     if (jsep || isAnswered) {
       if (jsep) {
+        this.onOffer?.();
+        this.onOffer = undefined;
         const local = await answer(handle, jsep, SUBSCRIBER_TRACKS);
         handle.send({ message: { request: 'start' }, jsep: local });
       }
