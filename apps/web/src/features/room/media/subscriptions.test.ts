@@ -12,14 +12,20 @@ vi.mock('janus-gateway', () => ({ default: {} }));
 function setup() {
   const sent: Record<string, unknown>[] = [];
   let onmessage: ((message: Record<string, unknown>, jsep?: unknown) => void) | undefined;
+  let onremotetrack: ((track: MediaStreamTrack, mid: string, on: boolean) => void) | undefined;
   const handle = {
     getId: () => 42,
     send: ({ message }: { message: Record<string, unknown> }) => sent.push(message),
     createAnswer: ({ success }: { success: (jsep: unknown) => void }) => success({ type: 'answer', sdp: '' }),
   } as unknown as PluginHandle;
   const session = {
-    attach: (options: { success: (handle: PluginHandle) => void; onmessage: typeof onmessage }) => {
+    attach: (options: {
+      success: (handle: PluginHandle) => void;
+      onmessage: typeof onmessage;
+      onremotetrack: typeof onremotetrack;
+    }) => {
       onmessage = options.onmessage;
+      onremotetrack = options.onremotetrack;
       options.success(handle);
     },
   } as unknown as JanusSession;
@@ -39,7 +45,10 @@ function setup() {
   /** Janus refuses the last request: one of its feeds is not published (any more). */
   const refuse = (feedId: number) =>
     onmessage?.({ videoroom: 'event', error_code: 428, error: `No such feed (${feedId})` });
-  return { subscriptions, session, sent, offer, watched, refuse };
+  /** A remote track of mid `mid` starts (or stops) carrying media. */
+  const track = (mid: string, kind: 'audio' | 'video', on: boolean) =>
+    onremotetrack?.({ id: `${kind}-${mid}`, kind, muted: false, addEventListener: () => undefined } as unknown as MediaStreamTrack, mid, on);
+  return { subscriptions, session, sent, offer, watched, refuse, track };
 }
 
 async function advance(ms: number) {
@@ -219,5 +228,50 @@ describe('A subscriber handle prepared on the pre-join screen (ADR 016)', () => 
     allow();
     await advance(0);
     expect(requests(sent)).toEqual(['start']);
+  });
+});
+
+/** Just what updateFeedTracks needs of a MediaStream (node has none). */
+class FakeStream {
+  private readonly tracks: MediaStreamTrack[];
+  constructor(tracks: MediaStreamTrack[] = []) {
+    this.tracks = [...tracks];
+  }
+  getTracks = () => [...this.tracks];
+  getTrackById = (id: string) => this.tracks.find((t) => t.id === id);
+  addTrack = (track: MediaStreamTrack) => void this.tracks.push(track);
+  removeTrack = (track: MediaStreamTrack) => void this.tracks.splice(this.tracks.indexOf(track), 1);
+}
+
+describe('a feed whose sound comes back', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.stubGlobal('MediaStream', FakeStream);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('asks for a keyframe of its picture, but not when its sound first starts', async () => {
+    const { subscriptions, sent, offer, track } = setup();
+    subscriptions.subscribe([7]);
+    await advance(0);
+    offer([
+      { mid: '0', type: 'audio', feed_id: 7 },
+      { mid: '1', type: 'video', feed_id: 7 },
+    ]);
+    await advance(0);
+    track('0', 'audio', true);
+    track('1', 'video', true);
+    expect(sent.map((m) => m.request)).toEqual(['join', 'start']);
+    // Its publisher was cut off, then came back.
+    track('0', 'audio', false);
+    track('1', 'video', false);
+    track('0', 'audio', true);
+    expect(sent.slice(2)).toEqual([
+      { request: 'configure', streams: [{ mid: '1', substream: 1 }] },
+      { request: 'configure', streams: [{ mid: '1', substream: 2 }] },
+    ]);
   });
 });

@@ -67,6 +67,8 @@ export class Subscriptions {
   private unasked: 'offer' | 'refusal' | undefined;
   /** An ICE restart waits for Janus' offer. */
   private onOffer: (() => void) | undefined;
+  /** Feeds whose sound stopped (their publisher cut off): when it comes back, so must their picture. */
+  private readonly silent = new Set<number>();
 
   constructor(private readonly context: SubscriptionsContext) {}
 
@@ -124,6 +126,7 @@ export class Subscriptions {
 
   forget(feedId: number) {
     this.subscribed.delete(feedId);
+    this.silent.delete(feedId);
     this.startedAt.delete(feedId);
     this.askedAt.delete(feedId);
   }
@@ -331,6 +334,17 @@ export class Subscriptions {
     updateFeedTracks(this.context.feeds, { feedId, ...owner }, track, on);
     this.context.onFeedsChanged();
     if (on) this.watchFirstPicture(track, feedId);
+    if (track.kind === 'audio') this.onSound(feedId, on);
+  }
+
+  /**
+   * A feed's sound back after it stopped: its publisher is back from a cut, and its picture waits for a
+   * keyframe. The one the publisher sends on coming back can go to a simulcast layer this subscription
+   * no longer receives (the sender's bandwidth estimate starts low again), so we ask for ours.
+   */
+  private onSound(feedId: number, isOn: boolean) {
+    if (!isOn) this.silent.add(feedId);
+    else if (this.silent.delete(feedId)) this.requestKeyframe(feedId);
   }
 
   /** The first decoded frame of anyone's video; sound counts only from a feed that sends no video. */
