@@ -29,7 +29,7 @@ const WATCHDOG_SECONDS = 5;
  * (`reclaim_session_timeout`): past the end of the room's reconnect grace (ADR 032), so that a page
  * back within it claims its session (janus.js `reconnect`) instead of joining again. Silence starts
  * at the page's last keepalive, up to 25 s before the cut; the grace starts when the room notices
- * the drop, up to 15 s after it. The room kicks the feed of someone whose grace ended without them.
+ * the drop, up to 30 s after it. The room kicks the feed of someone whose grace ended without them.
  */
 export function janusSessionTimeoutSeconds(reconnectGraceSeconds: number): number {
   return reconnectGraceSeconds + PAGE_KEEPALIVE_SECONDS + ROOM_DROP_NOTICED_SECONDS + WATCHDOG_SECONDS;
